@@ -1,0 +1,61 @@
+//! `catan-bench classic|swiss ...`: prints one JSON object with the engine's figures.
+
+use catan_bench::{classic, swiss};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(about = "Benchmarks of the pairing engine; prints one JSON object.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Draw every qualifying round of a classic event (players numbered from 0).
+    Classic {
+        #[arg(long)]
+        players: usize,
+        #[arg(long)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the whole schedule: rounds of tables of players in seat order.
+        #[arg(long)]
+        schedule: bool,
+        /// Also draw with the random baseline and print its figures under `baseline`.
+        #[arg(long)]
+        baseline: bool,
+    },
+    /// Simulate a partner event's Swiss rounds with random results (teams numbered from 0).
+    Swiss {
+        #[arg(long)]
+        teams: usize,
+        #[arg(long)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also pair with the random baseline and print its figures under `baseline`.
+        #[arg(long)]
+        baseline: bool,
+    },
+}
+
+fn main() {
+    let report = match Cli::parse().command {
+        Command::Classic {
+            players,
+            rounds,
+            seed,
+            schedule,
+            baseline,
+        } => classic::run(players, rounds, seed, schedule, baseline),
+        Command::Swiss {
+            teams,
+            rounds,
+            seed,
+            baseline,
+        } => swiss::run(teams, rounds, seed, baseline),
+    };
+    println!("{report}");
+}

@@ -1,0 +1,3 @@
+DROP TABLE round_tables;
+DROP TABLE rounds;
+DROP TABLE participants;

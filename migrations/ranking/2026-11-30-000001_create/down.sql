@@ -1,0 +1,2 @@
+DROP TABLE feed_cursors;
+DROP TABLE known_results;

@@ -1,0 +1,3 @@
+DROP TABLE result_versions;
+DROP TABLE results;
+DROP SEQUENCE result_seq;

@@ -1,0 +1,217 @@
+//! Drawing the next round of an event: which stage it is, who plays, and the engine's tables.
+
+use crate::State;
+use crate::store;
+use catan_api::{ApiClient, Entry, EntryStatus, Event, Round, RoundFigures, Seat, Stage, Table};
+use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tables};
+use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
+use catan_domain::seating::SEAT_ORDER;
+use catan_kit::ApiError;
+use catan_kit::db;
+use catan_kit::peer::peer_error;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// Seeds stay below 2^53 so that they survive JSON numbers in every language.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// Who plays the next round, and at which stage. Players are (entry id, player id).
+struct NextDraw {
+    stage: Stage,
+    players: Vec<(Uuid, Uuid)>,
+}
+
+pub async fn draw_next_round(state: &State, event_id: Uuid, seed: Option<u64>, drawn_by: Uuid) -> Result<Round, ApiError> {
+    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    let pool = state.pool.clone();
+    let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
+    if let Some(last) = existing.last() {
+        ensure_round_complete(&state.results, last).await?;
+    }
+    let next = next_draw(state, &event, &existing).await?;
+    let seed = seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED);
+    let rounds_before = existing.len();
+    let qualifying_rounds = event.qualifying_rounds as usize;
+    db::transaction(&pool, move |conn| {
+        store::lock_event(conn, event_id)?;
+        let rounds = store::rounds_of(conn, event_id)?;
+        if rounds.len() != rounds_before {
+            return Err(ApiError::Conflict("another round was drawn meanwhile; reload and try again".into()));
+        }
+        let numbers = store::numbers_for(conn, event_id, &next.players)?;
+        let round = build_round(event_id, rounds_before as u32 + 1, seed, &next, &rounds, &numbers, qualifying_rounds)?;
+        store::insert_round(conn, &round, drawn_by)?;
+        Ok(round)
+    })
+    .await
+}
+
+/// The next round is drawn only when every table of the last one has a result.
+async fn ensure_round_complete(results: &ApiClient, last: &Round) -> Result<(), ApiError> {
+    let reported = results
+        .round_results(last.event_id, last.number)
+        .await
+        .map_err(|e| peer_error("results", e))?;
+    let missing: Vec<String> = last
+        .tables
+        .iter()
+        .filter(|t| !reported.items.iter().any(|r| r.table == t.number))
+        .map(|t| t.number.to_string())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::Conflict(format!(
+            "round {} is not complete: no result yet for table(s) {}",
+            last.number,
+            missing.join(", ")
+        )))
+    }
+}
+
+async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<NextDraw, ApiError> {
+    let entries = state.registration.entries(event.id).await.map_err(|e| peer_error("registration", e))?;
+    let active: Vec<&Entry> = entries.iter().filter(|e| e.status == EntryStatus::Active).collect();
+    let qualifying_drawn = existing.iter().filter(|r| r.stage == Stage::Qualifying).count();
+    if qualifying_drawn < event.qualifying_rounds as usize {
+        return Ok(NextDraw {
+            stage: Stage::Qualifying,
+            players: active.iter().map(|e| (e.id, e.player_id)).collect(),
+        });
+    }
+    let semifinal = existing.iter().find(|r| r.stage == Stage::Semifinal);
+    if existing.iter().any(|r| r.stage == Stage::Final) {
+        return Err(ApiError::Conflict("the event is complete: its final has been drawn".into()));
+    }
+    let standings = state.ranking.standings(event.id).await.map_err(|e| peer_error("ranking", e))?;
+    let entry_of_player: HashMap<Uuid, Uuid> = entries.iter().map(|e| (e.player_id, e.id)).collect();
+    if let Some(semifinal) = semifinal {
+        // The semi-finals' winners play the final.
+        let qualifying_order: Vec<Uuid> = standings.rows.iter().map(|r| r.player_id).collect();
+        let results = state
+            .results
+            .round_results(event.id, semifinal.number)
+            .await
+            .map_err(|e| peer_error("results", e))?;
+        let players = results
+            .items
+            .iter()
+            .map(|r| {
+                let winner = table_winner(&r.to_domain(), &qualifying_order);
+                (entry_of_player[&winner], winner)
+            })
+            .collect();
+        return Ok(NextDraw {
+            stage: Stage::Final,
+            players,
+        });
+    }
+    // Only players still in the event qualify; a dropped player's place goes to the next one.
+    let qualified: Vec<(Uuid, Uuid)> = standings
+        .rows
+        .iter()
+        .filter(|r| r.status == EntryStatus::Active)
+        .map(|r| (r.entry_id, r.player_id))
+        .collect();
+    match playoff_plan(qualified.len(), event.small_field_playoff) {
+        PlayoffPlan::SemifinalsAndFinal => Ok(NextDraw {
+            stage: Stage::Semifinal,
+            players: qualified.into_iter().take(16).collect(),
+        }),
+        PlayoffPlan::FinalOnly { size } => Ok(NextDraw {
+            stage: Stage::Final,
+            players: qualified.into_iter().take(size).collect(),
+        }),
+        PlayoffPlan::None => Err(ApiError::Conflict(
+            "the qualifying rounds are over and this event has no playoff: its standings are final".into(),
+        )),
+    }
+}
+
+fn build_round(
+    event_id: Uuid,
+    number: u32,
+    seed: u64,
+    next: &NextDraw,
+    earlier: &[Round],
+    numbers: &HashMap<Uuid, u32>,
+    qualifying_rounds: usize,
+) -> Result<Round, ApiError> {
+    let by_number: HashMap<u32, (Uuid, Uuid)> = next.players.iter().map(|&(e, p)| (numbers[&e], (e, p))).collect();
+    let active: Vec<u32> = next.players.iter().map(|(e, _)| numbers[e]).collect();
+    let (tables, figures): (Vec<(Vec<u32>, serde_json::Value)>, RoundFigures) = match next.stage {
+        Stage::Qualifying => {
+            let history: Vec<Vec<Vec<u32>>> = earlier
+                .iter()
+                .filter(|r| r.stage == Stage::Qualifying)
+                .map(|r| {
+                    r.tables
+                        .iter()
+                        .map(|t| t.seats.iter().filter_map(|s| numbers.get(&s.entry_id).copied()).collect())
+                        .collect()
+                })
+                .collect();
+            let drawn = draw_classic_round(&ClassicRequest {
+                active: &active,
+                history: &history,
+                total_rounds: qualifying_rounds,
+                keep_apart: &[],
+                seed,
+            })
+            .map_err(|e| ApiError::Conflict(format!("cannot draw round {number}: {e}")))?;
+            let figures = RoundFigures {
+                repeat_meetings: drawn.figures.repeat_meetings,
+                repeat_cost_squared: drawn.figures.repeat_cost_squared,
+                three_player_spread: drawn.figures.three_player_spread,
+                keep_apart_broken: drawn.figures.keep_apart_broken,
+                cost: drawn.figures.cost,
+            };
+            let tables = drawn
+                .tables
+                .into_iter()
+                .map(|t| Ok((t.players, serde_json::to_value(&t.explanation).map_err(ApiError::internal)?)))
+                .collect::<Result<_, ApiError>>()?;
+            (tables, figures)
+        }
+        stage => {
+            let why = match stage {
+                Stage::Semifinal => "semi-final: the top 16 of the standings drawn at random into tables; qualifying rank does not decide the table",
+                _ => "final: the playoff's qualifiers; seats drawn at random",
+            };
+            let tables = draw_playoff_tables(&active, seed)
+                .into_iter()
+                .map(|t| (t, serde_json::json!({ "notes": [why] })))
+                .collect();
+            (tables, RoundFigures::default())
+        }
+    };
+    let tables = tables
+        .into_iter()
+        .enumerate()
+        .map(|(i, (players, explanation))| Table {
+            number: i as u32 + 1,
+            seats: players
+                .iter()
+                .zip(SEAT_ORDER)
+                .map(|(n, position)| {
+                    let (entry_id, player_id) = by_number[n];
+                    Seat {
+                        position,
+                        entry_id,
+                        player_id,
+                    }
+                })
+                .collect(),
+            explanation,
+        })
+        .collect();
+    Ok(Round {
+        event_id,
+        number,
+        stage: next.stage,
+        seed,
+        drawn_at: chrono::Utc::now(),
+        figures,
+        tables,
+    })
+}

@@ -1,0 +1,34 @@
+// The tables of the `pairing` schema (written to match migrations/pairing).
+
+diesel::table! {
+    participants (event_id, entry_id) {
+        event_id -> Uuid,
+        entry_id -> Uuid,
+        player_id -> Uuid,
+        number -> Int4,
+    }
+}
+
+diesel::table! {
+    rounds (event_id, number) {
+        event_id -> Uuid,
+        number -> Int4,
+        stage -> Text,
+        seed -> Int8,
+        figures -> Jsonb,
+        drawn_at -> Timestamptz,
+        drawn_by -> Uuid,
+    }
+}
+
+diesel::table! {
+    round_tables (event_id, round, number) {
+        event_id -> Uuid,
+        round -> Int4,
+        number -> Int4,
+        seats -> Jsonb,
+        explanation -> Jsonb,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(participants, rounds, round_tables);

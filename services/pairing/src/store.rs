@@ -1,0 +1,134 @@
+//! The pairing schema: rounds with their tables, and participants' engine numbers.
+
+use crate::schema::{participants, round_tables, rounds};
+use catan_api::{Round, RoundFigures, Seat, Stage, Table};
+use catan_kit::ApiError;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+fn stage_text(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Qualifying => "qualifying",
+        Stage::Semifinal => "semifinal",
+        Stage::Final => "final",
+    }
+}
+
+fn parse_stage(text: &str) -> Result<Stage, ApiError> {
+    match text {
+        "qualifying" => Ok(Stage::Qualifying),
+        "semifinal" => Ok(Stage::Semifinal),
+        "final" => Ok(Stage::Final),
+        other => Err(ApiError::internal(format!("stored stage {other}"))),
+    }
+}
+
+type RoundRow = (i32, String, i64, serde_json::Value, DateTime<Utc>);
+type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
+
+/// Every round of the event, oldest first, with its tables.
+pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, ApiError> {
+    let round_rows: Vec<RoundRow> = rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .select((rounds::number, rounds::stage, rounds::seed, rounds::figures, rounds::drawn_at))
+        .order(rounds::number)
+        .load(conn)?;
+    let table_rows: Vec<TableRow> = round_tables::table
+        .filter(round_tables::event_id.eq(event_id))
+        .select((round_tables::round, round_tables::number, round_tables::seats, round_tables::explanation))
+        .order((round_tables::round, round_tables::number))
+        .load(conn)?;
+    let mut tables: HashMap<i32, Vec<Table>> = HashMap::new();
+    for (round, number, seats, explanation) in table_rows {
+        let seats: Vec<Seat> = serde_json::from_value(seats).map_err(ApiError::internal)?;
+        tables.entry(round).or_default().push(Table {
+            number: number as u32,
+            seats,
+            explanation,
+        });
+    }
+    round_rows
+        .into_iter()
+        .map(|(number, stage, seed, figures, drawn_at)| {
+            Ok(Round {
+                event_id,
+                number: number as u32,
+                stage: parse_stage(&stage)?,
+                seed: seed as u64,
+                drawn_at,
+                figures: serde_json::from_value::<RoundFigures>(figures).map_err(ApiError::internal)?,
+                tables: tables.remove(&number).unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+/// Stores a drawn round. A concurrent draw of the same round number loses with a 409.
+pub fn insert_round(conn: &mut PgConnection, round: &Round, drawn_by: Uuid) -> Result<(), ApiError> {
+    let inserted = diesel::insert_into(rounds::table)
+        .values((
+            rounds::event_id.eq(round.event_id),
+            rounds::number.eq(round.number as i32),
+            rounds::stage.eq(stage_text(round.stage)),
+            rounds::seed.eq(round.seed as i64),
+            rounds::figures.eq(serde_json::to_value(&round.figures).map_err(ApiError::internal)?),
+            rounds::drawn_at.eq(round.drawn_at),
+            rounds::drawn_by.eq(drawn_by),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    if inserted == 0 {
+        return Err(ApiError::Conflict(format!("round {} was drawn by a concurrent request", round.number)));
+    }
+    for table in &round.tables {
+        diesel::insert_into(round_tables::table)
+            .values((
+                round_tables::event_id.eq(round.event_id),
+                round_tables::round.eq(round.number as i32),
+                round_tables::number.eq(table.number as i32),
+                round_tables::seats.eq(serde_json::to_value(&table.seats).map_err(ApiError::internal)?),
+                round_tables::explanation.eq(&table.explanation),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The engine's number of each entry of the event, giving new numbers to `entries` not yet known.
+/// Numbers are stable for the whole event so that the history the engine sees stays valid.
+pub fn numbers_for(conn: &mut PgConnection, event_id: Uuid, entries: &[(Uuid, Uuid)]) -> Result<HashMap<Uuid, u32>, ApiError> {
+    let known: Vec<(Uuid, i32)> = participants::table
+        .filter(participants::event_id.eq(event_id))
+        .select((participants::entry_id, participants::number))
+        .load(conn)?;
+    let mut numbers: HashMap<Uuid, u32> = known.into_iter().map(|(e, n)| (e, n as u32)).collect();
+    let mut next = numbers.values().max().map_or(0, |n| n + 1);
+    for (entry_id, player_id) in entries {
+        if numbers.contains_key(entry_id) {
+            continue;
+        }
+        diesel::insert_into(participants::table)
+            .values((
+                participants::event_id.eq(event_id),
+                participants::entry_id.eq(entry_id),
+                participants::player_id.eq(player_id),
+                participants::number.eq(next as i32),
+            ))
+            .execute(conn)?;
+        numbers.insert(*entry_id, next);
+        next += 1;
+    }
+    Ok(numbers)
+}
+
+/// Serialises draws of one event (a transaction-scoped advisory lock), so two directors pressing
+/// "draw" at once get one round, not two.
+pub fn lock_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
+    let key = i64::from_le_bytes(event_id.as_bytes()[..8].try_into().expect("8 bytes"));
+    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+        .bind::<diesel::sql_types::BigInt, _>(key)
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! Registration service: regions, players (one identity across events), events, entries, drops
+//! and exclusions, API keys, and the access tokens every service accepts.
+
+mod auth_routes;
+mod people_routes;
+mod events_routes;
+mod keys;
+mod schema;
+
+use actix_web::{App, web};
+use catan_kit::auth::{SigningKey, Verifier};
+use catan_kit::db::{self, PgPool};
+use catan_kit::server::{self, RunningServer};
+use diesel_migrations::{EmbeddedMigrations, embed_migrations};
+use std::net::TcpListener;
+use std::time::Duration;
+use utoipa_actix_web::AppExt;
+
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/registration");
+pub const SCHEMA: &str = "registration";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: String,
+    /// `CATAN_ADMIN_KEY`: the admin key to start from; generated and printed once when unset.
+    pub admin_key: Option<String>,
+    pub token_ttl: Duration,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, String> {
+        Ok(Config {
+            database_url: catan_kit::config::env_or("DATABASE_URL", catan_kit::config::DEFAULT_DATABASE_URL),
+            admin_key: std::env::var("CATAN_ADMIN_KEY").ok().filter(|k| !k.is_empty()),
+            token_ttl: Duration::from_secs(catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600)?),
+        })
+    }
+}
+
+pub(crate) struct State {
+    pub pool: PgPool,
+    pub signing_key: SigningKey,
+    pub token_ttl: Duration,
+}
+
+/// Everything the service serves, registered with its OpenAPI in one place.
+pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    auth_routes::register(cfg);
+    people_routes::register(cfg);
+    events_routes::register(cfg);
+}
+
+/// The service's OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    App::new().into_utoipa_app().configure(api).split_for_parts().1
+}
+
+/// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
+pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
+    let database_url = config.database_url.clone();
+    let admin_key = config.admin_key.clone();
+    let (pool, signing_key) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let pool = db::connect(&database_url, SCHEMA, 10)?;
+        db::migrate(&pool, MIGRATIONS)?;
+        let mut conn = pool.get()?;
+        let signing_key = keys::current_signing_key(&mut conn)?;
+        keys::ensure_admin_key(&mut conn, admin_key.as_deref())?;
+        Ok((pool, signing_key))
+    })
+    .await??;
+    let verifier = web::Data::new(Verifier::local(&[signing_key.jwk()]));
+    let state = web::Data::new(State {
+        pool,
+        signing_key,
+        token_ttl: config.token_ttl,
+    });
+    Ok(server::serve(listener, "registration", move |cfg| {
+        cfg.app_data(state.clone()).app_data(verifier.clone());
+        api(cfg);
+    })?)
+}

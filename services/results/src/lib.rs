@@ -1,0 +1,68 @@
+//! Results service: each table's results sheet, validated against the table's seats and the
+//! game's rules, recorded with every version kept, and read by the other services as a change feed.
+
+mod routes;
+mod schema;
+mod store;
+
+use actix_web::{App, web};
+use catan_api::ApiClient;
+use catan_kit::auth::Verifier;
+use catan_kit::config::PeerUrls;
+use catan_kit::db::{self, PgPool};
+use catan_kit::server::{self, RunningServer};
+use diesel_migrations::{EmbeddedMigrations, embed_migrations};
+use std::net::TcpListener;
+use utoipa_actix_web::AppExt;
+
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/results");
+pub const SCHEMA: &str = "results";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub peers: PeerUrls,
+}
+
+impl Config {
+    pub fn from_env() -> Self {
+        Config {
+            database_url: catan_kit::config::env_or("DATABASE_URL", catan_kit::config::DEFAULT_DATABASE_URL),
+            peers: PeerUrls::from_env(),
+        }
+    }
+}
+
+pub(crate) struct State {
+    pub pool: PgPool,
+    pub pairing: ApiClient,
+}
+
+/// Everything the service serves, registered with its OpenAPI in one place.
+pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    routes::register(cfg);
+}
+
+/// The service's OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    App::new().into_utoipa_app().configure(api).split_for_parts().1
+}
+
+pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
+    let database_url = config.database_url.clone();
+    let pool = tokio::task::spawn_blocking(move || -> anyhow::Result<PgPool> {
+        let pool = db::connect(&database_url, SCHEMA, 10)?;
+        db::migrate(&pool, MIGRATIONS)?;
+        Ok(pool)
+    })
+    .await??;
+    let verifier = web::Data::new(Verifier::remote(&config.peers.registration));
+    let state = web::Data::new(State {
+        pool,
+        pairing: ApiClient::new(&config.peers.pairing),
+    });
+    Ok(server::serve(listener, "results", move |cfg| {
+        cfg.app_data(state.clone()).app_data(verifier.clone());
+        api(cfg);
+    })?)
+}

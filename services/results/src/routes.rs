@@ -1,0 +1,206 @@
+//! The results service's HTTP surface.
+
+use crate::State;
+use crate::store::{self, NewVersion, Sheet};
+use actix_web::{HttpResponse, get, put, web};
+use catan_api::{Problem, ResultList, Role, ScoreRecorded, SubmitResult, TableResult};
+use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
+use catan_kit::ApiError;
+use catan_kit::auth::Principal;
+use catan_kit::db;
+use catan_kit::peer::peer_error;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(submit_result)
+        .service(get_result)
+        .service(result_history)
+        .service(round_results)
+        .service(result_changes);
+}
+
+fn raw_sheet(body: &SubmitResult) -> RawSheet {
+    RawSheet {
+        outcome: body.outcome,
+        winner: body.winner_player_id,
+        scores: body
+            .scores
+            .iter()
+            .map(|s| RawScore {
+                player: s.player_id,
+                vp: s.vp,
+                breakdown: s.breakdown.as_ref().map(|b| RawBreakdown {
+                    settlements: b.settlements,
+                    cities: b.cities,
+                    vp_cards: b.vp_cards,
+                    longest_road: b.longest_road,
+                    largest_army: b.largest_army,
+                }),
+            })
+            .collect(),
+    }
+}
+
+/// Records a table's results sheet (the event's scorer or director). It must name exactly the
+/// players seated at the table, with VP the game allows. Once recorded, only the tournament
+/// director can replace it: every version is kept. Sending the same sheet again changes nothing.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    request_body = SubmitResult,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Recorded", body = TableResult),
+        (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field", body = Problem, content_type = "application/problem+json"),
+        (status = 503, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
+async fn submit_result(
+    state: web::Data<State>,
+    principal: Principal,
+    path: web::Path<(Uuid, u32, u32)>,
+    body: web::Json<SubmitResult>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round_number, table_number) = path.into_inner();
+    principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
+    let body = body.into_inner();
+    let round = state
+        .pairing
+        .round(event_id, round_number)
+        .await
+        .map_err(|e| peer_error("pairing", e))?;
+    let table = round
+        .tables
+        .iter()
+        .find(|t| t.number == table_number)
+        .ok_or_else(|| ApiError::NotFound(format!("round {round_number} has no table {table_number}")))?;
+    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+    let validated = validate_sheet(&raw_sheet(&body), &seated, round.stage).map_err(ApiError::violations)?;
+    let sheet = Sheet {
+        outcome: body.outcome,
+        winner_player_id: validated.winner,
+        scores: validated
+            .scores
+            .iter()
+            .zip(&body.scores)
+            .map(|(score, input)| ScoreRecorded {
+                player_id: score.player,
+                vp: score.vp,
+                credited_vp: score.credited_vp,
+                breakdown: input.breakdown.clone(),
+            })
+            .collect(),
+    };
+    let may_correct = matches!(principal.role(), Role::Director | Role::Admin);
+    let recorded_by = principal.key_id();
+    let stage = round.stage;
+    let round_tables = round.tables.len() as u32;
+    let (result, created) = db::transaction(&state.pool, move |conn| {
+        store::lock_event(conn, event_id)?;
+        let existing = store::current(conn, event_id, round_number, table_number)?;
+        let version = match &existing {
+            Some(current) if current.outcome == sheet.outcome && current.winner_player_id == sheet.winner_player_id && current.scores == sheet.scores => {
+                return Ok((current.clone(), false));
+            }
+            Some(_) if !may_correct => {
+                return Err(ApiError::Conflict(format!(
+                    "table {table_number} of round {round_number} already has a result; only the tournament director can correct it"
+                )));
+            }
+            Some(current) => current.version + 1,
+            None => 1,
+        };
+        let result = store::record(
+            conn,
+            NewVersion {
+                event_id,
+                round: round_number,
+                table: table_number,
+                stage,
+                round_tables,
+                version,
+                sheet: &sheet,
+                recorded_by,
+            },
+        )?;
+        Ok((result, version == 1))
+    })
+    .await?;
+    tracing::info!(%event_id, round = round_number, table = table_number, version = result.version, "result recorded");
+    Ok(if created { HttpResponse::Created() } else { HttpResponse::Ok() }.json(result))
+}
+
+/// A table's current result.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    responses((status = 200, body = TableResult), (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"))
+)]
+#[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
+async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<web::Json<TableResult>, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    db::run(&state.pool, move |conn| store::current(conn, event_id, round, table))
+        .await?
+        .map(web::Json)
+        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))
+}
+
+/// Every version of a table's result, oldest first.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    responses((status = 200, body = ResultList))
+)]
+#[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
+async fn result_history(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<web::Json<ResultList>, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    let items = db::run(&state.pool, move |conn| store::history(conn, event_id, round, table)).await?;
+    Ok(web::Json(ResultList { items }))
+}
+
+/// The current results of every table of a round that has one.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path)),
+    responses((status = 200, body = ResultList))
+)]
+#[get("/v1/events/{event_id}/rounds/{round}/results")]
+async fn round_results(state: web::Data<State>, path: web::Path<(Uuid, u32)>) -> Result<web::Json<ResultList>, ApiError> {
+    let (event_id, round) = path.into_inner();
+    let items = db::run(&state.pool, move |conn| store::of_round(conn, event_id, round)).await?;
+    Ok(web::Json(ResultList { items }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+struct ChangesQuery {
+    /// Only results changed after this change number (0 for all).
+    #[serde(default)]
+    after_seq: i64,
+    /// At most this many (1 to 1000, default 500).
+    #[serde(default)]
+    limit: Option<i64>,
+}
+
+/// The event's results in the order they last changed: the change feed ranking reads. Each table
+/// appears once, in its current version.
+#[utoipa::path(tag = "results", params(("event_id" = Uuid, Path), ChangesQuery), responses((status = 200, body = ResultList)))]
+#[get("/v1/events/{event_id}/results")]
+async fn result_changes(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+    query: web::Query<ChangesQuery>,
+) -> Result<web::Json<ResultList>, ApiError> {
+    let event_id = path.into_inner();
+    let after = query.after_seq;
+    let limit = query.limit.unwrap_or(500).clamp(1, 1000);
+    let items = db::run(&state.pool, move |conn| store::changes(conn, event_id, after, limit)).await?;
+    Ok(web::Json(ResultList { items }))
+}

@@ -1,0 +1,33 @@
+// The tables of the `results` schema (written to match migrations/results).
+
+diesel::table! {
+    results (event_id, round, table_number) {
+        event_id -> Uuid,
+        round -> Int4,
+        table_number -> Int4,
+        stage -> Text,
+        round_tables -> Int4,
+        version -> Int4,
+        seq -> Int8,
+        sheet -> Jsonb,
+        recorded_at -> Timestamptz,
+        recorded_by -> Uuid,
+    }
+}
+
+diesel::table! {
+    result_versions (event_id, round, table_number, version) {
+        event_id -> Uuid,
+        round -> Int4,
+        table_number -> Int4,
+        version -> Int4,
+        stage -> Text,
+        round_tables -> Int4,
+        seq -> Int8,
+        sheet -> Jsonb,
+        recorded_at -> Timestamptz,
+        recorded_by -> Uuid,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(results, result_versions);

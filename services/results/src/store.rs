@@ -1,0 +1,166 @@
+//! The results schema: current results, their versions, and the change feed.
+
+use crate::schema::{result_versions, results};
+use catan_api::{OutcomeKind, ScoreRecorded, Stage, TableResult};
+use catan_kit::ApiError;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// What the sheet column holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheet {
+    pub outcome: OutcomeKind,
+    pub winner_player_id: Option<Uuid>,
+    pub scores: Vec<ScoreRecorded>,
+}
+
+type Row = (Uuid, i32, i32, String, i32, i32, i64, serde_json::Value, DateTime<Utc>, Uuid);
+
+fn stage_text(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Qualifying => "qualifying",
+        Stage::Semifinal => "semifinal",
+        Stage::Final => "final",
+    }
+}
+
+fn from_row(row: Row) -> Result<TableResult, ApiError> {
+    let (event_id, round, table, stage, round_tables, version, seq, sheet, recorded_at, recorded_by) = row;
+    let sheet: Sheet = serde_json::from_value(sheet).map_err(ApiError::internal)?;
+    let stage = serde_json::from_value(serde_json::Value::String(stage)).map_err(ApiError::internal)?;
+    Ok(TableResult {
+        event_id,
+        round: round as u32,
+        table: table as u32,
+        stage,
+        version: version as u32,
+        seq,
+        round_tables: round_tables as u32,
+        outcome: sheet.outcome,
+        winner_player_id: sheet.winner_player_id,
+        scores: sheet.scores,
+        recorded_at,
+        recorded_by,
+    })
+}
+
+macro_rules! columns {
+    ($t:ident) => {
+        (
+            $t::event_id,
+            $t::round,
+            $t::table_number,
+            $t::stage,
+            $t::round_tables,
+            $t::version,
+            $t::seq,
+            $t::sheet,
+            $t::recorded_at,
+            $t::recorded_by,
+        )
+    };
+}
+
+pub fn current(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Option<TableResult>, ApiError> {
+    let row: Option<Row> = results::table
+        .find((event_id, round as i32, table as i32))
+        .select(columns!(results))
+        .first(conn)
+        .optional()?;
+    row.map(from_row).transpose()
+}
+
+pub fn of_round(conn: &mut PgConnection, event_id: Uuid, round: u32) -> Result<Vec<TableResult>, ApiError> {
+    let rows: Vec<Row> = results::table
+        .filter(results::event_id.eq(event_id))
+        .filter(results::round.eq(round as i32))
+        .order(results::table_number)
+        .select(columns!(results))
+        .load(conn)?;
+    rows.into_iter().map(from_row).collect()
+}
+
+pub fn changes(conn: &mut PgConnection, event_id: Uuid, after_seq: i64, limit: i64) -> Result<Vec<TableResult>, ApiError> {
+    let rows: Vec<Row> = results::table
+        .filter(results::event_id.eq(event_id))
+        .filter(results::seq.gt(after_seq))
+        .order(results::seq)
+        .limit(limit)
+        .select(columns!(results))
+        .load(conn)?;
+    rows.into_iter().map(from_row).collect()
+}
+
+pub fn history(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Vec<TableResult>, ApiError> {
+    let rows: Vec<Row> = result_versions::table
+        .filter(result_versions::event_id.eq(event_id))
+        .filter(result_versions::round.eq(round as i32))
+        .filter(result_versions::table_number.eq(table as i32))
+        .order(result_versions::version)
+        .select(columns!(result_versions))
+        .load(conn)?;
+    rows.into_iter().map(from_row).collect()
+}
+
+/// Holds the event's lock until the transaction ends: writes of one event are serialised, so
+/// their change numbers commit in order and a reader of the feed never skips one.
+pub fn lock_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
+    let key = i64::from_le_bytes(event_id.as_bytes()[8..].try_into().expect("8 bytes"));
+    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+        .bind::<diesel::sql_types::BigInt, _>(key)
+        .execute(conn)?;
+    Ok(())
+}
+
+pub struct NewVersion<'a> {
+    pub event_id: Uuid,
+    pub round: u32,
+    pub table: u32,
+    pub stage: Stage,
+    pub round_tables: u32,
+    pub version: u32,
+    pub sheet: &'a Sheet,
+    pub recorded_by: Uuid,
+}
+
+/// Records a version: the current result and its history row, with the next change number.
+pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, ApiError> {
+    let seq: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("nextval('result_seq')")).get_result(conn)?;
+    let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
+    let now = Utc::now();
+    let row = (
+        results::event_id.eq(new.event_id),
+        results::round.eq(new.round as i32),
+        results::table_number.eq(new.table as i32),
+        results::stage.eq(stage_text(new.stage)),
+        results::round_tables.eq(new.round_tables as i32),
+        results::version.eq(new.version as i32),
+        results::seq.eq(seq),
+        results::sheet.eq(&sheet),
+        results::recorded_at.eq(now),
+        results::recorded_by.eq(new.recorded_by),
+    );
+    diesel::insert_into(results::table)
+        .values(row.clone())
+        .on_conflict((results::event_id, results::round, results::table_number))
+        .do_update()
+        .set(row)
+        .execute(conn)?;
+    diesel::insert_into(result_versions::table)
+        .values((
+            result_versions::event_id.eq(new.event_id),
+            result_versions::round.eq(new.round as i32),
+            result_versions::table_number.eq(new.table as i32),
+            result_versions::version.eq(new.version as i32),
+            result_versions::stage.eq(stage_text(new.stage)),
+            result_versions::round_tables.eq(new.round_tables as i32),
+            result_versions::seq.eq(seq),
+            result_versions::sheet.eq(&sheet),
+            result_versions::recorded_at.eq(now),
+            result_versions::recorded_by.eq(new.recorded_by),
+        ))
+        .execute(conn)?;
+    current(conn, new.event_id, new.round, new.table)?.ok_or_else(|| ApiError::internal("result vanished"))
+}

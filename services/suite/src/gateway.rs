@@ -1,0 +1,177 @@
+//! One base URL for the whole v1 API: each request is forwarded to the service that owns its
+//! path. The gateway also serves the merged OpenAPI document and its browsable UI.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use catan_kit::ApiError;
+use catan_kit::server::{BODY_LIMIT_BYTES, RunningServer};
+use futures_util::StreamExt;
+use std::net::TcpListener;
+use std::time::Duration;
+use utoipa::openapi::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
+
+/// Which service owns a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    Registration,
+    Pairing,
+    Results,
+    Ranking,
+}
+
+/// Routes by the path's segments, as the v1 contract lays them out.
+pub fn owner_of(path: &str) -> Option<Owner> {
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match segments.as_slice() {
+        [".well-known", ..] => Some(Owner::Registration),
+        ["v1", "auth" | "api-keys" | "regions" | "players", ..] => Some(Owner::Registration),
+        ["v1", "events", _, "rounds", _, "tables", _, "result", ..] => Some(Owner::Results),
+        ["v1", "events", _, "rounds", _, "results"] => Some(Owner::Results),
+        ["v1", "events", _, "results"] => Some(Owner::Results),
+        ["v1", "events", _, "rounds", ..] => Some(Owner::Pairing),
+        ["v1", "events", _, "standings" | "placements"] => Some(Owner::Ranking),
+        ["v1", "events", ..] => Some(Owner::Registration),
+        _ => None,
+    }
+}
+
+#[derive(Clone)]
+pub struct Upstreams {
+    pub registration: String,
+    pub pairing: String,
+    pub results: String,
+    pub ranking: String,
+}
+
+impl Upstreams {
+    fn url(&self, owner: Owner) -> &str {
+        match owner {
+            Owner::Registration => &self.registration,
+            Owner::Pairing => &self.pairing,
+            Owner::Results => &self.results,
+            Owner::Ranking => &self.ranking,
+        }
+    }
+}
+
+/// Headers that belong to one connection and are not forwarded.
+const HOP_BY_HOP: [&str; 8] = [
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+async fn forward(
+    req: HttpRequest,
+    mut payload: web::Payload,
+    upstreams: web::Data<Upstreams>,
+    http: web::Data<reqwest::Client>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(owner) = owner_of(req.path()) else {
+        return Ok(catan_kit::problem::not_found(req).await);
+    };
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
+        if body.len() + chunk.len() > BODY_LIMIT_BYTES {
+            return Err(ApiError::PayloadTooLarge(format!("the body is larger than {BODY_LIMIT_BYTES} bytes")));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let path_and_query = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let url = format!("{}{}", upstreams.url(owner), path_and_query);
+    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes()).map_err(ApiError::internal)?;
+    let mut upstream = http.request(method, url).body(body.freeze());
+    for (name, value) in req.headers() {
+        if name != actix_web::http::header::HOST && !HOP_BY_HOP.contains(&name.as_str()) {
+            upstream = upstream.header(name.as_str(), value.as_bytes());
+        }
+    }
+    let answer = upstream
+        .send()
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("the {owner:?} service did not answer: {e}").to_lowercase()))?;
+    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?);
+    for (name, value) in answer.headers() {
+        if !HOP_BY_HOP.contains(&name.as_str()) && name.as_str() != "content-length" {
+            response.append_header((name.as_str(), value.as_bytes()));
+        }
+    }
+    let bytes = answer.bytes().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    Ok(response.body(bytes))
+}
+
+/// The v1 API of all four services as one OpenAPI document.
+pub fn merged_openapi() -> OpenApi {
+    use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+    let mut doc = catan_registration::openapi();
+    doc.merge(catan_pairing::openapi());
+    doc.merge(catan_results::openapi());
+    doc.merge(catan_ranking::openapi());
+    doc.info = utoipa::openapi::InfoBuilder::new()
+        .title("Catan tournaments API")
+        .version("1.0.0")
+        .description(Some(
+            "Registration, pairing, results and ranking of Settlers of Catan tournaments. Errors are RFC 9457 problem+json.",
+        ))
+        .build();
+    let components = doc.components.get_or_insert_with(Default::default);
+    let mut bearer = Http::new(HttpAuthScheme::Bearer);
+    bearer.bearer_format = Some("JWT".into());
+    components.add_security_scheme("bearer", SecurityScheme::Http(bearer));
+    doc
+}
+
+pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<RunningServer> {
+    let addr = listener.local_addr()?;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let upstreams = web::Data::new(upstreams);
+    let http = web::Data::new(http);
+    let openapi = merged_openapi();
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(upstreams.clone())
+            .app_data(http.clone())
+            .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
+            .route("/health", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
+            .default_service(web::to(forward))
+            .wrap(actix_web::middleware::from_fn(catan_kit::server::log_request))
+    })
+    .workers(2)
+    .listen(listener)?
+    .run();
+    tracing::info!(%addr, "gateway listening");
+    Ok(RunningServer::spawn(server, addr))
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_go_to_the_service_that_owns_them() {
+        let e = "3f1c6a0e-0000-4000-8000-000000000000";
+        assert_eq!(owner_of("/v1/auth/token"), Some(Owner::Registration));
+        assert_eq!(owner_of("/.well-known/jwks.json"), Some(Owner::Registration));
+        assert_eq!(owner_of(&format!("/v1/events/{e}")), Some(Owner::Registration));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/entries/x/drop")), Some(Owner::Registration));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds")), Some(Owner::Pairing));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2")), Some(Owner::Pairing));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result")), Some(Owner::Results));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result/history")), Some(Owner::Results));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/results")), Some(Owner::Results));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/standings")), Some(Owner::Ranking));
+        assert_eq!(owner_of(&format!("/v1/events/{e}/placements")), Some(Owner::Ranking));
+        assert_eq!(owner_of("/nothing"), None);
+    }
+}

@@ -1,0 +1,12 @@
+//! The public v1 contract: request and response types, and a typed client that the services use
+//! to call one another, so the contract between services is checked by the compiler.
+//!
+//! Compiles without the database or the web framework's server side.
+
+pub mod client;
+pub mod problem;
+pub mod types;
+
+pub use client::{ApiClient, ClientError, RetryPolicy};
+pub use problem::{FieldError, Problem};
+pub use types::*;

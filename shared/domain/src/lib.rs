@@ -1,0 +1,14 @@
+//! The tournament rules as pure functions and types: no I/O, no database, no clock.
+//!
+//! Services parse requests, call these functions and persist what they return.
+
+/// A player's federation-wide identity.
+pub type PlayerId = uuid::Uuid;
+
+pub mod board;
+pub mod pairing;
+pub mod partner;
+pub mod playoffs;
+pub mod results;
+pub mod seating;
+pub mod standings;

@@ -1,0 +1,433 @@
+//! Qualifying rounds of a classic event: tables of 4, and of 3 as the head count forces.
+//!
+//! Hard rules (never broken): every active player is seated exactly once; there are exactly
+//! `(4 - n mod 4) mod 4` tables of 3; after every round the 3-player games of any two players
+//! differ by at most one. A player who missed rounds (late entry, return after a drop) counts
+//! as having at least one 3-player game fewer than the most any active player has had: they are
+//! first in line for a table of 3 together with the least-served players, and the rule stays
+//! satisfiable. Among players who have played every round the raw counts stay within one.
+//!
+//! Then, in this order: fewest repeated meetings over the event (a pair meeting m times counts
+//! m - 1), the sum of (m - 1)², a keep-apart pair sharing a table in round 1, play-order
+//! positions repeated, keep-apart pairs sharing a table later. `RoundFigures::cost` weighs these
+//! as tiers (see the `WEIGHT_*` constants); the round drawn is the first of a plan of all
+//! remaining rounds minimised together, so each call re-plans from the actual history.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::seating::{SEAT_ORDER, SeatPosition, SeatingError, table_sizes};
+
+use super::plan::{
+    self, PlanInput, WEIGHT_KEEP_APART_FIRST_ROUND, WEIGHT_KEEP_APART_LATER,
+    WEIGHT_POSITION_REPEAT, WEIGHT_REPEAT, WEIGHT_REPEAT_SQUARED,
+};
+
+/// The caller's stable number for a player within an event.
+pub type Seat = u32;
+
+pub struct ClassicRequest<'a> {
+    /// Players to seat this round (dropped ones are absent; late entries simply appear).
+    pub active: &'a [u32],
+    /// Earlier qualifying rounds: tables, each in play order.
+    pub history: &'a [Vec<Vec<u32>>],
+    /// Qualifying rounds planned for the event, for look-ahead.
+    pub total_rounds: usize,
+    /// The TD's "never at one table" pairs (family, club).
+    pub keep_apart: &'a [(u32, u32)],
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnTable {
+    /// Play order: seats N, E, S, W.
+    pub players: Vec<u32>,
+    pub explanation: TableExplanation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepeatedPair {
+    pub players: (u32, u32),
+    /// Times the two have shared a table, this round included.
+    pub meetings: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreePlayerTable {
+    /// Tables of 3 the head count forces this round.
+    pub tables_of_three: usize,
+    /// Each player's 3-player games before this round, as counted for the evenness rule.
+    pub games_before: Vec<(u32, u32)>,
+    /// The fewest 3-player games any active player had before this round.
+    pub fewest_in_field: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepeatedPosition {
+    pub player: u32,
+    pub position: SeatPosition,
+    /// Times the player sat in this position in earlier rounds.
+    pub times_before: u32,
+}
+
+/// Why a table was formed: the constraints it met and the ones it had to break.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TableExplanation {
+    pub repeated_pairs: Vec<RepeatedPair>,
+    pub keep_apart_broken: Vec<(u32, u32)>,
+    pub three_player: Option<ThreePlayerTable>,
+    pub repeated_positions: Vec<RepeatedPosition>,
+    /// The same in sentences, for the TD and the players.
+    pub notes: Vec<String>,
+}
+
+/// The engine's figures for the event so far, this round included.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RoundFigures {
+    /// Sum over pairs of (m - 1), m = times the pair has shared a table.
+    pub repeat_meetings: u32,
+    /// Sum over pairs of (m - 1)².
+    pub repeat_cost_squared: u32,
+    /// Most minus fewest 3-player games among players seated in every round so far.
+    pub three_player_spread: u32,
+    /// Times a keep-apart pair shared a table.
+    pub keep_apart_broken: u32,
+    /// Sum over players and play-order positions of (times in that position - 1).
+    pub position_repeats: u32,
+    /// The objective: keep-apart breaks in round 1, repeats, squared repeats, position
+    /// repeats and later keep-apart breaks, weighted by the `WEIGHT_*` tiers.
+    pub cost: u64,
+    /// Rounds optimised together for this draw (this one and the rest of the event).
+    pub planned_rounds: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassicRound {
+    pub tables: Vec<DrawnTable>,
+    pub figures: RoundFigures,
+}
+
+pub fn draw_classic_round(req: &ClassicRequest) -> Result<ClassicRound, SeatingError> {
+    let sizes = table_sizes(req.active.len())?;
+    let mut sorted = req.active.to_vec();
+    sorted.sort_unstable();
+    if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(SeatingError::DuplicatePlayer { player: pair[0] });
+    }
+    let dense: HashMap<u32, u32> = req
+        .active
+        .iter()
+        .enumerate()
+        .map(|(index, &player)| (player, index as u32))
+        .collect();
+    let n = req.active.len();
+
+    let history: Vec<Vec<Vec<u32>>> = req
+        .history
+        .iter()
+        .map(|tables| {
+            tables
+                .iter()
+                .map(|table| table.iter().filter_map(|p| dense.get(p).copied()).collect())
+                .collect()
+        })
+        .collect();
+    let counts = ThreePlayerCounts::of(req, &dense);
+
+    let mut keep_apart = vec![Vec::new(); n];
+    for &(a, b) in req.keep_apart {
+        if let (Some(&x), Some(&y)) = (dense.get(&a), dense.get(&b))
+            && x != y
+        {
+            keep_apart[x as usize].push(y);
+            keep_apart[y as usize].push(x);
+        }
+    }
+
+    let positions = PositionCounts::of(req.history, &dense);
+    let plan_rounds = req.total_rounds.saturating_sub(req.history.len()).max(1);
+    let input = PlanInput {
+        players: n,
+        sizes,
+        history,
+        plan_rounds,
+        three_player_games: counts.effective.clone(),
+        positions_before: positions.times.clone(),
+        keep_apart,
+        keys: req.active.to_vec(),
+        seed: req.seed,
+    };
+    let plan = plan::plan_rounds(&input);
+    // The planner places players in play order too: a table's slot order is its seat order.
+    let tables: Vec<Vec<u32>> = plan.rounds[0]
+        .iter()
+        .map(|table| table.iter().map(|&p| req.active[p as usize]).collect())
+        .collect();
+
+    let rounds = req.history.iter().map(Vec::as_slice).chain([tables.as_slice()]);
+    let event = EventTally::of(rounds, req.keep_apart);
+    let context = ExplainContext {
+        event: &event,
+        counts: &counts,
+        dense: &dense,
+        positions: &positions,
+        tables_of_three: sizes.threes,
+        field: n,
+    };
+    let drawn = tables
+        .iter()
+        .map(|players| DrawnTable {
+            players: players.clone(),
+            explanation: explain(players, &context),
+        })
+        .collect();
+    let mut figures = event.figures();
+    figures.planned_rounds = plan_rounds;
+    Ok(ClassicRound {
+        tables: drawn,
+        figures,
+    })
+}
+
+/// 3-player games per active player before this round, raw and as the evenness rule counts them.
+struct ThreePlayerCounts {
+    effective: Vec<u32>,
+}
+
+impl ThreePlayerCounts {
+    fn of(req: &ClassicRequest, dense: &HashMap<u32, u32>) -> ThreePlayerCounts {
+        let mut raw = vec![0u32; req.active.len()];
+        for tables in req.history {
+            for table in tables.iter().filter(|table| table.len() == 3) {
+                for player in table {
+                    if let Some(&index) = dense.get(player) {
+                        raw[index as usize] += 1;
+                    }
+                }
+            }
+        }
+        let floor = raw.iter().max().copied().unwrap_or(0).saturating_sub(1);
+        ThreePlayerCounts {
+            effective: raw.iter().map(|&count| count.max(floor)).collect(),
+        }
+    }
+}
+
+/// Times each active player sat in each play-order position in earlier rounds.
+struct PositionCounts {
+    times: Vec<[u32; 4]>,
+}
+
+impl PositionCounts {
+    fn of(history: &[Vec<Vec<u32>>], dense: &HashMap<u32, u32>) -> PositionCounts {
+        let mut times = vec![[0u32; 4]; dense.len()];
+        for table in history.iter().flatten() {
+            for (position, player) in table.iter().enumerate().take(4) {
+                if let Some(&index) = dense.get(player) {
+                    times[index as usize][position] += 1;
+                }
+            }
+        }
+        PositionCounts { times }
+    }
+}
+
+/// Meetings, keep-apart breaks, 3-player games and positions over a schedule.
+struct EventTally {
+    meetings: HashMap<(u32, u32), u32>,
+    kept_apart: HashSet<(u32, u32)>,
+    keep_apart_first_round: u32,
+    keep_apart_later: u32,
+    rounds: usize,
+    /// Per player: rounds played, 3-player games, times in each play-order position.
+    seats: HashMap<u32, (u32, u32, [u32; 4])>,
+}
+
+fn ordered(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
+impl EventTally {
+    fn of<'r>(
+        rounds: impl Iterator<Item = &'r [Vec<u32>]>,
+        keep_apart: &[(u32, u32)],
+    ) -> EventTally {
+        let mut tally = EventTally {
+            meetings: HashMap::new(),
+            kept_apart: keep_apart
+                .iter()
+                .map(|&(a, b)| ordered(a, b))
+                .filter(|(a, b)| a != b)
+                .collect(),
+            keep_apart_first_round: 0,
+            keep_apart_later: 0,
+            rounds: 0,
+            seats: HashMap::new(),
+        };
+        for (round, tables) in rounds.enumerate() {
+            tally.rounds += 1;
+            for table in tables {
+                for (position, &player) in table.iter().enumerate() {
+                    let seat = tally.seats.entry(player).or_default();
+                    seat.0 += 1;
+                    seat.1 += u32::from(table.len() == 3);
+                    if let Some(times) = seat.2.get_mut(position) {
+                        *times += 1;
+                    }
+                }
+                for (i, &a) in table.iter().enumerate() {
+                    for &b in &table[i + 1..] {
+                        let pair = ordered(a, b);
+                        *tally.meetings.entry(pair).or_default() += 1;
+                        if tally.kept_apart.contains(&pair) {
+                            if round == 0 {
+                                tally.keep_apart_first_round += 1;
+                            } else {
+                                tally.keep_apart_later += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        tally
+    }
+
+    fn meetings(&self, a: u32, b: u32) -> u32 {
+        self.meetings.get(&ordered(a, b)).copied().unwrap_or(0)
+    }
+
+    fn figures(&self) -> RoundFigures {
+        let repeat_meetings: u32 = self.meetings.values().map(|&m| m - 1).sum();
+        let repeat_cost_squared: u32 = self.meetings.values().map(|&m| (m - 1) * (m - 1)).sum();
+        let regulars = self
+            .seats
+            .values()
+            .filter(|seat| seat.0 as usize == self.rounds)
+            .map(|seat| seat.1);
+        let (fewest, most) = regulars.fold((u32::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        let three_player_spread = most.saturating_sub(fewest);
+        let position_repeats: u32 = self
+            .seats
+            .values()
+            .flat_map(|seat| seat.2)
+            .map(|times| times.saturating_sub(1))
+            .sum();
+        let keep_apart_broken = self.keep_apart_first_round + self.keep_apart_later;
+        let cost = WEIGHT_KEEP_APART_FIRST_ROUND * u64::from(self.keep_apart_first_round)
+            + WEIGHT_REPEAT * u64::from(repeat_meetings)
+            + WEIGHT_REPEAT_SQUARED * u64::from(repeat_cost_squared)
+            + WEIGHT_POSITION_REPEAT * u64::from(position_repeats)
+            + WEIGHT_KEEP_APART_LATER * u64::from(self.keep_apart_later);
+        RoundFigures {
+            repeat_meetings,
+            repeat_cost_squared,
+            three_player_spread,
+            keep_apart_broken,
+            position_repeats,
+            cost,
+            planned_rounds: 0,
+        }
+    }
+}
+
+/// The figures of a whole schedule (rounds of tables in play order), as `draw_classic_round`
+/// reports them after its last round. `planned_rounds` is 0.
+pub fn schedule_figures(rounds: &[Vec<Vec<u32>>], keep_apart: &[(u32, u32)]) -> RoundFigures {
+    EventTally::of(rounds.iter().map(Vec::as_slice), keep_apart).figures()
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+struct ExplainContext<'a> {
+    event: &'a EventTally,
+    counts: &'a ThreePlayerCounts,
+    dense: &'a HashMap<u32, u32>,
+    positions: &'a PositionCounts,
+    tables_of_three: usize,
+    field: usize,
+}
+
+fn explain(players: &[u32], context: &ExplainContext) -> TableExplanation {
+    let mut explanation = TableExplanation::default();
+    let index = |player: u32| context.dense[&player] as usize;
+    for (i, &a) in players.iter().enumerate() {
+        for &b in &players[i + 1..] {
+            let meetings = context.event.meetings(a, b);
+            if meetings > 1 {
+                explanation.repeated_pairs.push(RepeatedPair {
+                    players: (a, b),
+                    meetings,
+                });
+                explanation.notes.push(format!(
+                    "Players {a} and {b} meet for the {} time: the search over the remaining \
+                     rounds found no draw with fewer repeated meetings.",
+                    ordinal(meetings)
+                ));
+            }
+            if context.event.kept_apart.contains(&ordered(a, b)) {
+                explanation.keep_apart_broken.push((a, b));
+                explanation.notes.push(format!(
+                    "Players {a} and {b} are to be kept apart but share this table: every draw \
+                     found that separates them repeats more meetings."
+                ));
+            }
+        }
+    }
+    if explanation.repeated_pairs.is_empty() {
+        explanation
+            .notes
+            .push("No two players at this table have met before.".to_owned());
+    }
+    if players.len() == 3 {
+        let games_before: Vec<(u32, u32)> = players
+            .iter()
+            .map(|&p| (p, context.counts.effective[index(p)]))
+            .collect();
+        let fewest_in_field = context.counts.effective.iter().copied().min().unwrap_or(0);
+        explanation.notes.push(format!(
+            "A table of 3: {} players need {} table(s) of 3. These players had {} 3-player \
+             game(s) before this round (the field's fewest: {fewest_in_field}); 3-player games \
+             are spread evenly before anything else.",
+            context.field,
+            context.tables_of_three,
+            games_before
+                .iter()
+                .map(|(_, games)| games.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+        explanation.three_player = Some(ThreePlayerTable {
+            tables_of_three: context.tables_of_three,
+            games_before,
+            fewest_in_field,
+        });
+    }
+    for (position, &player) in players.iter().enumerate() {
+        let times_before = context.positions.times[index(player)][position];
+        if times_before > 0 {
+            let seat = SEAT_ORDER[position];
+            explanation.repeated_positions.push(RepeatedPosition {
+                player,
+                position: seat,
+                times_before,
+            });
+            explanation.notes.push(format!(
+                "Player {player} plays {} again (seat {seat:?}, {times_before} time(s) before): \
+                 no seat order of this table gives everyone a new position.",
+                ordinal(position as u32 + 1)
+            ));
+        }
+    }
+    explanation
+}

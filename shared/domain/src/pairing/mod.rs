@@ -1,0 +1,25 @@
+//! The pairing engine: who sits with whom, and in which seat.
+//!
+//! - [`classic`]: qualifying rounds at tables of 4 (and of 3 as forced), planned ahead.
+//! - [`playoff`]: semi-finals and final, drawn at random.
+//! - [`swiss`]: partner events, teams paired by minimum-cost perfect matching.
+
+pub mod classic;
+mod construct;
+mod plan;
+pub mod playoff;
+pub mod swiss;
+
+#[cfg(test)]
+mod exact;
+
+pub use classic::{
+    ClassicRequest, ClassicRound, DrawnTable, RepeatedPair, RepeatedPosition, RoundFigures, Seat,
+    TableExplanation, ThreePlayerTable, draw_classic_round, schedule_figures,
+};
+pub use plan::{
+    WEIGHT_KEEP_APART_FIRST_ROUND, WEIGHT_KEEP_APART_LATER, WEIGHT_POSITION_REPEAT,
+    WEIGHT_REPEAT, WEIGHT_REPEAT_SQUARED,
+};
+pub use playoff::draw_playoff_tables;
+pub use swiss::{BYE_POINTS, SwissRound, SwissTeam, pair_swiss};

@@ -1,0 +1,574 @@
+//! Local search over the remaining qualifying rounds of a classic event.
+//!
+//! The planner lays out every remaining round (the one being drawn and those after it) and
+//! improves them together with Late Acceptance Hill Climbing over swap moves (two players of
+//! one round change tables). Players are dense indices `0..n` here; the caller maps them.
+//!
+//! A move never breaks a hard rule: everybody is seated once per round by construction, table
+//! sizes never change, and a swap between a table of 3 and a table of 4 is only made when the
+//! 3-player counts of every planned round stay within one of each other.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::seating::TableSizes;
+
+use super::construct;
+
+/// No table: the player was absent in that round.
+pub(crate) const ABSENT: u32 = u32::MAX;
+
+/// Weights of the objective, one tier per rule, highest first. A tier outweighs every
+/// realistic total of the tiers below it, so minimising the sum minimises them in order.
+pub const WEIGHT_KEEP_APART_FIRST_ROUND: u64 = 1 << 56;
+pub const WEIGHT_REPEAT: u64 = 1 << 40;
+pub const WEIGHT_REPEAT_SQUARED: u64 = 1 << 28;
+pub const WEIGHT_POSITION_REPEAT: u64 = 1 << 14;
+pub const WEIGHT_KEEP_APART_LATER: u64 = 1;
+
+/// Cost of a player having sat `times` times in one play-order position.
+fn position_cost(times: u32) -> u64 {
+    WEIGHT_POSITION_REPEAT * u64::from(times.saturating_sub(1))
+}
+
+/// Cost of a pair that meets `meetings` times: repeats, then their squares.
+pub(crate) fn pair_cost(meetings: u32) -> u64 {
+    let extra = u64::from(meetings.saturating_sub(1));
+    WEIGHT_REPEAT * extra + WEIGHT_REPEAT_SQUARED * extra * extra
+}
+
+pub(crate) struct PlanInput {
+    pub players: usize,
+    pub sizes: TableSizes,
+    /// Earlier rounds, each a list of tables of dense players (absent players left out).
+    pub history: Vec<Vec<Vec<u32>>>,
+    /// Rounds to plan, the one being drawn included (at least 1).
+    pub plan_rounds: usize,
+    /// 3-player games each player counts as having had before the first planned round.
+    pub three_player_games: Vec<u32>,
+    /// Times each player sat in each play-order position in earlier rounds.
+    pub positions_before: Vec<[u32; 4]>,
+    /// For each player, the players they must be kept apart from.
+    pub keep_apart: Vec<Vec<u32>>,
+    /// Stable keys of the players (their caller numbers), for reproducible constructions.
+    pub keys: Vec<u32>,
+    pub seed: u64,
+}
+
+pub(crate) struct Plan {
+    /// Every planned round as tables of dense players, laid out as `TableSizes::in_order`.
+    pub rounds: Vec<Vec<Vec<u32>>>,
+    /// The objective over the planned rounds (pairs meeting in a planned round, keep-apart
+    /// pairs sharing a planned table).
+    pub cost: u64,
+}
+
+struct Layout {
+    table_start: Vec<usize>,
+    table_size: Vec<usize>,
+    slot_table: Vec<u32>,
+}
+
+impl Layout {
+    fn new(sizes: TableSizes) -> Layout {
+        let mut table_start = Vec::new();
+        let mut table_size = Vec::new();
+        let mut slot_table = Vec::new();
+        for (table, size) in sizes.in_order().enumerate() {
+            table_start.push(slot_table.len());
+            table_size.push(size);
+            slot_table.extend(std::iter::repeat_n(table as u32, size));
+        }
+        Layout {
+            table_start,
+            table_size,
+            slot_table,
+        }
+    }
+}
+
+struct Search<'a> {
+    input: &'a PlanInput,
+    layout: &'a Layout,
+    n: usize,
+    history_rounds: usize,
+    rounds_total: usize,
+    /// `table_of[player * rounds_total + round]`: history rounds first, then planned ones.
+    table_of: Vec<u32>,
+    /// Per planned round: slot -> player and player -> slot.
+    slots: Vec<Vec<u32>>,
+    slot_of: Vec<Vec<u32>>,
+    /// `threes[r][p]`: 3-player games of `p` before planned round `r` (`r` in `0..=plan`).
+    threes: Vec<Vec<u32>>,
+    /// `histogram[(r * 2 + at_three) * levels + count]`: players per count and table size.
+    histogram: Vec<u32>,
+    levels: usize,
+    /// Times each player sits in each play-order position, history and plan.
+    positions: Vec<[u32; 4]>,
+}
+
+impl<'a> Search<'a> {
+    fn new(input: &'a PlanInput, layout: &'a Layout, slots: Vec<Vec<u32>>) -> Search<'a> {
+        let n = input.players;
+        let history_rounds = input.history.len();
+        let rounds_total = history_rounds + input.plan_rounds;
+        let mut table_of = vec![ABSENT; n * rounds_total];
+        for (round, tables) in input.history.iter().enumerate() {
+            for (table, players) in tables.iter().enumerate() {
+                for &player in players {
+                    table_of[player as usize * rounds_total + round] = table as u32;
+                }
+            }
+        }
+        let mut slot_of = vec![vec![0u32; n]; input.plan_rounds];
+        for (round, order) in slots.iter().enumerate() {
+            for (slot, &player) in order.iter().enumerate() {
+                slot_of[round][player as usize] = slot as u32;
+                table_of[player as usize * rounds_total + history_rounds + round] =
+                    layout.slot_table[slot];
+            }
+        }
+        let levels = *input.three_player_games.iter().max().unwrap_or(&0) as usize
+            + input.plan_rounds
+            + 2;
+        let mut search = Search {
+            input,
+            layout,
+            n,
+            history_rounds,
+            rounds_total,
+            table_of,
+            slots,
+            slot_of,
+            threes: Vec::new(),
+            histogram: Vec::new(),
+            levels,
+            positions: input.positions_before.clone(),
+        };
+        for round in 0..input.plan_rounds {
+            for player in 0..n as u32 {
+                let position = search.position_at(round, player);
+                search.positions[player as usize][position] += 1;
+            }
+        }
+        search.recount_threes();
+        search
+    }
+
+    /// Play-order position (0 = first) of `player` in planned `round`.
+    fn position_at(&self, round: usize, player: u32) -> usize {
+        let slot = self.slot_of[round][player as usize] as usize;
+        slot - self.layout.table_start[self.layout.slot_table[slot] as usize]
+    }
+
+    fn first_three_slot(&self) -> usize {
+        4 * self.input.sizes.fours
+    }
+
+    fn at_three(&self, round: usize, player: u32) -> bool {
+        self.slot_of[round][player as usize] as usize >= self.first_three_slot()
+    }
+
+    fn recount_threes(&mut self) {
+        let plan = self.input.plan_rounds;
+        let mut threes = vec![self.input.three_player_games.clone()];
+        let mut histogram = vec![0u32; plan * 2 * self.levels];
+        for round in 0..plan {
+            let mut next = threes[round].clone();
+            for player in 0..self.n as u32 {
+                let three = self.at_three(round, player);
+                let count = threes[round][player as usize] as usize;
+                histogram[(round * 2 + usize::from(three)) * self.levels + count] += 1;
+                next[player as usize] += u32::from(three);
+            }
+            threes.push(next);
+        }
+        self.threes = threes;
+        self.histogram = histogram;
+    }
+
+    fn meetings(&self, a: u32, b: u32) -> u32 {
+        let rows = self.rounds_total;
+        let ta = &self.table_of[a as usize * rows..(a as usize + 1) * rows];
+        let tb = &self.table_of[b as usize * rows..(b as usize + 1) * rows];
+        ta.iter()
+            .zip(tb)
+            .filter(|&(x, y)| x == y && *x != ABSENT)
+            .count() as u32
+    }
+
+    fn history_meetings(&self, a: u32, b: u32) -> u32 {
+        let rows = self.rounds_total;
+        let history = self.history_rounds;
+        let ta = &self.table_of[a as usize * rows..a as usize * rows + history];
+        let tb = &self.table_of[b as usize * rows..b as usize * rows + history];
+        ta.iter()
+            .zip(tb)
+            .filter(|&(x, y)| x == y && *x != ABSENT)
+            .count() as u32
+    }
+
+    fn kept_apart(&self, a: u32, b: u32) -> bool {
+        self.input.keep_apart[a as usize].contains(&b)
+    }
+
+    fn keep_apart_weight(&self, round: usize) -> u64 {
+        if self.history_rounds + round == 0 {
+            WEIGHT_KEEP_APART_FIRST_ROUND
+        } else {
+            WEIGHT_KEEP_APART_LATER
+        }
+    }
+
+    fn table_members(&self, round: usize, table: u32) -> &[u32] {
+        let start = self.layout.table_start[table as usize];
+        &self.slots[round][start..start + self.layout.table_size[table as usize]]
+    }
+
+    fn table_at(&self, round: usize, player: u32) -> u32 {
+        self.layout.slot_table[self.slot_of[round][player as usize] as usize]
+    }
+
+    /// Whether `player` in `round` shares its table with someone it meets again or must avoid,
+    /// or sits in a play-order position it has had before.
+    fn in_conflict(&self, round: usize, player: u32) -> bool {
+        if self.positions[player as usize][self.position_at(round, player)] > 1 {
+            return true;
+        }
+        let table = self.table_at(round, player);
+        self.table_members(round, table)
+            .iter()
+            .any(|&other| {
+                other != player
+                    && (self.meetings(player, other) > 1 || self.kept_apart(player, other))
+            })
+    }
+
+    /// The objective over what the plan adds to the event: the pair costs beyond what earlier
+    /// rounds already fixed, and keep-apart pairs sharing a planned table. 0 is a lower bound.
+    fn cost(&self) -> u64 {
+        let mut total = 0;
+        for round in 0..self.input.plan_rounds {
+            let weight = self.keep_apart_weight(round);
+            for table in 0..self.layout.table_size.len() as u32 {
+                let members = self.table_members(round, table);
+                for (i, &a) in members.iter().enumerate() {
+                    for &b in &members[i + 1..] {
+                        if self.kept_apart(a, b) {
+                            total += weight;
+                        }
+                        // Count each pair once: at its first planned meeting.
+                        let met_earlier_in_plan = (0..round).any(|earlier| {
+                            self.table_at(earlier, a) == self.table_at(earlier, b)
+                        });
+                        if !met_earlier_in_plan {
+                            // History alone is fixed; only what the plan adds is counted.
+                            total += pair_cost(self.meetings(a, b))
+                                - pair_cost(self.history_meetings(a, b));
+                        }
+                    }
+                }
+            }
+        }
+        for (player, times) in self.positions.iter().enumerate() {
+            for (position, &count) in times.iter().enumerate() {
+                total += position_cost(count)
+                    - position_cost(self.input.positions_before[player][position]);
+            }
+        }
+        total
+    }
+
+    /// A lower bound of `cost`: a player with fewer unused positions than planned rounds must
+    /// repeat a position.
+    fn lower_bound(&self) -> u64 {
+        self.input
+            .positions_before
+            .iter()
+            .map(|times| {
+                let unused = times.iter().filter(|&&count| count == 0).count();
+                WEIGHT_POSITION_REPEAT * self.input.plan_rounds.saturating_sub(unused) as u64
+            })
+            .sum()
+    }
+
+    /// Change of the position costs if `a` and `b` exchange seats in `round`.
+    fn position_delta(&self, round: usize, a: u32, b: u32) -> i64 {
+        let (from_a, from_b) = (self.position_at(round, a), self.position_at(round, b));
+        if from_a == from_b {
+            return 0;
+        }
+        let moving = |player: u32, from: usize, to: usize| {
+            let times = &self.positions[player as usize];
+            position_cost(times[to] + 1) as i64 - position_cost(times[to]) as i64
+                + position_cost(times[from] - 1) as i64
+                - position_cost(times[from]) as i64
+        };
+        moving(a, from_a, from_b) + moving(b, from_b, from_a)
+    }
+
+    /// Change of the objective if `a` and `b` swap seats in `round`.
+    fn swap_delta(&self, round: usize, a: u32, b: u32) -> i64 {
+        let positions = self.position_delta(round, a, b);
+        if self.table_at(round, a) == self.table_at(round, b) {
+            return positions;
+        }
+        let weight = self.keep_apart_weight(round) as i64;
+        let mut delta = 0i64;
+        let mut leave_and_join = |leaving: u32, joining: u32, table: u32| {
+            for &other in self.table_members(round, table) {
+                if other == leaving {
+                    continue;
+                }
+                let old = self.meetings(leaving, other);
+                delta += pair_cost(old - 1) as i64 - pair_cost(old) as i64;
+                let new = self.meetings(joining, other);
+                delta += pair_cost(new + 1) as i64 - pair_cost(new) as i64;
+                if self.kept_apart(leaving, other) {
+                    delta -= weight;
+                }
+                if self.kept_apart(joining, other) {
+                    delta += weight;
+                }
+            }
+        };
+        leave_and_join(a, b, self.table_at(round, a));
+        leave_and_join(b, a, self.table_at(round, b));
+        delta + positions
+    }
+
+    fn histogram_at(&self, round: usize, three: bool, count: usize) -> u32 {
+        self.histogram[(round * 2 + usize::from(three)) * self.levels + count]
+    }
+
+    /// Whether the 3-player rule still holds in every planned round if `leaving_three` (at a
+    /// table of 3 in `round`) and `joining_three` (at a table of 4) swap seats.
+    fn cross_swap_keeps_threes_even(
+        &self,
+        round: usize,
+        leaving_three: u32,
+        joining_three: u32,
+    ) -> bool {
+        let (l, j) = (leaving_three as usize, joining_three as usize);
+        if self.threes[round][l] != self.threes[round][j] {
+            return false;
+        }
+        // Later rounds: `l` ends up one game lower, `j` one higher. The rule for a round is
+        // that no player at a table of 3 has more 3-player games than anyone at a table of 4.
+        for later in round + 1..self.input.plan_rounds {
+            let changes = [
+                (leaving_three, self.threes[later][l] as usize, -1i64),
+                (joining_three, self.threes[later][j] as usize, 1i64),
+            ];
+            let level_count = |three: bool, count: usize| -> i64 {
+                let mut players = i64::from(self.histogram_at(later, three, count));
+                for &(player, old, step) in &changes {
+                    if self.at_three(later, player) == three {
+                        if old == count {
+                            players -= 1;
+                        }
+                        if (old as i64 + step) as usize == count {
+                            players += 1;
+                        }
+                    }
+                }
+                players
+            };
+            let most_at_three = (0..self.levels).rev().find(|&c| level_count(true, c) > 0);
+            let fewest_at_four = (0..self.levels).find(|&c| level_count(false, c) > 0);
+            if let (Some(most), Some(fewest)) = (most_at_three, fewest_at_four)
+                && most > fewest
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn apply_swap(&mut self, round: usize, a: u32, b: u32) {
+        let (position_a, position_b) = (self.position_at(round, a), self.position_at(round, b));
+        self.positions[a as usize][position_a] -= 1;
+        self.positions[a as usize][position_b] += 1;
+        self.positions[b as usize][position_b] -= 1;
+        self.positions[b as usize][position_a] += 1;
+        let (slot_a, slot_b) = (self.slot_of[round][a as usize], self.slot_of[round][b as usize]);
+        let three_a = self.at_three(round, a);
+        let three_b = self.at_three(round, b);
+        self.slots[round][slot_a as usize] = b;
+        self.slots[round][slot_b as usize] = a;
+        self.slot_of[round][a as usize] = slot_b;
+        self.slot_of[round][b as usize] = slot_a;
+        let column = self.history_rounds + round;
+        self.table_of[a as usize * self.rounds_total + column] =
+            self.layout.slot_table[slot_b as usize];
+        self.table_of[b as usize * self.rounds_total + column] =
+            self.layout.slot_table[slot_a as usize];
+        if three_a != three_b {
+            let (leaving, joining) = if three_a { (a, b) } else { (b, a) };
+            for later in round + 1..=self.input.plan_rounds {
+                for (player, step) in [(leaving, -1i64), (joining, 1i64)] {
+                    let old = self.threes[later][player as usize];
+                    let new = (i64::from(old) + step) as u32;
+                    if later < self.input.plan_rounds {
+                        let three = usize::from(self.at_three(later, player));
+                        self.histogram[(later * 2 + three) * self.levels + old as usize] -= 1;
+                        self.histogram[(later * 2 + three) * self.levels + new as usize] += 1;
+                    }
+                    self.threes[later][player as usize] = new;
+                }
+            }
+        }
+    }
+
+    fn all_conflicts(&self) -> Vec<(usize, u32)> {
+        let mut found = Vec::new();
+        for round in 0..self.input.plan_rounds {
+            for player in 0..self.n as u32 {
+                if self.in_conflict(round, player) {
+                    found.push((round, player));
+                }
+            }
+        }
+        found
+    }
+
+    /// Late Acceptance Hill Climbing; returns the best layout seen and its cost. Stops at the
+    /// lower bound, after `iterations`, or after `patience` iterations without a new best.
+    fn run(&mut self, iterations: u64, patience: u64, rng: &mut ChaCha8Rng) -> (Vec<Vec<u32>>, u64) {
+        const HISTORY_LENGTH: usize = 400;
+        let lower_bound = self.lower_bound();
+        let mut last_improvement = 0;
+        let mut cost = self.cost();
+        let mut best = (self.slots.clone(), cost);
+        let mut recent = vec![cost; HISTORY_LENGTH];
+        let mut conflicts = self.all_conflicts();
+        let plan = self.input.plan_rounds;
+        for iteration in 0..iterations {
+            if cost <= lower_bound || iteration - last_improvement > patience {
+                break;
+            }
+            if conflicts.is_empty() {
+                conflicts = self.all_conflicts();
+            }
+            // Mostly work on players in conflict; sometimes move anyone, to escape plateaus.
+            let (round, a) = if !conflicts.is_empty() && rng.random_bool(0.8) {
+                let index = rng.random_range(0..conflicts.len());
+                let (round, player) = conflicts[index];
+                if !self.in_conflict(round, player) {
+                    conflicts.swap_remove(index);
+                    continue;
+                }
+                (round, player)
+            } else {
+                (
+                    rng.random_range(0..plan),
+                    rng.random_range(0..self.n as u32),
+                )
+            };
+            let b = self.slots[round][rng.random_range(0..self.n)];
+            if a == b {
+                continue;
+            }
+            let (three_a, three_b) = (self.at_three(round, a), self.at_three(round, b));
+            if three_a != three_b {
+                let (leaving, joining) = if three_a { (a, b) } else { (b, a) };
+                if !self.cross_swap_keeps_threes_even(round, leaving, joining) {
+                    continue;
+                }
+            }
+            let delta = self.swap_delta(round, a, b);
+            let candidate = (cost as i64 + delta) as u64;
+            let slot = (iteration as usize) % HISTORY_LENGTH;
+            if delta <= 0 || candidate <= recent[slot] {
+                self.apply_swap(round, a, b);
+                cost = candidate;
+                if cost < best.1 {
+                    best = (self.slots.clone(), cost);
+                    last_improvement = iteration;
+                }
+                for player in [a, b] {
+                    if self.in_conflict(round, player) {
+                        conflicts.push((round, player));
+                    }
+                }
+            }
+            recent[slot] = cost;
+        }
+        best
+    }
+}
+
+/// Random layout of the planned rounds that keeps 3-player games even: each round, the players
+/// with the fewest 3-player games so far take the seats at tables of 3.
+fn random_layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
+    let n = input.players;
+    let three_seats = 3 * input.sizes.threes;
+    let mut counts = input.three_player_games.clone();
+    let mut rounds = Vec::with_capacity(input.plan_rounds);
+    for _ in 0..input.plan_rounds {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.shuffle(rng);
+        order.sort_by_key(|&player| counts[player as usize]);
+        let (at_three, at_four) = order.split_at(three_seats);
+        let mut slots: Vec<u32> = at_four.to_vec();
+        slots.shuffle(rng);
+        let mut threes = at_three.to_vec();
+        threes.shuffle(rng);
+        for &player in &threes {
+            counts[player as usize] += 1;
+        }
+        slots.extend(threes);
+        rounds.push(slots);
+    }
+    rounds
+}
+
+/// Iterations of the search: enough for small fields to reach their optimum, bounded so a large
+/// field that cannot be made repeat-free still returns in well under a second.
+/// Returns (iterations, patience without improvement, restarts).
+fn iteration_budget(input: &PlanInput) -> (u64, u64, usize) {
+    let size = (input.players * input.plan_rounds) as u64;
+    if size <= 200 {
+        (150_000, 150_000, 4)
+    } else {
+        (600_000, 20_000 + 10 * size, 1)
+    }
+}
+
+pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
+    let layout = Layout::new(input.sizes);
+    let mut rng = ChaCha8Rng::seed_from_u64(input.seed);
+    let (iterations, patience, restarts) = iteration_budget(input);
+    let mut best: Option<(Vec<Vec<u32>>, u64)> = None;
+    let mut lower_bound = 0;
+    for restart in 0..restarts {
+        let start = if restart == 0 {
+            construct::layout(input, &mut rng).unwrap_or_else(|| random_layout(input, &mut rng))
+        } else {
+            random_layout(input, &mut rng)
+        };
+        let mut search = Search::new(input, &layout, start);
+        lower_bound = search.lower_bound();
+        let found = search.run(iterations, patience, &mut rng);
+        if best.as_ref().is_none_or(|b| found.1 < b.1) {
+            best = Some(found);
+        }
+        if best.as_ref().is_some_and(|b| b.1 <= lower_bound) {
+            break;
+        }
+    }
+    let (slots, cost) = best.expect("at least one search runs");
+    let rounds = slots
+        .iter()
+        .map(|order| {
+            layout
+                .table_start
+                .iter()
+                .zip(&layout.table_size)
+                .map(|(&start, &size)| order[start..start + size].to_vec())
+                .collect()
+        })
+        .collect();
+    Plan { rounds, cost }
+}

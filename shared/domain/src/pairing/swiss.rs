@@ -1,0 +1,177 @@
+//! Partner events: teams of two, two teams a table, Swiss rounds.
+//!
+//! A round is a minimum-cost perfect matching of the whole field (weighted blossom, the
+//! `integer-blossom` crate), so it is optimal for this cost, summed over the pairs:
+//!
+//! `cost(a, b) = W_rematch · (times a and b met) + W_points · (points_a - points_b)² + |rank_a - rank_b|`
+//!
+//! The weights are chosen per round so that each term outweighs every possible total of the
+//! terms after it: the matching has the fewest rematches, then the smallest sum of squared point
+//! differences, then pairs neighbours in the standings (1 v 2, 3 v 4 within a score group).
+//!
+//! With an odd number of teams one team sits out: the lowest-ranked team that has not had a
+//! bye yet (if every team has had one, the lowest-ranked). A bye scores as a won game:
+//! [`BYE_POINTS`] points, and no victory points against the team for the tie-break.
+
+use std::collections::HashMap;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// Points a team scores for a bye: those of a win (3 for a win, 0 for a loss).
+pub const BYE_POINTS: u32 = 3;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SwissTeam {
+    pub team: u32,
+    pub points: u32,
+    pub had_bye: bool,
+    /// Current standings position, 1 = best.
+    pub rank: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwissRound {
+    pub pairs: Vec<(u32, u32)>,
+    pub bye: Option<u32>,
+    /// Pairs that have met before.
+    pub rematches: u32,
+    /// The matching's total cost, as stated in the module documentation.
+    pub cost: u64,
+}
+
+/// The team that sits out when the field is odd.
+fn bye_team(teams: &[SwissTeam]) -> Option<SwissTeam> {
+    if teams.len() % 2 == 0 {
+        return None;
+    }
+    let lowest = |candidates: &mut dyn Iterator<Item = &SwissTeam>| {
+        candidates.max_by_key(|team| (team.rank, team.team)).copied()
+    };
+    lowest(&mut teams.iter().filter(|team| !team.had_bye))
+        .or_else(|| lowest(&mut teams.iter()))
+}
+
+/// The three tiers of the pair cost, and their weights for this field.
+struct PairCost {
+    met: HashMap<(u32, u32), u64>,
+    weight_rematch: u128,
+    weight_points: u128,
+}
+
+impl PairCost {
+    fn new(teams: &[SwissTeam], played: &[(u32, u32)]) -> PairCost {
+        let mut met: HashMap<(u32, u32), u64> = HashMap::new();
+        for &(a, b) in played {
+            *met.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+        let pairs = (teams.len() / 2) as u128;
+        let span = |value: fn(&SwissTeam) -> u32| {
+            let most = teams.iter().map(value).max().unwrap_or(0);
+            let fewest = teams.iter().map(value).min().unwrap_or(0);
+            u128::from(most - fewest)
+        };
+        let rank_total_bound = pairs * span(|team| team.rank);
+        let weight_points = rank_total_bound + 1;
+        let points_span = span(|team| team.points);
+        let points_total_bound = pairs * points_span * points_span;
+        let weight_rematch = weight_points * (points_total_bound + 1);
+        PairCost {
+            met,
+            weight_rematch,
+            weight_points,
+        }
+    }
+
+    fn meetings(&self, a: u32, b: u32) -> u64 {
+        self.met.get(&(a.min(b), a.max(b))).copied().unwrap_or(0)
+    }
+
+    fn cost(&self, a: &SwissTeam, b: &SwissTeam) -> u128 {
+        let points = u128::from(a.points.abs_diff(b.points));
+        self.weight_rematch * u128::from(self.meetings(a.team, b.team))
+            + self.weight_points * points * points
+            + u128::from(a.rank.abs_diff(b.rank))
+    }
+
+    /// An upper bound on any single pair's cost.
+    fn bound(&self, teams: &[SwissTeam]) -> u128 {
+        let most_meetings = self.met.values().copied().max().unwrap_or(0);
+        let points_span = teams.iter().map(|t| t.points).max().unwrap_or(0)
+            - teams.iter().map(|t| t.points).min().unwrap_or(0);
+        let rank_span = teams.iter().map(|t| t.rank).max().unwrap_or(0)
+            - teams.iter().map(|t| t.rank).min().unwrap_or(0);
+        self.weight_rematch * u128::from(most_meetings)
+            + self.weight_points * u128::from(points_span) * u128::from(points_span)
+            + u128::from(rank_span)
+    }
+}
+
+/// Minimum-cost perfect matching of `field`; returns each team's mate and the chosen pairs' cost.
+fn match_field<W>(field: &[SwissTeam], pair_cost: &PairCost) -> (Vec<usize>, Vec<u128>)
+where
+    W: integer_blossom::Weight + TryFrom<u128>,
+    <W as TryFrom<u128>>::Error: std::fmt::Debug,
+{
+    let n = field.len();
+    let mut costs: Vec<W> = vec![W::ZERO; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let cost = pair_cost.cost(&field[i], &field[j]);
+            costs[i * n + j] = W::try_from(cost).expect("the cost bound was checked");
+        }
+    }
+    let mate = integer_blossom::min_weight_perfect_matching(&costs, n);
+    let chosen = mate
+        .iter()
+        .enumerate()
+        .map(|(i, &j)| pair_cost.cost(&field[i], &field[j]))
+        .collect();
+    (mate, chosen)
+}
+
+pub fn pair_swiss(teams: &[SwissTeam], played: &[(u32, u32)], seed: u64) -> SwissRound {
+    let bye = bye_team(teams);
+    let mut field: Vec<SwissTeam> = teams
+        .iter()
+        .filter(|team| Some(team.team) != bye.map(|b| b.team))
+        .copied()
+        .collect();
+    // The seed only decides between matchings of equal cost.
+    field.sort_by_key(|team| team.team);
+    field.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+
+    let pair_cost = PairCost::new(&field, played);
+    // The solver's duals reach a few times the largest cost; keep wide headroom.
+    let (mate, chosen) = if pair_cost.bound(&field).saturating_mul(64) < i64::MAX as u128 {
+        match_field::<i64>(&field, &pair_cost)
+    } else {
+        match_field::<i128>(&field, &pair_cost)
+    };
+
+    let mut ranked_pairs = Vec::with_capacity(field.len() / 2);
+    let mut cost = 0u128;
+    let mut rematches = 0;
+    for (i, &j) in mate.iter().enumerate() {
+        if i < j {
+            let (a, b) = (&field[i], &field[j]);
+            // Better-ranked team first.
+            let (first, second) = if (a.rank, a.team) <= (b.rank, b.team) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            ranked_pairs.push(((first.rank, first.team), (first.team, second.team)));
+            cost += chosen[i];
+            rematches += u32::from(pair_cost.meetings(a.team, b.team) > 0);
+        }
+    }
+    ranked_pairs.sort_unstable();
+    SwissRound {
+        pairs: ranked_pairs.into_iter().map(|(_, pair)| pair).collect(),
+        bye: bye.map(|team| team.team),
+        rematches,
+        cost: u64::try_from(cost).unwrap_or(u64::MAX),
+    }
+}

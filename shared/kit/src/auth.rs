@@ -1,0 +1,344 @@
+//! Tokens: registration signs short-lived JWTs with an Ed25519 key (EdDSA); every service verifies
+//! them against the public keys registration publishes at `/.well-known/jwks.json`. No service
+//! shares a secret with another.
+
+use crate::ApiError;
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::jwk::{
+    AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, JwkSet, KeyAlgorithm, OctetKeyPairParameters,
+    OctetKeyPairType, PublicKeyUse,
+};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+use uuid::Uuid;
+
+pub const ISSUER: &str = "catan-registration";
+pub const AUDIENCE: &str = "catan-api";
+
+pub use catan_api::Role;
+
+/// The claims of an access token.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Claims {
+    /// The API key's id.
+    pub sub: Uuid,
+    pub role: Role,
+    /// The events a director or scorer key is limited to; absent for admins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<Uuid>>,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub nbf: i64,
+    pub exp: i64,
+}
+
+/// A signing key: the private seed and the public half, named by `kid`.
+#[derive(Clone)]
+pub struct SigningKey {
+    pub kid: String,
+    seed: [u8; 32],
+    public: [u8; 32],
+}
+
+impl std::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningKey").field("kid", &self.kid).finish_non_exhaustive()
+    }
+}
+
+impl SigningKey {
+    pub fn generate() -> Self {
+        let seed: [u8; 32] = rand::random();
+        Self::from_seed(seed)
+    }
+
+    pub fn from_seed(seed: [u8; 32]) -> Self {
+        let public = ed25519_dalek::SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+        // The key id is derived from the public key, so the same key always has the same id.
+        let kid = URL_SAFE_NO_PAD.encode(&sha2_digest(&public)[..12]);
+        SigningKey { kid, seed, public }
+    }
+
+    pub fn seed(&self) -> [u8; 32] {
+        self.seed
+    }
+
+    /// The seed as PKCS#8 v1 DER, which is what jsonwebtoken's EdDSA signer reads.
+    fn pkcs8_der(&self) -> Vec<u8> {
+        const PREFIX: [u8; 16] = [
+            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+        ];
+        let mut der = PREFIX.to_vec();
+        der.extend_from_slice(&self.seed);
+        der
+    }
+
+    pub fn jwk(&self) -> Jwk {
+        Jwk {
+            common: CommonParameters {
+                public_key_use: Some(PublicKeyUse::Signature),
+                key_id: Some(self.kid.clone()),
+                key_algorithm: Some(KeyAlgorithm::EdDSA),
+                ..Default::default()
+            },
+            algorithm: AlgorithmParameters::OctetKeyPair(OctetKeyPairParameters {
+                key_type: OctetKeyPairType::OctetKeyPair,
+                curve: EllipticCurve::Ed25519,
+                x: URL_SAFE_NO_PAD.encode(self.public),
+            }),
+        }
+    }
+
+    /// Signs `claims` into a compact JWT with this key's `kid`.
+    pub fn sign(&self, claims: &Claims) -> Result<String, ApiError> {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&self.pkcs8_der())).map_err(ApiError::internal)
+    }
+}
+
+fn sha2_digest(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// Where a verifier gets its public keys from.
+enum KeySource {
+    /// Registration itself: its own keys, handed over in process.
+    Local,
+    /// Any other service: registration's JWKS over HTTP.
+    Remote { jwks_url: String, http: reqwest::Client },
+}
+
+/// Verifies access tokens: EdDSA only, with `iss`, `aud`, `exp` and `nbf` checked.
+pub struct Verifier {
+    source: KeySource,
+    keys: RwLock<HashMap<String, DecodingKey>>,
+    last_refresh: tokio::sync::Mutex<Option<Instant>>,
+}
+
+/// Unknown `kid`s trigger a JWKS fetch at most this often, so forged tokens cannot flood registration.
+const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(5);
+
+impl Verifier {
+    pub fn local(keys: &[Jwk]) -> Self {
+        let v = Verifier {
+            source: KeySource::Local,
+            keys: RwLock::new(HashMap::new()),
+            last_refresh: tokio::sync::Mutex::new(None),
+        };
+        v.install(keys);
+        v
+    }
+
+    pub fn remote(registration_url: &str) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(3))
+            .build()
+            .expect("http client");
+        Verifier {
+            source: KeySource::Remote {
+                jwks_url: format!("{}/.well-known/jwks.json", registration_url.trim_end_matches('/')),
+                http,
+            },
+            keys: RwLock::new(HashMap::new()),
+            last_refresh: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    /// Adds keys (rotation adds the new key while the old one stays until its tokens expire).
+    pub fn install(&self, keys: &[Jwk]) {
+        let mut map = self.keys.write().expect("key lock");
+        for jwk in keys {
+            if let (Some(kid), Ok(key)) = (&jwk.common.key_id, DecodingKey::from_jwk(jwk)) {
+                map.insert(kid.clone(), key);
+            }
+        }
+    }
+
+    fn key(&self, kid: &str) -> Option<DecodingKey> {
+        self.keys.read().expect("key lock").get(kid).cloned()
+    }
+
+    async fn refresh(&self) {
+        let KeySource::Remote { jwks_url, http } = &self.source else {
+            return;
+        };
+        let mut last = self.last_refresh.lock().await;
+        if last.is_some_and(|t| t.elapsed() < MIN_REFRESH_INTERVAL) {
+            return;
+        }
+        *last = Some(Instant::now());
+        match http.get(jwks_url).send().await {
+            Ok(resp) => match resp.json::<JwkSet>().await {
+                Ok(set) => self.install(&set.keys),
+                Err(e) => tracing::warn!(error = %e, "unreadable JWKS"),
+            },
+            Err(e) => tracing::warn!(error = %e, "JWKS fetch failed"),
+        }
+    }
+
+    /// Checks a compact JWT and returns its claims.
+    pub async fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        let invalid = |why: &str| ApiError::Unauthorized(format!("invalid token: {why}"));
+        let header = jsonwebtoken::decode_header(token).map_err(|_| invalid("malformed"))?;
+        if header.alg != Algorithm::EdDSA {
+            return Err(invalid("only EdDSA tokens are accepted"));
+        }
+        let kid = header.kid.ok_or_else(|| invalid("no key id"))?;
+        let key = match self.key(&kid) {
+            Some(key) => key,
+            None => {
+                self.refresh().await;
+                self.key(&kid).ok_or_else(|| invalid("unknown key id"))?
+            }
+        };
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "nbf", "iss", "aud", "sub"]);
+        validation.validate_nbf = true;
+        validation.leeway = 5;
+        jsonwebtoken::decode::<Claims>(token, &key, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| invalid(&e.to_string()))
+    }
+}
+
+/// The authenticated caller of a request.
+#[derive(Debug, Clone)]
+pub struct Principal(pub Claims);
+
+impl Principal {
+    pub fn key_id(&self) -> Uuid {
+        self.0.sub
+    }
+
+    pub fn role(&self) -> Role {
+        self.0.role
+    }
+
+    pub fn require_admin(&self) -> Result<(), ApiError> {
+        match self.0.role {
+            Role::Admin => Ok(()),
+            other => Err(ApiError::Forbidden(format!("this needs an admin key; this key is a {}", other.as_str()))),
+        }
+    }
+
+    /// Admins may act on every event; directors and scorers on the events their key names, in the
+    /// roles listed.
+    pub fn require_event(&self, event_id: Uuid, roles: &[Role]) -> Result<(), ApiError> {
+        if self.0.role == Role::Admin {
+            return Ok(());
+        }
+        if !roles.contains(&self.0.role) {
+            let wanted: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
+            return Err(ApiError::Forbidden(format!(
+                "this needs a {} key; this key is a {}",
+                wanted.join(" or "),
+                self.0.role.as_str()
+            )));
+        }
+        match &self.0.events {
+            Some(events) if events.contains(&event_id) => Ok(()),
+            _ => Err(ApiError::Forbidden(format!("this key is not for event {event_id}"))),
+        }
+    }
+
+    pub fn require_any(&self, roles: &[Role]) -> Result<(), ApiError> {
+        if self.0.role == Role::Admin || roles.contains(&self.0.role) {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(format!("a {} key cannot do this", self.0.role.as_str())))
+        }
+    }
+}
+
+impl FromRequest for Principal {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let verifier = req.app_data::<web::Data<Verifier>>().cloned();
+        let header = req
+            .headers()
+            .get(actix_web::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        Box::pin(async move {
+            let verifier = verifier.ok_or_else(|| ApiError::Internal("no token verifier configured".into()))?;
+            let header = header.ok_or_else(|| ApiError::Unauthorized("an Authorization: Bearer token is required".into()))?;
+            let token = header
+                .strip_prefix("Bearer ")
+                .ok_or_else(|| ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'".into()))?;
+            verifier.verify(token.trim()).await.map(Principal)
+        })
+    }
+}
+
+/// Issues a token for `claims`-to-be, valid for `ttl`.
+pub fn claims_for(key_id: Uuid, role: Role, events: Option<Vec<Uuid>>, ttl: Duration) -> Claims {
+    let now = chrono::Utc::now().timestamp();
+    Claims {
+        sub: key_id,
+        role,
+        events,
+        iss: ISSUER.to_string(),
+        aud: AUDIENCE.to_string(),
+        iat: now,
+        nbf: now,
+        exp: now + ttl.as_secs() as i64,
+    }
+}
+
+/// Shared state type for handlers that need the verifier.
+pub type SharedVerifier = Arc<Verifier>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_signed_token_verifies_and_a_tampered_one_does_not() {
+        let key = SigningKey::generate();
+        let verifier = Verifier::local(&[key.jwk()]);
+        let claims = claims_for(Uuid::new_v4(), Role::Scorer, Some(vec![Uuid::new_v4()]), Duration::from_secs(60));
+        let token = key.sign(&claims).unwrap();
+        assert_eq!(verifier.verify(&token).await.unwrap(), claims);
+
+        let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
+        let mut payload: serde_json::Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[1]).unwrap()).unwrap();
+        payload["role"] = "admin".into();
+        parts[1] = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
+        assert!(verifier.verify(&parts.join(".")).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn expired_tokens_and_unknown_keys_are_refused() {
+        let key = SigningKey::generate();
+        let verifier = Verifier::local(&[key.jwk()]);
+        let mut claims = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
+        claims.exp -= 3600;
+        assert!(verifier.verify(&key.sign(&claims).unwrap()).await.is_err());
+        let other = SigningKey::generate();
+        let fresh = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
+        assert!(verifier.verify(&other.sign(&fresh).unwrap()).await.is_err());
+    }
+
+    #[test]
+    fn event_scoped_keys_stay_in_their_events() {
+        let mine = Uuid::new_v4();
+        let p = Principal(claims_for(Uuid::new_v4(), Role::Scorer, Some(vec![mine]), Duration::from_secs(60)));
+        assert!(p.require_event(mine, &[Role::Scorer, Role::Director]).is_ok());
+        assert!(p.require_event(Uuid::new_v4(), &[Role::Scorer, Role::Director]).is_err());
+        assert!(p.require_event(mine, &[Role::Director]).is_err());
+    }
+}

@@ -1,0 +1,167 @@
+//! Postgres access: one pool per service, each service in its own schema.
+//!
+//! Every connection of a service has `search_path` set to that service's schema, so its tables
+//! (and diesel's migration table) live there and services cannot see each other's tables.
+
+use diesel::pg::PgConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness};
+use std::time::Duration;
+
+pub type PgPool = Pool<ConnectionManager<PgConnection>>;
+pub type PgConn = PooledConnection<ConnectionManager<PgConnection>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    #[error("database error: {0}")]
+    Query(String),
+}
+
+impl From<diesel::result::Error> for DbError {
+    fn from(e: diesel::result::Error) -> Self {
+        DbError::Query(e.to_string())
+    }
+}
+
+#[derive(Debug)]
+struct SessionSettings {
+    schema: String,
+    statement_timeout_ms: u64,
+}
+
+impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for SessionSettings {
+    fn on_acquire(&self, conn: &mut PgConnection) -> Result<(), diesel::r2d2::Error> {
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute(&format!(
+            "SET search_path TO {}; SET statement_timeout = {}",
+            self.schema, self.statement_timeout_ms
+        ))
+        .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+/// Connects to `database_url` with every session inside `schema`, creating the schema if needed.
+pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool, DbError> {
+    assert!(
+        schema.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+        "schema names are plain identifiers"
+    );
+    let mut bootstrap = PgConnection::establish(database_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    diesel::sql_query(format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+        .execute(&mut bootstrap)
+        .or_else(|e| match e {
+            // Two replicas starting at once may race on CREATE SCHEMA.
+            diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) => Ok(0),
+            other => Err(other),
+        })?;
+    Pool::builder()
+        .max_size(max_size)
+        .connection_timeout(Duration::from_secs(5))
+        .connection_customizer(Box::new(SessionSettings {
+            schema: schema.to_string(),
+            statement_timeout_ms: 10_000,
+        }))
+        .build(ConnectionManager::new(database_url))
+        .map_err(|e| DbError::Unavailable(e.to_string()))
+}
+
+/// Applies the service's pending migrations, holding an advisory lock so that replicas starting
+/// together migrate once.
+pub fn migrate(pool: &PgPool, migrations: EmbeddedMigrations) -> Result<(), DbError> {
+    let mut conn = pool.get().map_err(|e| DbError::Unavailable(e.to_string()))?;
+    diesel::sql_query("SELECT pg_advisory_lock(7411)").execute(&mut conn)?;
+    let outcome = conn.run_pending_migrations(migrations).map(|_| ()).map_err(|e| DbError::Query(e.to_string()));
+    diesel::sql_query("SELECT pg_advisory_unlock(7411)").execute(&mut conn)?;
+    outcome
+}
+
+/// Runs blocking diesel work off the async executor.
+pub async fn run<T, F>(pool: &PgPool, work: F) -> Result<T, crate::ApiError>
+where
+    F: FnOnce(&mut PgConnection) -> Result<T, crate::ApiError> + Send + 'static,
+    T: Send + 'static,
+{
+    let pool = pool.clone();
+    actix_web::web::block(move || {
+        let mut conn = pool.get().map_err(|e| crate::ApiError::Unavailable(format!("database: {e}")))?;
+        work(&mut conn)
+    })
+    .await
+    .map_err(crate::ApiError::internal)?
+}
+
+/// Runs `work` in one transaction: everything it writes commits together or not at all.
+pub async fn transaction<T, F>(pool: &PgPool, work: F) -> Result<T, crate::ApiError>
+where
+    F: FnOnce(&mut PgConnection) -> Result<T, crate::ApiError> + Send + 'static,
+    T: Send + 'static,
+{
+    run(pool, move |conn| conn.transaction(|tx| work(tx))).await
+}
+
+impl From<diesel::result::Error> for crate::ApiError {
+    fn from(e: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match e {
+            Error::NotFound => crate::ApiError::NotFound("not found".into()),
+            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+                crate::ApiError::Conflict(format!("already exists: {}", info.message()))
+            }
+            Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
+                crate::ApiError::Conflict("a concurrent change won; try again".into())
+            }
+            other => crate::ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// Creates a fresh, empty database named `name` on the server of `admin_url`, returning its URL.
+pub fn create_database(admin_url: &str, name: &str, template: Option<&str>) -> Result<String, DbError> {
+    let mut conn = PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let template = template.map(|t| format!(" TEMPLATE \"{t}\"")).unwrap_or_default();
+    diesel::sql_query(format!("CREATE DATABASE \"{name}\"{template}")).execute(&mut conn)?;
+    Ok(replace_database(admin_url, name))
+}
+
+/// The same server URL with another database name.
+pub fn replace_database(url: &str, database: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (url, String::new()),
+    };
+    let after_scheme = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let base = match base[after_scheme..].find('/') {
+        Some(slash) => &base[..after_scheme + slash],
+        None => base,
+    };
+    format!("{base}/{database}{query}")
+}
+
+/// Whether a database of that name exists.
+pub fn database_exists(admin_url: &str, name: &str) -> Result<bool, DbError> {
+    #[derive(QueryableByName)]
+    struct Found {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        found: bool,
+    }
+    let mut conn = PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let row: Found = diesel::sql_query("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS found")
+        .bind::<diesel::sql_types::Text, _>(name)
+        .get_result(&mut conn)?;
+    Ok(row.found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_database;
+
+    #[test]
+    fn database_names_are_replaced_in_urls() {
+        assert_eq!(replace_database("postgres://u@h:5432/postgres", "x"), "postgres://u@h:5432/x");
+        assert_eq!(replace_database("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
+        assert_eq!(replace_database("postgres://u@h/a?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+    }
+}

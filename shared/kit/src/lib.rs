@@ -1,0 +1,12 @@
+//! The common service kit: configuration, problem+json errors, auth, database, telemetry, and the
+//! plumbing every service's HTTP server shares.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod peer;
+pub mod problem;
+pub mod server;
+pub mod telemetry;
+
+pub use problem::ApiError;

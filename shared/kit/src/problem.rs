@@ -1,0 +1,221 @@
+//! RFC 9457 problem details: the one error shape every service answers with.
+//!
+//! Error policy: bad input is a 4xx naming the field and the rule it broke and changes nothing;
+//! a missing or bad token is 401, a token without the right role or event is 403; a peer service
+//! that does not answer is 503; anything unexpected is a 500 whose detail is logged, not shown.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use catan_domain::results::Violation;
+
+pub use catan_api::problem::{FieldError, PROBLEM_JSON, Problem};
+
+fn field_error(v: Violation) -> FieldError {
+    FieldError {
+        field: v.field,
+        code: v.code.to_string(),
+        message: v.message,
+    }
+}
+
+/// Every error a handler can return.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{detail}")]
+    Validation {
+        detail: String,
+        errors: Vec<FieldError>,
+    },
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// A 422 naming one field.
+    pub fn field(field: &str, code: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        ApiError::Validation {
+            detail: message.clone(),
+            errors: vec![FieldError {
+                field: field.to_string(),
+                code: code.to_string(),
+                message,
+            }],
+        }
+    }
+
+    /// A 422 from the rules' violations.
+    pub fn violations(violations: Vec<Violation>) -> Self {
+        let errors: Vec<FieldError> = violations.into_iter().map(field_error).collect();
+        let detail = match errors.as_slice() {
+            [one] => one.message.clone(),
+            many => format!("{} rules broken; see errors", many.len()),
+        };
+        ApiError::Validation { detail, errors }
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        ApiError::Internal(e.to_string())
+    }
+
+    fn kind_and_title(&self) -> (&'static str, &'static str) {
+        match self {
+            ApiError::Validation { .. } => ("/problems/validation", "The request breaks a rule"),
+            ApiError::BadRequest(_) => ("/problems/bad-request", "Malformed request"),
+            ApiError::Unauthorized(_) => ("/problems/unauthorized", "Authentication required"),
+            ApiError::Forbidden(_) => ("/problems/forbidden", "Not allowed"),
+            ApiError::NotFound(_) => ("/problems/not-found", "Not found"),
+            ApiError::Conflict(_) => ("/problems/conflict", "Conflict with the current state"),
+            ApiError::PayloadTooLarge(_) => ("/problems/payload-too-large", "Request body too large"),
+            ApiError::Unavailable(_) => ("/problems/unavailable", "A service this call needs is unavailable"),
+            ApiError::Internal(_) => ("/problems/internal", "Internal error"),
+        }
+    }
+
+    pub fn to_problem(&self) -> Problem {
+        let (kind, title) = self.kind_and_title();
+        let (detail, errors) = match self {
+            ApiError::Validation { detail, errors } => (detail.clone(), errors.clone()),
+            // Internal details go to the log, not to the caller.
+            ApiError::Internal(_) => ("An unexpected error occurred; it has been logged.".to_string(), vec![]),
+            other => (other.to_string(), vec![]),
+        };
+        Problem {
+            kind: kind.to_string(),
+            title: title.to_string(),
+            status: self.status_code().as_u16(),
+            detail,
+            errors,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(detail) = self {
+            tracing::error!(%detail, "internal error");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header(ContentType(PROBLEM_JSON.parse().expect("valid mime")));
+        if let ApiError::Unauthorized(_) = self {
+            response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        response.json(self.to_problem())
+    }
+}
+
+impl From<crate::db::DbError> for ApiError {
+    fn from(e: crate::db::DbError) -> Self {
+        match e {
+            crate::db::DbError::Unavailable(m) => ApiError::Unavailable(m),
+            crate::db::DbError::Query(m) => ApiError::Internal(m),
+        }
+    }
+}
+
+/// JSON body errors (malformed JSON, wrong types, oversized bodies) as problems.
+pub fn json_config(limit_bytes: usize) -> actix_web::web::JsonConfig {
+    actix_web::web::JsonConfig::default()
+        .limit(limit_bytes)
+        .content_type_required(false)
+        .error_handler(move |err, _req: &HttpRequest| {
+            use actix_web::error::JsonPayloadError;
+            let api = match &err {
+                JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+                    ApiError::PayloadTooLarge(format!("the body is larger than {limit_bytes} bytes"))
+                }
+                JsonPayloadError::Deserialize(de) => {
+                    let field = field_from_serde_message(&de.to_string());
+                    ApiError::Validation {
+                        detail: format!("the JSON body does not match the schema: {de}"),
+                        errors: vec![FieldError {
+                            field,
+                            code: "invalid_json".to_string(),
+                            message: de.to_string(),
+                        }],
+                    }
+                }
+                other => ApiError::BadRequest(format!("unreadable JSON body: {other}")),
+            };
+            actix_web::error::InternalError::from_response(err, api.error_response()).into()
+        })
+}
+
+/// Path parameters that do not parse (a table number "x", an id that is not a UUID) are 404s:
+/// no such resource exists.
+pub fn path_config() -> actix_web::web::PathConfig {
+    actix_web::web::PathConfig::default().error_handler(|err, _req| {
+        let api = ApiError::NotFound(format!("no such resource: {err}"));
+        actix_web::error::InternalError::from_response(err, api.error_response()).into()
+    })
+}
+
+pub fn query_config() -> actix_web::web::QueryConfig {
+    actix_web::web::QueryConfig::default().error_handler(|err, _req| {
+        let api = ApiError::field("query", "invalid_query", err.to_string());
+        actix_web::error::InternalError::from_response(err, api.error_response()).into()
+    })
+}
+
+/// The answer to a route that does not exist.
+pub async fn not_found(req: HttpRequest) -> HttpResponse {
+    ApiError::NotFound(format!("no route for {} {}", req.method(), req.path())).error_response()
+}
+
+/// serde_json says "missing field `vp` at line 1 column 20" or "unknown variant `x`, expected ...";
+/// the field name is the best we can point at without a path-tracking deserializer.
+fn field_from_serde_message(message: &str) -> String {
+    if let Some(rest) = message.split("field `").nth(1) {
+        if let Some(name) = rest.split('`').next() {
+            return name.to_string();
+        }
+    }
+    "body".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_field_is_read_from_serde_messages() {
+        assert_eq!(field_from_serde_message("missing field `vp` at line 1 column 2"), "vp");
+        assert_eq!(field_from_serde_message("expected a string at line 1"), "body");
+    }
+
+    #[test]
+    fn internal_errors_do_not_leak_details() {
+        let p = ApiError::Internal("password=secret".into()).to_problem();
+        assert!(!p.detail.contains("secret"));
+        assert_eq!(p.status, 500);
+    }
+}

@@ -1,0 +1,109 @@
+//! What every service's HTTP server shares: its listener, body limits, problem+json for the
+//! framework's own errors, request logs, a health probe, and a handle to stop it.
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServerHandle, ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{HttpResponse, web};
+use std::net::{SocketAddr, TcpListener};
+use std::time::Instant;
+
+/// The largest JSON body a service accepts.
+pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
+
+/// Binds `addr` ("127.0.0.1:0" for any free port). Address reuse lets a restarted service take its
+/// port back at once.
+pub fn bind(addr: &str) -> std::io::Result<TcpListener> {
+    let addr: SocketAddr = addr
+        .parse()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{addr}: {e}")))?;
+    let socket = socket2::Socket::new(socket2::Domain::for_address(addr), socket2::Type::STREAM, None)?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1024)?;
+    let listener: TcpListener = socket.into();
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// Extractor settings that turn bad JSON, paths and queries into problems.
+pub fn common(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(crate::problem::json_config(BODY_LIMIT_BYTES))
+        .app_data(crate::problem::path_config())
+        .app_data(crate::problem::query_config())
+        .app_data(web::PayloadConfig::new(BODY_LIMIT_BYTES))
+        .route("/health", web::get().to(health));
+}
+
+async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+}
+
+/// One log line per request: method, path, status, milliseconds.
+pub async fn log_request(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let response = next.call(req).await?;
+    tracing::info!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64, "request");
+    Ok(response)
+}
+
+/// A running HTTP server.
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    handle: ServerHandle,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Starts `server` on the current runtime.
+    pub fn spawn(server: actix_web::dev::Server, addr: SocketAddr) -> Self {
+        let handle = server.handle();
+        let task = tokio::spawn(server);
+        RunningServer { addr, handle, task }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, finishes requests in flight, and waits for the server to end.
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+        let _ = self.task.await;
+    }
+
+    /// Waits until the server ends by itself (a signal).
+    pub async fn wait(self) -> std::io::Result<()> {
+        self.task.await.map_err(std::io::Error::other)?
+    }
+}
+
+/// Serves `api` (the service's handlers and their app data) on `listener`, with the shared
+/// extractor settings, problem+json for unknown routes, and request logs.
+pub fn serve<F>(listener: TcpListener, service: &'static str, api: F) -> std::io::Result<RunningServer>
+where
+    F: Fn(&mut utoipa_actix_web::service_config::ServiceConfig) + Send + Clone + 'static,
+{
+    use utoipa_actix_web::AppExt;
+    let addr = listener.local_addr()?;
+    let workers = crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .into_utoipa_app()
+            .configure(api.clone())
+            .into_app()
+            .configure(common)
+            .default_service(web::to(crate::problem::not_found))
+            .wrap(actix_web::middleware::from_fn(log_request))
+    })
+    .workers(workers)
+    .listen(listener)?
+    .run();
+    tracing::info!(%addr, service, "listening");
+    Ok(RunningServer::spawn(server, addr))
+}

@@ -65,7 +65,13 @@ pub fn baseline_schedule(
     (schedule, times)
 }
 
-pub fn run(players: usize, rounds: usize, seed: u64, with_schedule: bool, with_baseline: bool) -> Value {
+pub fn run(
+    players: usize,
+    rounds: usize,
+    seed: u64,
+    with_schedule: bool,
+    with_baseline: bool,
+) -> Value {
     let (schedule, times) = engine_schedule(players, rounds, seed);
     let figures = schedule_figures(&schedule, &[]);
     let mut report = json!({

@@ -57,6 +57,7 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     })
     .await??;
     let verifier = web::Data::new(Verifier::remote(&config.peers.registration));
+    verifier.prefetch().await;
     let state = web::Data::new(State {
         pool,
         pairing: ApiClient::new(&config.peers.pairing),

@@ -125,7 +125,7 @@ pub struct Verifier {
     last_refresh: tokio::sync::Mutex<Option<Instant>>,
 }
 
-/// Unknown `kid`s trigger a JWKS fetch at most this often, so forged tokens cannot flood registration.
+/// How often unknown `kid`s may trigger a JWKS fetch.
 const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(5);
 
 impl Verifier {
@@ -168,21 +168,28 @@ impl Verifier {
         self.keys.read().expect("key lock").get(kid).cloned()
     }
 
-    async fn refresh(&self) {
+    /// Fetches registration's keys. Unknown `kid`s trigger this at most every few seconds, so
+    /// forged tokens cannot flood registration; a failure says why.
+    async fn refresh(&self) -> Result<(), String> {
         let KeySource::Remote { jwks_url, http } = &self.source else {
-            return;
+            return Ok(());
         };
         let mut last = self.last_refresh.lock().await;
         if last.is_some_and(|t| t.elapsed() < MIN_REFRESH_INTERVAL) {
-            return;
+            return Ok(());
         }
+        let set = async { http.get(jwks_url).send().await?.error_for_status()?.json::<JwkSet>().await }
+            .await
+            .map_err(|e| e.to_string())?;
+        self.install(&set.keys);
         *last = Some(Instant::now());
-        match http.get(jwks_url).send().await {
-            Ok(resp) => match resp.json::<JwkSet>().await {
-                Ok(set) => self.install(&set.keys),
-                Err(e) => tracing::warn!(error = %e, "unreadable JWKS"),
-            },
-            Err(e) => tracing::warn!(error = %e, "JWKS fetch failed"),
+        Ok(())
+    }
+
+    /// Loads the keys ahead of the first request; a registration that is not up yet is not an error.
+    pub async fn prefetch(&self) {
+        if let Err(e) = self.refresh().await {
+            tracing::warn!(error = %e, "could not load the token keys yet; will retry on the first request");
         }
     }
 
@@ -197,7 +204,9 @@ impl Verifier {
         let key = match self.key(&kid) {
             Some(key) => key,
             None => {
-                self.refresh().await;
+                self.refresh()
+                    .await
+                    .map_err(|e| ApiError::Unavailable(format!("cannot verify the token: the keys are unreachable ({e})")))?;
                 self.key(&kid).ok_or_else(|| invalid("unknown key id"))?
             }
         };

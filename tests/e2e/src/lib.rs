@@ -1,1 +1,208 @@
-//! End-to-end tests across the services, through HTTP only.
+//! End-to-end tests across the services, through HTTP only. This library is their harness:
+//! `spawn_suite` starts the whole suite on free ports over a fresh database of its own.
+
+use catan_api::ApiClient;
+use catan_kit::db;
+use catan_suite::{Suite, SuiteConfig};
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
+use uuid::Uuid;
+
+/// The server tests create their databases on: `TEST_DATABASE_URL`, else the local one.
+pub fn server_url() -> String {
+    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// A running suite over its own database, with an admin client.
+pub struct TestSuite {
+    pub suite: Suite,
+    pub database_url: String,
+    pub admin_key: String,
+    /// Sends the admin's token.
+    pub admin: ApiClient,
+    /// Sends no token.
+    pub anonymous: ApiClient,
+}
+
+impl TestSuite {
+    /// A client with a fresh token for `api_key`.
+    pub async fn client_for(&self, api_key: &str) -> ApiClient {
+        let token = self.anonymous.token(api_key).await.expect("token").access_token;
+        self.anonymous.with_token(token)
+    }
+
+    /// The key registration signs tokens with, read from its schema: tests forge tokens with it.
+    pub fn signing_key(&self) -> catan_kit::auth::SigningKey {
+        #[derive(diesel::QueryableByName)]
+        struct Seed {
+            #[diesel(sql_type = diesel::sql_types::Bytea)]
+            seed: Vec<u8>,
+        }
+        let mut conn = PgConnection::establish(&self.database_url).expect("test database");
+        let row: Seed = diesel::sql_query("SELECT seed FROM registration.signing_keys ORDER BY created_at DESC LIMIT 1")
+            .get_result(&mut conn)
+            .expect("a signing key");
+        catan_kit::auth::SigningKey::from_seed(row.seed.try_into().expect("32 bytes"))
+    }
+
+    /// Runs `sql` against the test database and returns the single bigint it selects.
+    pub fn count(&self, sql: &str) -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let mut conn = PgConnection::establish(&self.database_url).expect("test database");
+        diesel::sql_query(sql).get_result::<Count>(&mut conn).expect("count query").n
+    }
+
+    /// Stops the suite and drops its database.
+    pub async fn shutdown(self) {
+        self.suite.stop().await;
+        let name = self.database_url.rsplit('/').next().unwrap_or_default().to_string();
+        let _ = tokio::task::spawn_blocking(move || {
+            let mut conn = PgConnection::establish(&server_url())?;
+            diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&mut conn)?;
+            anyhow::Ok(())
+        })
+        .await;
+    }
+}
+
+/// Starts the suite over a fresh database cloned from a migrated template.
+pub async fn spawn_suite() -> TestSuite {
+    let database_url = tokio::task::spawn_blocking(fresh_database)
+        .await
+        .expect("database task")
+        .expect("a fresh test database");
+    let admin_key = format!("ck_test_admin_{}", Uuid::new_v4().simple());
+    let suite = Suite::start(SuiteConfig {
+        database_url: database_url.clone(),
+        gateway_addr: "127.0.0.1:0".into(),
+        admin_key: Some(admin_key.clone()),
+    })
+    .await
+    .expect("the suite starts");
+    let anonymous = ApiClient::new(&suite.url());
+    let token = anonymous.token(&admin_key).await.expect("admin token").access_token;
+    TestSuite {
+        admin: anonymous.with_token(token),
+        anonymous,
+        suite,
+        database_url,
+        admin_key,
+    }
+}
+
+/// The migrations' fingerprint: a changed migration gets a new template.
+fn migrations_fingerprint() -> u64 {
+    fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("migrations folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.sort();
+    let mut hasher = DefaultHasher::new();
+    for file in files {
+        file.strip_prefix(&root).expect("inside").hash(&mut hasher);
+        std::fs::read(&file).expect("migration file").hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+fn fresh_database() -> anyhow::Result<String> {
+    let server = server_url();
+    let template = format!("catan_template_{:016x}", migrations_fingerprint());
+    {
+        // Test processes run in parallel: one migrates the template while the others wait.
+        let mut lock = PgConnection::establish(&server)?;
+        diesel::sql_query("SELECT pg_advisory_lock(74110)").execute(&mut lock)?;
+        if !db::database_exists(&server, &template)? {
+            let url = db::create_database(&server, &template, None)?;
+            if let Err(e) = catan_suite::migrate_all(&url) {
+                diesel::sql_query(format!("DROP DATABASE \"{template}\" WITH (FORCE)")).execute(&mut lock)?;
+                return Err(e);
+            }
+        }
+        diesel::sql_query("SELECT pg_advisory_unlock(74110)").execute(&mut lock)?;
+    }
+    let name = format!("catan_test_{}", Uuid::new_v4().simple());
+    let mut last_error = None;
+    for _ in 0..20 {
+        match db::create_database(&server, &name, Some(&template)) {
+            Ok(url) => return Ok(url),
+            // Another process may still hold a connection to the template for a moment.
+            Err(e) => {
+                last_error = Some(e);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+    Err(last_error.expect("an error").into())
+}
+
+/// An event with its director's and scorer's clients and its entries.
+pub struct EventFixture {
+    pub event: catan_api::Event,
+    pub director: ApiClient,
+    pub scorer: ApiClient,
+    pub entries: Vec<catan_api::Entry>,
+}
+
+impl TestSuite {
+    /// A classic event with `players` new players entered, and keys for its director and scorer.
+    pub async fn classic_event(&self, players: usize, qualifying_rounds: Option<i64>) -> EventFixture {
+        use catan_api::{CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, EventFormat, Role};
+        let event = self
+            .admin
+            .create_event(&CreateEvent {
+                name: format!("Test open {}", Uuid::new_v4().simple()),
+                region_id: None,
+                format: EventFormat::Classic,
+                qualifying_rounds,
+                small_field_playoff: None,
+            })
+            .await
+            .expect("event");
+        let key = |role: Role| CreateApiKey {
+            name: format!("{} key", role.as_str()),
+            role,
+            event_ids: Some(vec![event.id]),
+        };
+        let director_key = self.admin.create_api_key(&key(Role::Director)).await.expect("director key");
+        let scorer_key = self.admin.create_api_key(&key(Role::Scorer)).await.expect("scorer key");
+        let director = self.client_for(&director_key.api_key).await;
+        let scorer = self.client_for(&scorer_key.api_key).await;
+        let mut entries = Vec::new();
+        for i in 0..players {
+            let player = director
+                .create_player(&CreatePlayer {
+                    name: format!("Player {i:03}"),
+                    region_id: None,
+                })
+                .await
+                .expect("player");
+            entries.push(
+                director
+                    .create_entry(event.id, &CreateEntry { player_id: player.id })
+                    .await
+                    .expect("entry"),
+            );
+        }
+        EventFixture {
+            event,
+            director,
+            scorer,
+            entries,
+        }
+    }
+}

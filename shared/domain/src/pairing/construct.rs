@@ -1,70 +1,102 @@
-//! Repeat-free starting layouts for fields that sit entirely at tables of 4.
+//! Repeat-free starting layouts.
 //!
-//! The field is a grid of 4 rows and m = n / 4 columns; round 1 seats each column at a table.
+//! The field is a grid of 4 rows and m columns, one per table; each table of 3 is a column with
+//! an empty cell (a hole) in row 0. Round 1 seats each column at a table.
 //! Round k seats the "line" {(row i, column j + s_k * i mod m)}: two players of rows i ≠ i' meet
 //! in rounds k and k' only if (s_k - s_k') (i' - i) ≡ 0 (mod m), so strides whose differences
 //! times 1, 2 and 3 are non-zero modulo m never repeat a meeting (m prime: m rounds). For m = 4
 //! the lines of the affine plane over GF(4) (5 slopes, the rows as a fifth class) give 16 players
 //! 5 rounds in which everyone meets everyone exactly once.
 //!
-//! Later rounds derive the grid from round 1 of the history, so each call continues the same
-//! construction. The local search takes over wherever the construction does not fit.
+//! Holes share row 0, so no line holds two of them and every round has exactly the forced
+//! tables of 3. Later rounds derive the grid from round 1 of the history, so each call continues
+//! the same construction. The local search takes over wherever the construction does not fit
+//! (drops, late entries, more rounds than it has, a 3-player schedule it would make uneven).
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::plan::PlanInput;
+use super::plan::{ABSENT, PlanInput};
 
 const ROWS: usize = 4;
 
 /// Multiplication in GF(4) = {0, 1, a, a + 1} with a² = a + 1, elements numbered 0..4.
 const GF4_PRODUCT: [[usize; 4]; 4] = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]];
 
-/// The grid cell (row, column) of every player, or None if the construction does not apply.
+/// Columns holding a hole (an empty cell in row 0): one per table of 3, spread out so that no
+/// player meets two holes' lines in the first rounds (which would give them two 3-player
+/// games before others had one).
+fn hole_columns(columns: usize, holes: usize) -> Vec<usize> {
+    (0..holes)
+        .map(|hole| hole * columns / holes.max(1))
+        .collect()
+}
+
+/// The grid: per column, the players of rows 0..4 (`ABSENT` for a hole), or None if the
+/// construction does not apply.
 fn grid(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<[u32; ROWS]>> {
     let n = input.players;
-    if input.sizes.threes != 0 || n < ROWS {
+    let holes = input.sizes.threes;
+    let columns = input.sizes.tables();
+    if columns < 2 {
         return None;
     }
-    let columns = n / ROWS;
-    match input.history.first() {
+    let hole_columns = hole_columns(columns, holes);
+    // Rows by seat in round 1 (a table of 3 starts at row 1), so later rounds rotate every
+    // player on from the position they actually had.
+    let column_of = |members: &[u32], hole: bool| {
+        let mut column = [ABSENT; ROWS];
+        column[usize::from(hole)..].copy_from_slice(members);
+        column
+    };
+    let tables: Vec<Vec<u32>> = match input.history.first() {
         None => {
             let mut order: Vec<u32> = (0..n as u32).collect();
             order.shuffle(rng);
-            // Rows by caller number, as later rounds will rebuild them from round 1.
-            Some(
-                order
-                    .chunks(ROWS)
-                    .map(|column| {
-                        let mut column = [column[0], column[1], column[2], column[3]];
-                        column.sort_by_key(|&player| input.keys[player as usize]);
-                        column
-                    })
-                    .collect(),
-            )
+            let mut rest = order.as_slice();
+            input
+                .sizes
+                .in_order()
+                .map(|size| {
+                    let (table, tail) = rest.split_at(size);
+                    rest = tail;
+                    table.to_vec()
+                })
+                .collect()
         }
         Some(first_round) => {
-            let complete = first_round.len() == columns
-                && first_round.iter().all(|table| table.len() == ROWS);
-            if !complete {
+            let seated: usize = first_round.iter().map(Vec::len).sum();
+            let laid_out = first_round.len() == columns
+                && seated == n
+                && first_round
+                    .iter()
+                    .zip(input.sizes.in_order())
+                    .all(|(table, size)| table.len() == size);
+            if !laid_out {
                 return None;
             }
-            // Rows by caller number, so the grid does not depend on the seat order drawn.
-            Some(
-                first_round
-                    .iter()
-                    .map(|table| {
-                        let mut column = [table[0], table[1], table[2], table[3]];
-                        column.sort_by_key(|&player| input.keys[player as usize]);
-                        column
-                    })
-                    .collect(),
-            )
+            first_round.clone()
         }
-    }
+    };
+    // Tables of 4 fill the columns without a hole in order, tables of 3 the others.
+    let (fours, threes) = tables.split_at(input.sizes.fours);
+    let mut fours = fours.iter();
+    let mut threes = threes.iter();
+    Some(
+        (0..columns)
+            .map(|column| {
+                if hole_columns.contains(&column) {
+                    column_of(threes.next().expect("one table of 3 per hole"), true)
+                } else {
+                    column_of(fours.next().expect("one table of 4 per full column"), false)
+                }
+            })
+            .collect(),
+    )
 }
 
-/// The tables of the construction's first `wanted` rounds (fewer if it has fewer).
+/// The tables (lists of grid cells' players, holes included) of the construction's first
+/// `wanted` rounds, fewer if it has fewer.
 fn classes(grid: &[[u32; ROWS]], wanted: usize) -> Vec<Vec<Vec<u32>>> {
     let columns = grid.len();
     let cell = |row: usize, column: usize| grid[column][row];
@@ -93,9 +125,9 @@ fn classes(grid: &[[u32; ROWS]], wanted: usize) -> Vec<Vec<Vec<u32>>> {
         if strides.len() == wanted {
             break;
         }
-        let clashes = strides.iter().any(|&other| {
-            (1..ROWS).any(|distance| ((stride - other) * distance) % columns == 0)
-        });
+        let clashes = strides
+            .iter()
+            .any(|&other| (1..ROWS).any(|distance| ((stride - other) * distance) % columns == 0));
         if !clashes {
             strides.push(stride);
         }
@@ -114,35 +146,83 @@ fn classes(grid: &[[u32; ROWS]], wanted: usize) -> Vec<Vec<Vec<u32>>> {
         .collect()
 }
 
-/// The table in seat order: the player of row i sits in play position (i + round) mod 4, so the
-/// first four rounds give every player every position once.
-fn rotated(table: &[u32], round: usize) -> Vec<u32> {
-    (0..ROWS)
-        .map(|position| table[(position + ROWS - round % ROWS) % ROWS])
-        .collect()
+/// One constructed round as a slot order (tables of 4 first, then of 3), each table in seat
+/// order: the player of row i sits in play position (i + round) mod 4, so the first four rounds
+/// give every player every position once (bar one player per table of 3). None if the round
+/// does not have the forced table sizes.
+fn slot_order(tables: &[Vec<u32>], round: usize, input: &PlanInput) -> Option<Vec<u32>> {
+    let seated: Vec<Vec<u32>> = tables
+        .iter()
+        .map(|table| {
+            let mut seats: Vec<u32> = (0..ROWS)
+                .map(|position| table[(position + ROWS - round % ROWS) % ROWS])
+                .collect();
+            // At a table of 3 only the last player moves, into the hole's position.
+            if let Some(hole) = seats.iter().position(|&player| player == ABSENT) {
+                let last = seats.pop().expect("four seats");
+                if hole < seats.len() {
+                    seats[hole] = last;
+                }
+            }
+            seats
+        })
+        .collect();
+    let fours = seats_of_size(&seated, 4);
+    let threes = seats_of_size(&seated, 3);
+    let fit = fours.len() == input.sizes.fours && threes.len() == input.sizes.threes;
+    fit.then(|| fours.into_iter().chain(threes).flatten().copied().collect())
 }
 
-/// Slot orders for the planned rounds: constructed where the grid has a round for it,
-/// shuffled otherwise (every table has 4 seats, so any order keeps the hard rules).
-pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<Vec<u32>>> {
-    let grid = grid(input, rng)?;
+fn seats_of_size(tables: &[Vec<u32>], size: usize) -> Vec<&Vec<u32>> {
+    tables.iter().filter(|table| table.len() == size).collect()
+}
+
+/// Whether the players seated at tables of 3 in each round are always among those with the
+/// fewest 3-player games, as the evenness rule demands.
+fn keeps_threes_even(rounds: &[Vec<u32>], input: &PlanInput) -> bool {
+    let first_three_slot = 4 * input.sizes.fours;
+    let mut games = input.three_player_games.clone();
+    for slots in rounds {
+        let most_at_three = slots[first_three_slot..]
+            .iter()
+            .map(|&p| games[p as usize])
+            .max();
+        let fewest_at_four = slots[..first_three_slot]
+            .iter()
+            .map(|&p| games[p as usize])
+            .min();
+        if let (Some(most), Some(fewest)) = (most_at_three, fewest_at_four)
+            && most > fewest
+        {
+            return false;
+        }
+        for &player in &slots[first_three_slot..] {
+            games[player as usize] += 1;
+        }
+    }
+    true
+}
+
+/// Slot orders for the first planned rounds, as many as the construction provides for this
+/// field and history (possibly none); the search lays out the rest.
+pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
+    let Some(grid) = grid(input, rng) else {
+        return Vec::new();
+    };
     let first = input.history.len();
     let rounds = classes(&grid, first + input.plan_rounds);
-    Some(
-        (first..first + input.plan_rounds)
-            .map(|round| match rounds.get(round) {
-                Some(tables) => tables
-                    .iter()
-                    .flat_map(|table| rotated(table, round))
-                    .collect(),
-                None => {
-                    let mut order: Vec<u32> = (0..input.players as u32).collect();
-                    order.shuffle(rng);
-                    order
-                }
-            })
-            .collect(),
-    )
+    let mut planned = Vec::new();
+    for round in first..first + input.plan_rounds {
+        let Some(slots) = rounds.get(round).and_then(|t| slot_order(t, round, input)) else {
+            break;
+        };
+        planned.push(slots);
+        if !keeps_threes_even(&planned, input) {
+            planned.pop();
+            break;
+        }
+    }
+    planned
 }
 
 #[cfg(test)]

@@ -22,7 +22,13 @@ fn splits(players: usize) -> Vec<Split> {
     let mut remaining_sizes: Vec<usize> = sizes.in_order().collect();
     let mut found = Vec::new();
     let mut tables = Vec::new();
-    extend(players, (1 << players) - 1, &mut remaining_sizes, &mut tables, &mut found);
+    extend(
+        players,
+        (1 << players) - 1,
+        &mut remaining_sizes,
+        &mut tables,
+        &mut found,
+    );
     found
 }
 
@@ -110,9 +116,15 @@ pub(crate) fn fewest_repeats_in_three_rounds(players: usize) -> (u32, u32) {
     let first = &all[0];
     let games_after_first = after(first, &vec![0; players]);
     let mut best = (u32::MAX, u32::MAX);
-    for second in all.iter().filter(|s| keeps_threes_even(s, &games_after_first)) {
+    for second in all
+        .iter()
+        .filter(|s| keeps_threes_even(s, &games_after_first))
+    {
         let games_after_second = after(second, &games_after_first);
-        for third in all.iter().filter(|s| keeps_threes_even(s, &games_after_second)) {
+        for third in all
+            .iter()
+            .filter(|s| keeps_threes_even(s, &games_after_second))
+        {
             let (a, b, c) = (first.pairs, second.pairs, third.pairs);
             let repeats =
                 a.count_ones() + b.count_ones() + c.count_ones() - (a | b | c).count_ones();

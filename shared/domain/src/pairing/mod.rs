@@ -18,8 +18,8 @@ pub use classic::{
     TableExplanation, ThreePlayerTable, draw_classic_round, schedule_figures,
 };
 pub use plan::{
-    WEIGHT_KEEP_APART_FIRST_ROUND, WEIGHT_KEEP_APART_LATER, WEIGHT_POSITION_REPEAT,
-    WEIGHT_REPEAT, WEIGHT_REPEAT_SQUARED,
+    WEIGHT_KEEP_APART_FIRST_ROUND, WEIGHT_KEEP_APART_LATER, WEIGHT_POSITION_REPEAT, WEIGHT_REPEAT,
+    WEIGHT_REPEAT_SQUARED,
 };
 pub use playoff::draw_playoff_tables;
 pub use swiss::{BYE_POINTS, SwissRound, SwissTeam, pair_swiss};

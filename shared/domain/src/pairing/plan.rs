@@ -51,17 +51,12 @@ pub(crate) struct PlanInput {
     pub positions_before: Vec<[u32; 4]>,
     /// For each player, the players they must be kept apart from.
     pub keep_apart: Vec<Vec<u32>>,
-    /// Stable keys of the players (their caller numbers), for reproducible constructions.
-    pub keys: Vec<u32>,
     pub seed: u64,
 }
 
 pub(crate) struct Plan {
     /// Every planned round as tables of dense players, laid out as `TableSizes::in_order`.
     pub rounds: Vec<Vec<Vec<u32>>>,
-    /// The objective over the planned rounds (pairs meeting in a planned round, keep-apart
-    /// pairs sharing a planned table).
-    pub cost: u64,
 }
 
 struct Layout {
@@ -129,9 +124,8 @@ impl<'a> Search<'a> {
                     layout.slot_table[slot];
             }
         }
-        let levels = *input.three_player_games.iter().max().unwrap_or(&0) as usize
-            + input.plan_rounds
-            + 2;
+        let levels =
+            *input.three_player_games.iter().max().unwrap_or(&0) as usize + input.plan_rounds + 2;
         let mut search = Search {
             input,
             layout,
@@ -237,12 +231,9 @@ impl<'a> Search<'a> {
             return true;
         }
         let table = self.table_at(round, player);
-        self.table_members(round, table)
-            .iter()
-            .any(|&other| {
-                other != player
-                    && (self.meetings(player, other) > 1 || self.kept_apart(player, other))
-            })
+        self.table_members(round, table).iter().any(|&other| {
+            other != player && (self.meetings(player, other) > 1 || self.kept_apart(player, other))
+        })
     }
 
     /// The objective over what the plan adds to the event: the pair costs beyond what earlier
@@ -259,9 +250,8 @@ impl<'a> Search<'a> {
                             total += weight;
                         }
                         // Count each pair once: at its first planned meeting.
-                        let met_earlier_in_plan = (0..round).any(|earlier| {
-                            self.table_at(earlier, a) == self.table_at(earlier, b)
-                        });
+                        let met_earlier_in_plan = (0..round)
+                            .any(|earlier| self.table_at(earlier, a) == self.table_at(earlier, b));
                         if !met_earlier_in_plan {
                             // History alone is fixed; only what the plan adds is counted.
                             total += pair_cost(self.meetings(a, b))
@@ -278,19 +268,6 @@ impl<'a> Search<'a> {
             }
         }
         total
-    }
-
-    /// A lower bound of `cost`: a player with fewer unused positions than planned rounds must
-    /// repeat a position.
-    fn lower_bound(&self) -> u64 {
-        self.input
-            .positions_before
-            .iter()
-            .map(|times| {
-                let unused = times.iter().filter(|&&count| count == 0).count();
-                WEIGHT_POSITION_REPEAT * self.input.plan_rounds.saturating_sub(unused) as u64
-            })
-            .sum()
     }
 
     /// Change of the position costs if `a` and `b` exchange seats in `round`.
@@ -392,7 +369,10 @@ impl<'a> Search<'a> {
         self.positions[a as usize][position_b] += 1;
         self.positions[b as usize][position_b] -= 1;
         self.positions[b as usize][position_a] += 1;
-        let (slot_a, slot_b) = (self.slot_of[round][a as usize], self.slot_of[round][b as usize]);
+        let (slot_a, slot_b) = (
+            self.slot_of[round][a as usize],
+            self.slot_of[round][b as usize],
+        );
         let three_a = self.at_three(round, a);
         let three_b = self.at_three(round, b);
         self.slots[round][slot_a as usize] = b;
@@ -435,9 +415,14 @@ impl<'a> Search<'a> {
 
     /// Late Acceptance Hill Climbing; returns the best layout seen and its cost. Stops at the
     /// lower bound, after `iterations`, or after `patience` iterations without a new best.
-    fn run(&mut self, iterations: u64, patience: u64, rng: &mut ChaCha8Rng) -> (Vec<Vec<u32>>, u64) {
+    fn run(
+        &mut self,
+        iterations: u64,
+        patience: u64,
+        rng: &mut ChaCha8Rng,
+    ) -> (Vec<Vec<u32>>, u64) {
         const HISTORY_LENGTH: usize = 400;
-        let lower_bound = self.lower_bound();
+        let lower_bound = lower_bound(self.input);
         let mut last_improvement = 0;
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);
@@ -466,7 +451,13 @@ impl<'a> Search<'a> {
                     rng.random_range(0..self.n as u32),
                 )
             };
-            let b = self.slots[round][rng.random_range(0..self.n)];
+            // A quarter of the moves reorder a table (play-order positions only).
+            let b = if rng.random_bool(0.25) {
+                let members = self.table_members(round, self.table_at(round, a));
+                members[rng.random_range(0..members.len())]
+            } else {
+                self.slots[round][rng.random_range(0..self.n)]
+            };
             if a == b {
                 continue;
             }
@@ -500,13 +491,31 @@ impl<'a> Search<'a> {
 }
 
 /// Random layout of the planned rounds that keeps 3-player games even: each round, the players
-/// with the fewest 3-player games so far take the seats at tables of 3.
-fn random_layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
+/// with the fewest 3-player games so far take the seats at tables of 3. Each table is then put
+/// in the seat order that repeats the fewest play-order positions.
+/// `rounds` holds the first rounds already laid out; the rest are added.
+fn random_layout(
+    input: &PlanInput,
+    mut rounds: Vec<Vec<u32>>,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Vec<u32>> {
     let n = input.players;
     let three_seats = 3 * input.sizes.threes;
     let mut counts = input.three_player_games.clone();
-    let mut rounds = Vec::with_capacity(input.plan_rounds);
-    for _ in 0..input.plan_rounds {
+    let mut positions = input.positions_before.clone();
+    for slots in &rounds {
+        for (slot, &player) in slots.iter().enumerate() {
+            counts[player as usize] += u32::from(slot >= 4 * input.sizes.fours);
+        }
+        let mut start = 0;
+        for size in input.sizes.in_order() {
+            for (position, &player) in slots[start..start + size].iter().enumerate() {
+                positions[player as usize][position] += 1;
+            }
+            start += size;
+        }
+    }
+    while rounds.len() < input.plan_rounds {
         let mut order: Vec<u32> = (0..n as u32).collect();
         order.shuffle(rng);
         order.sort_by_key(|&player| counts[player as usize]);
@@ -519,20 +528,73 @@ fn random_layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
             counts[player as usize] += 1;
         }
         slots.extend(threes);
+        let mut start = 0;
+        for size in input.sizes.in_order() {
+            seat_in_new_positions(&mut slots[start..start + size], &mut positions);
+            start += size;
+        }
         rounds.push(slots);
     }
     rounds
 }
 
-/// Iterations of the search: enough for small fields to reach their optimum, bounded so a large
-/// field that cannot be made repeat-free still returns in well under a second.
+/// Reorders a table so the fewest players sit in a position they have had; records the seats.
+pub(crate) fn seat_in_new_positions(table: &mut [u32], positions: &mut [[u32; 4]]) {
+    let repeats = |order: &[u32]| -> u32 {
+        order
+            .iter()
+            .enumerate()
+            .map(|(position, &p)| positions[p as usize][position])
+            .sum()
+    };
+    let mut best = table.to_vec();
+    let mut best_repeats = repeats(table);
+    let mut order = table.to_vec();
+    // Heap's algorithm over the at most 24 orders of a table.
+    let mut state = vec![0usize; order.len()];
+    let mut index = 1;
+    while index < order.len() && best_repeats > 0 {
+        if state[index] < index {
+            let other = if index % 2 == 0 { 0 } else { state[index] };
+            order.swap(other, index);
+            let candidate = repeats(&order);
+            if candidate < best_repeats {
+                best_repeats = candidate;
+                best.copy_from_slice(&order);
+            }
+            state[index] += 1;
+            index = 1;
+        } else {
+            state[index] = 0;
+            index += 1;
+        }
+    }
+    table.copy_from_slice(&best);
+    for (position, &p) in table.iter().enumerate() {
+        positions[p as usize][position] += 1;
+    }
+}
+
+/// A lower bound of the plan's cost: a player with fewer unused play-order positions than
+/// planned rounds must repeat a position.
+fn lower_bound(input: &PlanInput) -> u64 {
+    input
+        .positions_before
+        .iter()
+        .map(|times| {
+            let unused = times.iter().filter(|&&count| count == 0).count();
+            WEIGHT_POSITION_REPEAT * input.plan_rounds.saturating_sub(unused) as u64
+        })
+        .sum()
+}
+
 /// Returns (iterations, patience without improvement, restarts).
 fn iteration_budget(input: &PlanInput) -> (u64, u64, usize) {
     let size = (input.players * input.plan_rounds) as u64;
     if size <= 200 {
         (150_000, 150_000, 4)
     } else {
-        (600_000, 20_000 + 10 * size, 1)
+        (200_000, 20_000, 1)
     }
 }
 
@@ -541,15 +603,15 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
     let mut rng = ChaCha8Rng::seed_from_u64(input.seed);
     let (iterations, patience, restarts) = iteration_budget(input);
     let mut best: Option<(Vec<Vec<u32>>, u64)> = None;
-    let mut lower_bound = 0;
+    let lower_bound = lower_bound(input);
     for restart in 0..restarts {
-        let start = if restart == 0 {
-            construct::layout(input, &mut rng).unwrap_or_else(|| random_layout(input, &mut rng))
+        let constructed = if restart == 0 {
+            construct::layout(input, &mut rng)
         } else {
-            random_layout(input, &mut rng)
+            Vec::new()
         };
+        let start = random_layout(input, constructed, &mut rng);
         let mut search = Search::new(input, &layout, start);
-        lower_bound = search.lower_bound();
         let found = search.run(iterations, patience, &mut rng);
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);
@@ -558,7 +620,7 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
             break;
         }
     }
-    let (slots, cost) = best.expect("at least one search runs");
+    let (slots, _) = best.expect("at least one search runs");
     let rounds = slots
         .iter()
         .map(|order| {
@@ -570,5 +632,5 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
                 .collect()
         })
         .collect();
-    Plan { rounds, cost }
+    Plan { rounds }
 }

@@ -13,7 +13,11 @@ pub fn draw_playoff_tables(players: &[u32], seed: u64) -> Vec<Vec<u32>> {
     let mut drawn = players.to_vec();
     drawn.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let Ok(sizes) = table_sizes(drawn.len()) else {
-        return if drawn.is_empty() { Vec::new() } else { vec![drawn] };
+        return if drawn.is_empty() {
+            Vec::new()
+        } else {
+            vec![drawn]
+        };
     };
     let mut rest = drawn.as_slice();
     sizes

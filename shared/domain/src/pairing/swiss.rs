@@ -47,10 +47,11 @@ fn bye_team(teams: &[SwissTeam]) -> Option<SwissTeam> {
         return None;
     }
     let lowest = |candidates: &mut dyn Iterator<Item = &SwissTeam>| {
-        candidates.max_by_key(|team| (team.rank, team.team)).copied()
+        candidates
+            .max_by_key(|team| (team.rank, team.team))
+            .copied()
     };
-    lowest(&mut teams.iter().filter(|team| !team.had_bye))
-        .or_else(|| lowest(&mut teams.iter()))
+    lowest(&mut teams.iter().filter(|team| !team.had_bye)).or_else(|| lowest(&mut teams.iter()))
 }
 
 /// The three tiers of the pair cost, and their weights for this field.
@@ -173,5 +174,148 @@ pub fn pair_swiss(teams: &[SwissTeam], played: &[(u32, u32)], seed: u64) -> Swis
         bye: bye.map(|team| team.team),
         rematches,
         cost: u64::try_from(cost).unwrap_or(u64::MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    /// The least total cost of a perfect matching, by trying every one.
+    fn brute_force_minimum(n: usize, cost: &dyn Fn(usize, usize) -> u128) -> u128 {
+        fn search(unmatched: &mut Vec<usize>, cost: &dyn Fn(usize, usize) -> u128) -> u128 {
+            let Some(first) = unmatched.pop() else {
+                return 0;
+            };
+            let mut best = u128::MAX;
+            for index in 0..unmatched.len() {
+                let partner = unmatched.remove(index);
+                let rest = search(unmatched, cost);
+                best = best.min(cost(first, partner) + rest);
+                unmatched.insert(index, partner);
+            }
+            unmatched.push(first);
+            best
+        }
+        search(&mut (0..n).collect(), cost)
+    }
+
+    fn field(points: &[u32]) -> Vec<SwissTeam> {
+        let mut order: Vec<usize> = (0..points.len()).collect();
+        order.sort_by_key(|&t| (std::cmp::Reverse(points[t]), t));
+        let mut teams: Vec<SwissTeam> = order
+            .iter()
+            .enumerate()
+            .map(|(position, &t)| SwissTeam {
+                team: t as u32,
+                points: points[t],
+                had_bye: false,
+                rank: position as u32 + 1,
+            })
+            .collect();
+        teams.sort_by_key(|team| team.team);
+        teams
+    }
+
+    #[test]
+    fn the_blossom_solver_agrees_with_brute_force_on_random_costs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        for _ in 0..200 {
+            let n = 2 * rng.random_range(1..=6);
+            let costs: Vec<i64> = (0..n * n).map(|_| rng.random_range(0..1_000)).collect();
+            let mate = integer_blossom::min_weight_perfect_matching(&costs, n);
+            let cost_of = |i: usize, j: usize| costs[i.min(j) * n + i.max(j)] as u128;
+            let solver: u128 = (0..n)
+                .filter(|&i| i < mate[i])
+                .map(|i| cost_of(i, mate[i]))
+                .sum();
+            assert!((0..n).all(|i| mate[mate[i]] == i && mate[i] != i));
+            assert_eq!(solver, brute_force_minimum(n, &cost_of));
+        }
+    }
+
+    #[test]
+    fn pairings_are_optimal_for_the_stated_cost() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..100 {
+            let teams = rng.random_range(2..=11);
+            let points: Vec<u32> = (0..teams).map(|_| 3 * rng.random_range(0..4)).collect();
+            let played: Vec<(u32, u32)> = (0..rng.random_range(0..12))
+                .map(|_| {
+                    (
+                        rng.random_range(0..teams as u32),
+                        rng.random_range(0..teams as u32),
+                    )
+                })
+                .filter(|(a, b)| a != b)
+                .collect();
+            let field = field(&points);
+            let round = pair_swiss(&field, &played, rng.random());
+            let rest: Vec<SwissTeam> = field
+                .iter()
+                .filter(|t| Some(t.team) != round.bye)
+                .copied()
+                .collect();
+            let pair_cost = PairCost::new(&rest, &played);
+            let best = brute_force_minimum(rest.len(), &|i, j| pair_cost.cost(&rest[i], &rest[j]));
+            assert_eq!(u128::from(round.cost), best);
+            let mut seated: Vec<u32> = round.pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+            seated.extend(round.bye);
+            seated.sort_unstable();
+            assert_eq!(seated, (0..teams as u32).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn teams_on_equal_points_play_each_other_and_no_rematch_when_avoidable() {
+        let field = field(&[6, 6, 3, 3, 0, 0]);
+        let round = pair_swiss(&field, &[], 1);
+        assert_eq!(round.pairs, vec![(0, 1), (2, 3), (4, 5)]);
+        assert_eq!(round.rematches, 0);
+        let round = pair_swiss(&field, &[(0, 1), (2, 3), (4, 5)], 1);
+        assert_eq!(round.rematches, 0);
+        assert!(
+            round
+                .pairs
+                .iter()
+                .all(|p| ![(0, 1), (2, 3), (4, 5)].contains(p))
+        );
+    }
+
+    #[test]
+    fn a_rematch_is_made_only_when_every_pairing_needs_one() {
+        let field = field(&[3, 0]);
+        let round = pair_swiss(&field, &[(0, 1)], 1);
+        assert_eq!(round.pairs, vec![(0, 1)]);
+        assert_eq!(round.rematches, 1);
+    }
+
+    #[test]
+    fn the_bye_goes_to_the_lowest_ranked_team_without_one() {
+        let mut field = field(&[9, 6, 3, 0, 0]);
+        let lowest = *field.iter().max_by_key(|t| t.rank).unwrap();
+        assert_eq!(pair_swiss(&field, &[], 1).bye, Some(lowest.team));
+        field
+            .iter_mut()
+            .find(|t| t.team == lowest.team)
+            .unwrap()
+            .had_bye = true;
+        let next = field
+            .iter()
+            .filter(|t| !t.had_bye)
+            .max_by_key(|t| t.rank)
+            .unwrap()
+            .team;
+        assert_eq!(pair_swiss(&field, &[], 1).bye, Some(next));
+        field.iter_mut().for_each(|t| t.had_bye = true);
+        assert_eq!(pair_swiss(&field, &[], 1).bye, Some(lowest.team));
+        assert_eq!(pair_swiss(&field[..4], &[], 1).bye, None);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_pairing() {
+        let field = field(&[3; 20]);
+        assert_eq!(pair_swiss(&field, &[], 8), pair_swiss(&field, &[], 8));
     }
 }

@@ -26,6 +26,8 @@ enum Command {
         #[arg(long, env = "CATAN_HOST", default_value = "127.0.0.1")]
         host: String,
     },
+    /// Print the merged OpenAPI document of the v1 API (what openapi/openapi.json holds).
+    Openapi,
     /// Play a complete classic event through the API with random but legal results.
     Demo {
         #[arg(long, default_value_t = 37)]
@@ -39,15 +41,21 @@ enum Command {
 async fn main() -> anyhow::Result<()> {
     catan_kit::telemetry::init();
     let cli = Cli::parse();
-    let database_url = {
-        let data_dir = cli.data_dir.clone();
-        tokio::task::spawn_blocking(move || postgres::resolve(&data_dir)).await??
+    let data_dir = cli.data_dir.clone();
+    let database = |name: &'static str, fresh: bool| {
+        let data_dir = data_dir.clone();
+        tokio::task::spawn_blocking(move || postgres::resolve(&data_dir, name, fresh))
     };
     match cli.command.unwrap_or(Command::Up {
         port: catan_kit::config::env_parse("CATAN_PORT", 8080).map_err(anyhow::Error::msg)?,
         host: catan_kit::config::env_or("CATAN_HOST", "127.0.0.1"),
     }) {
+        Command::Openapi => {
+            println!("{}", catan_suite::gateway::openapi_json());
+            Ok(())
+        }
         Command::Up { port, host } => {
+            let database_url = database(postgres::DATABASE, false).await??;
             let suite = Suite::start(SuiteConfig {
                 database_url,
                 gateway_addr: format!("{host}:{port}"),
@@ -59,7 +67,9 @@ async fn main() -> anyhow::Result<()> {
             suite.wait().await
         }
         Command::Demo { players, seed } => {
-            // The demo runs its own suite on a free port, with an admin key only it knows.
+            // The demo runs its own suite on a free port, over a database of its own made anew,
+            // with an admin key only it knows.
+            let database_url = database(postgres::DEMO_DATABASE, true).await??;
             let admin_key = format!("demo-{}", uuid::Uuid::new_v4());
             let suite = Suite::start(SuiteConfig {
                 database_url,

@@ -8,32 +8,40 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub const DATABASE: &str = "catan";
+/// `catan-suite demo` plays in a database of its own, made anew each run.
+pub const DEMO_DATABASE: &str = "catan_demo";
 const LOCAL_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 const PRIVATE_PORT: u16 = 5433;
 
-/// The URL of the suite's database, created if missing.
-pub fn resolve(data_dir: &Path) -> anyhow::Result<String> {
-    if let Ok(url) = std::env::var("DATABASE_URL") {
-        let name = url
-            .rsplit('/')
-            .next()
-            .and_then(|tail| tail.split('?').next())
-            .filter(|n| !n.is_empty())
-            .unwrap_or(DATABASE)
-            .to_string();
-        ensure_database(&db::replace_database(&url, "postgres"), &name)?;
-        return Ok(url);
-    }
-    let server = if PgConnection::establish(LOCAL_SERVER).is_ok() {
-        LOCAL_SERVER.to_string()
-    } else {
-        start_private_cluster(data_dir)?
+/// The URL of database `name` (created if missing; dropped and made anew when `fresh`) on the
+/// server `DATABASE_URL` names (its database name is used for the suite's own database), else the
+/// local one.
+pub fn resolve(data_dir: &Path, name: &str, fresh: bool) -> anyhow::Result<String> {
+    let (server, name) = match std::env::var("DATABASE_URL") {
+        Ok(url) if name == DATABASE => {
+            let own = url
+                .rsplit('/')
+                .next()
+                .and_then(|tail| tail.split('?').next())
+                .filter(|n| !n.is_empty())
+                .unwrap_or(DATABASE)
+                .to_string();
+            (url, own)
+        }
+        Ok(url) => (url, name.to_string()),
+        Err(_) if PgConnection::establish(LOCAL_SERVER).is_ok() => (LOCAL_SERVER.to_string(), name.to_string()),
+        Err(_) => (start_private_cluster(data_dir)?, name.to_string()),
     };
-    ensure_database(&server, DATABASE)?;
-    Ok(db::replace_database(&server, DATABASE))
+    let admin_url = db::replace_database(&server, "postgres");
+    ensure_database(&admin_url, &name, fresh)?;
+    Ok(db::replace_database(&server, &name))
 }
 
-fn ensure_database(admin_url: &str, name: &str) -> anyhow::Result<()> {
+fn ensure_database(admin_url: &str, name: &str, fresh: bool) -> anyhow::Result<()> {
+    if fresh {
+        let mut conn = PgConnection::establish(admin_url)?;
+        diesel::RunQueryDsl::execute(diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")), &mut conn)?;
+    }
     if !db::database_exists(admin_url, name)? {
         db::create_database(admin_url, name, None)?;
         tracing::info!(database = name, "created the database");

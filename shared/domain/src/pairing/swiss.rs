@@ -43,7 +43,7 @@ pub struct SwissRound {
 
 /// The team that sits out when the field is odd.
 fn bye_team(teams: &[SwissTeam]) -> Option<SwissTeam> {
-    if teams.len() % 2 == 0 {
+    if teams.len().is_multiple_of(2) {
         return None;
     }
     let lowest = |candidates: &mut dyn Iterator<Item = &SwissTeam>| {

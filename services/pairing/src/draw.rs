@@ -21,8 +21,17 @@ struct NextDraw {
     players: Vec<(Uuid, Uuid)>,
 }
 
-pub async fn draw_next_round(state: &State, event_id: Uuid, seed: Option<u64>, drawn_by: Uuid) -> Result<Round, ApiError> {
-    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+pub async fn draw_next_round(
+    state: &State,
+    event_id: Uuid,
+    seed: Option<u64>,
+    drawn_by: Uuid,
+) -> Result<Round, ApiError> {
+    let event = state
+        .registration
+        .event(event_id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
     let pool = state.pool.clone();
     let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if let Some(last) = existing.last() {
@@ -36,10 +45,20 @@ pub async fn draw_next_round(state: &State, event_id: Uuid, seed: Option<u64>, d
         store::lock_event(conn, event_id)?;
         let rounds = store::rounds_of(conn, event_id)?;
         if rounds.len() != rounds_before {
-            return Err(ApiError::Conflict("another round was drawn meanwhile; reload and try again".into()));
+            return Err(ApiError::Conflict(
+                "another round was drawn meanwhile; reload and try again".into(),
+            ));
         }
         let numbers = store::numbers_for(conn, event_id, &next.players)?;
-        let round = build_round(event_id, rounds_before as u32 + 1, seed, &next, &rounds, &numbers, qualifying_rounds)?;
+        let round = build_round(
+            event_id,
+            rounds_before as u32 + 1,
+            seed,
+            &next,
+            &rounds,
+            &numbers,
+            qualifying_rounds,
+        )?;
         store::insert_round(conn, &round, drawn_by)?;
         Ok(round)
     })
@@ -70,9 +89,19 @@ async fn ensure_round_complete(results: &ApiClient, last: &Round) -> Result<(), 
 }
 
 async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<NextDraw, ApiError> {
-    let entries = state.registration.entries(event.id).await.map_err(|e| peer_error("registration", e))?;
-    let active: Vec<&Entry> = entries.iter().filter(|e| e.status == EntryStatus::Active).collect();
-    let qualifying_drawn = existing.iter().filter(|r| r.stage == Stage::Qualifying).count();
+    let entries = state
+        .registration
+        .entries(event.id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
+    let active: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.status == EntryStatus::Active)
+        .collect();
+    let qualifying_drawn = existing
+        .iter()
+        .filter(|r| r.stage == Stage::Qualifying)
+        .count();
     if qualifying_drawn < event.qualifying_rounds as usize {
         return Ok(NextDraw {
             stage: Stage::Qualifying,
@@ -81,10 +110,17 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     }
     let semifinal = existing.iter().find(|r| r.stage == Stage::Semifinal);
     if existing.iter().any(|r| r.stage == Stage::Final) {
-        return Err(ApiError::Conflict("the event is complete: its final has been drawn".into()));
+        return Err(ApiError::Conflict(
+            "the event is complete: its final has been drawn".into(),
+        ));
     }
-    let standings = state.ranking.standings(event.id).await.map_err(|e| peer_error("ranking", e))?;
-    let entry_of_player: HashMap<Uuid, Uuid> = entries.iter().map(|e| (e.player_id, e.id)).collect();
+    let standings = state
+        .ranking
+        .standings(event.id)
+        .await
+        .map_err(|e| peer_error("ranking", e))?;
+    let entry_of_player: HashMap<Uuid, Uuid> =
+        entries.iter().map(|e| (e.player_id, e.id)).collect();
     if let Some(semifinal) = semifinal {
         // The semi-finals' winners play the final.
         let qualifying_order: Vec<Uuid> = standings.rows.iter().map(|r| r.player_id).collect();
@@ -123,7 +159,8 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
             players: qualified.into_iter().take(size).collect(),
         }),
         PlayoffPlan::None => Err(ApiError::Conflict(
-            "the qualifying rounds are over and this event has no playoff: its standings are final".into(),
+            "the qualifying rounds are over and this event has no playoff: its standings are final"
+                .into(),
         )),
     }
 }
@@ -137,7 +174,11 @@ fn build_round(
     numbers: &HashMap<Uuid, u32>,
     qualifying_rounds: usize,
 ) -> Result<Round, ApiError> {
-    let by_number: HashMap<u32, (Uuid, Uuid)> = next.players.iter().map(|&(e, p)| (numbers[&e], (e, p))).collect();
+    let by_number: HashMap<u32, (Uuid, Uuid)> = next
+        .players
+        .iter()
+        .map(|&(e, p)| (numbers[&e], (e, p)))
+        .collect();
     let active: Vec<u32> = next.players.iter().map(|(e, _)| numbers[e]).collect();
     let (tables, figures): (Vec<(Vec<u32>, serde_json::Value)>, RoundFigures) = match next.stage {
         Stage::Qualifying => {
@@ -147,7 +188,12 @@ fn build_round(
                 .map(|r| {
                     r.tables
                         .iter()
-                        .map(|t| t.seats.iter().filter_map(|s| numbers.get(&s.entry_id).copied()).collect())
+                        .map(|t| {
+                            t.seats
+                                .iter()
+                                .filter_map(|s| numbers.get(&s.entry_id).copied())
+                                .collect()
+                        })
                         .collect()
                 })
                 .collect();
@@ -169,13 +215,20 @@ fn build_round(
             let tables = drawn
                 .tables
                 .into_iter()
-                .map(|t| Ok((t.players, serde_json::to_value(&t.explanation).map_err(ApiError::internal)?)))
+                .map(|t| {
+                    Ok((
+                        t.players,
+                        serde_json::to_value(&t.explanation).map_err(ApiError::internal)?,
+                    ))
+                })
                 .collect::<Result<_, ApiError>>()?;
             (tables, figures)
         }
         stage => {
             let why = match stage {
-                Stage::Semifinal => "semi-final: the top 16 of the standings drawn at random into tables; qualifying rank does not decide the table",
+                Stage::Semifinal => {
+                    "semi-final: the top 16 of the standings drawn at random into tables; qualifying rank does not decide the table"
+                }
                 _ => "final: the playoff's qualifiers; seats drawn at random",
             };
             let tables = draw_playoff_tables(&active, seed)

@@ -11,7 +11,9 @@ use catan_kit::db;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(draw_round).service(list_rounds).service(get_round);
+    cfg.service(draw_round)
+        .service(list_rounds)
+        .service(get_round);
 }
 
 /// Draws the event's next round (the event's director): the qualifying rounds, then the
@@ -44,10 +46,15 @@ async fn draw_round(
     let request: DrawRound = if body.iter().all(u8::is_ascii_whitespace) {
         DrawRound::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| ApiError::field("body", "invalid_json", e.to_string()))?
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::field("body", "invalid_json", e.to_string()))?
     };
     if request.seed.is_some_and(|s| s > MAX_SEED) {
-        return Err(ApiError::field("seed", "out_of_range", format!("seed must be 0 to {MAX_SEED}")));
+        return Err(ApiError::field(
+            "seed",
+            "out_of_range",
+            format!("seed must be 0 to {MAX_SEED}"),
+        ));
     }
     let round = draw_next_round(&state, event_id, request.seed, principal.key_id()).await?;
     Ok(HttpResponse::Created().json(round))
@@ -56,9 +63,14 @@ async fn draw_round(
 /// Every round of the event drawn so far.
 #[utoipa::path(tag = "pairing", params(("event_id" = Uuid, Path)), responses((status = 200, body = Vec<Round>)))]
 #[get("/v1/events/{event_id}/rounds")]
-async fn list_rounds(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Vec<Round>>, ApiError> {
+async fn list_rounds(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Vec<Round>>, ApiError> {
     let event_id = path.into_inner();
-    Ok(web::Json(db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?))
+    Ok(web::Json(
+        db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?,
+    ))
 }
 
 /// One round: its stage, seed, the engine's figures, and its tables with seats in play order and
@@ -69,12 +81,19 @@ async fn list_rounds(state: web::Data<State>, path: web::Path<Uuid>) -> Result<w
     responses((status = 200, body = Round), (status = 404, description = "Not drawn", body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/rounds/{number}")]
-async fn get_round(state: web::Data<State>, path: web::Path<(Uuid, u32)>) -> Result<web::Json<Round>, ApiError> {
+async fn get_round(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32)>,
+) -> Result<web::Json<Round>, ApiError> {
     let (event_id, number) = path.into_inner();
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     rounds
         .into_iter()
         .find(|r| r.number == number)
         .map(web::Json)
-        .ok_or_else(|| ApiError::NotFound(format!("round {number} of event {event_id} has not been drawn")))
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "round {number} of event {event_id} has not been drawn"
+            ))
+        })
 }

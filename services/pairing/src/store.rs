@@ -32,12 +32,23 @@ type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, ApiError> {
     let round_rows: Vec<RoundRow> = rounds::table
         .filter(rounds::event_id.eq(event_id))
-        .select((rounds::number, rounds::stage, rounds::seed, rounds::figures, rounds::drawn_at))
+        .select((
+            rounds::number,
+            rounds::stage,
+            rounds::seed,
+            rounds::figures,
+            rounds::drawn_at,
+        ))
         .order(rounds::number)
         .load(conn)?;
     let table_rows: Vec<TableRow> = round_tables::table
         .filter(round_tables::event_id.eq(event_id))
-        .select((round_tables::round, round_tables::number, round_tables::seats, round_tables::explanation))
+        .select((
+            round_tables::round,
+            round_tables::number,
+            round_tables::seats,
+            round_tables::explanation,
+        ))
         .order((round_tables::round, round_tables::number))
         .load(conn)?;
     let mut tables: HashMap<i32, Vec<Table>> = HashMap::new();
@@ -58,7 +69,8 @@ pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, 
                 stage: parse_stage(&stage)?,
                 seed: seed as u64,
                 drawn_at,
-                figures: serde_json::from_value::<RoundFigures>(figures).map_err(ApiError::internal)?,
+                figures: serde_json::from_value::<RoundFigures>(figures)
+                    .map_err(ApiError::internal)?,
                 tables: tables.remove(&number).unwrap_or_default(),
             })
         })
@@ -66,7 +78,11 @@ pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, 
 }
 
 /// Stores a drawn round. A concurrent draw of the same round number loses with a 409.
-pub fn insert_round(conn: &mut PgConnection, round: &Round, drawn_by: Uuid) -> Result<(), ApiError> {
+pub fn insert_round(
+    conn: &mut PgConnection,
+    round: &Round,
+    drawn_by: Uuid,
+) -> Result<(), ApiError> {
     let inserted = diesel::insert_into(rounds::table)
         .values((
             rounds::event_id.eq(round.event_id),
@@ -80,7 +96,10 @@ pub fn insert_round(conn: &mut PgConnection, round: &Round, drawn_by: Uuid) -> R
         .on_conflict_do_nothing()
         .execute(conn)?;
     if inserted == 0 {
-        return Err(ApiError::Conflict(format!("round {} was drawn by a concurrent request", round.number)));
+        return Err(ApiError::Conflict(format!(
+            "round {} was drawn by a concurrent request",
+            round.number
+        )));
     }
     for table in &round.tables {
         diesel::insert_into(round_tables::table)
@@ -88,7 +107,8 @@ pub fn insert_round(conn: &mut PgConnection, round: &Round, drawn_by: Uuid) -> R
                 round_tables::event_id.eq(round.event_id),
                 round_tables::round.eq(round.number as i32),
                 round_tables::number.eq(table.number as i32),
-                round_tables::seats.eq(serde_json::to_value(&table.seats).map_err(ApiError::internal)?),
+                round_tables::seats
+                    .eq(serde_json::to_value(&table.seats).map_err(ApiError::internal)?),
                 round_tables::explanation.eq(&table.explanation),
             ))
             .execute(conn)?;
@@ -98,7 +118,11 @@ pub fn insert_round(conn: &mut PgConnection, round: &Round, drawn_by: Uuid) -> R
 
 /// The engine's number of each entry of the event, giving new numbers to `entries` not yet known.
 /// Numbers are stable for the whole event so that the history the engine sees stays valid.
-pub fn numbers_for(conn: &mut PgConnection, event_id: Uuid, entries: &[(Uuid, Uuid)]) -> Result<HashMap<Uuid, u32>, ApiError> {
+pub fn numbers_for(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    entries: &[(Uuid, Uuid)],
+) -> Result<HashMap<Uuid, u32>, ApiError> {
     let known: Vec<(Uuid, i32)> = participants::table
         .filter(participants::event_id.eq(event_id))
         .select((participants::entry_id, participants::number))

@@ -11,7 +11,11 @@ const PAGE: u32 = 500;
 
 /// Reads the changes after this service's cursor and stores them. When the results service cannot
 /// be reached, the copy stays as it is and `false` says the standings may be behind.
-pub async fn catch_up(pool: &PgPool, results: &ApiClient, event_id: Uuid) -> Result<bool, ApiError> {
+pub async fn catch_up(
+    pool: &PgPool,
+    results: &ApiClient,
+    event_id: Uuid,
+) -> Result<bool, ApiError> {
     let mut after: i64 = db::run(pool, move |conn| {
         Ok(feed_cursors::table
             .find(event_id)
@@ -43,7 +47,12 @@ pub async fn catch_up(pool: &PgPool, results: &ApiClient, event_id: Uuid) -> Res
 
 /// Stores a page of changes; a newer change of a table replaces an older one, never the reverse,
 /// so replicas reading the feed at once agree.
-fn store_page(conn: &mut PgConnection, event_id: Uuid, page: &[TableResult], last_seq: i64) -> Result<(), ApiError> {
+fn store_page(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    page: &[TableResult],
+    last_seq: i64,
+) -> Result<(), ApiError> {
     for result in page {
         let stage = serde_json::to_value(result.stage).map_err(ApiError::internal)?;
         use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
@@ -61,10 +70,17 @@ fn store_page(conn: &mut PgConnection, event_id: Uuid, page: &[TableResult], las
         .execute(conn)?;
     }
     diesel::insert_into(feed_cursors::table)
-        .values((feed_cursors::event_id.eq(event_id), feed_cursors::last_seq.eq(last_seq)))
+        .values((
+            feed_cursors::event_id.eq(event_id),
+            feed_cursors::last_seq.eq(last_seq),
+        ))
         .on_conflict(feed_cursors::event_id)
         .do_update()
-        .set(feed_cursors::last_seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>("GREATEST(feed_cursors.last_seq, excluded.last_seq)")))
+        .set(
+            feed_cursors::last_seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "GREATEST(feed_cursors.last_seq, excluded.last_seq)",
+            )),
+        )
         .execute(conn)?;
     Ok(())
 }

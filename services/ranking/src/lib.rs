@@ -2,8 +2,8 @@
 //! own copy of the results, which it brings up to date from the results service's change feed on
 //! every read: a result posted while ranking was down is read when it is back.
 
-mod routes;
 mod feed;
+mod routes;
 mod schema;
 
 use actix_web::{App, web};
@@ -28,7 +28,10 @@ pub struct Config {
 impl Config {
     pub fn from_env() -> Self {
         Config {
-            database_url: catan_kit::config::env_or("DATABASE_URL", catan_kit::config::DEFAULT_DATABASE_URL),
+            database_url: catan_kit::config::env_or(
+                "DATABASE_URL",
+                catan_kit::config::DEFAULT_DATABASE_URL,
+            ),
             peers: PeerUrls::from_env(),
         }
     }
@@ -47,7 +50,11 @@ pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The service's OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new().into_utoipa_app().configure(api).split_for_parts().1
+    App::new()
+        .into_utoipa_app()
+        .configure(api)
+        .split_for_parts()
+        .1
 }
 
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {

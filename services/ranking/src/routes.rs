@@ -3,7 +3,9 @@
 use crate::State;
 use crate::feed;
 use actix_web::{HttpResponse, get, web};
-use catan_api::{Entry, PlacementRow, Placements, Problem, StandingRow, Standings, Stage, TableResult};
+use catan_api::{
+    Entry, PlacementRow, Placements, Problem, Stage, StandingRow, Standings, TableResult,
+};
 use catan_domain::playoffs::{PlayoffPlan, placements, playoff_plan};
 use catan_domain::standings::{ClassicRow, Game, classic_standings, format_percent};
 use catan_kit::ApiError;
@@ -63,10 +65,16 @@ fn complete_rounds(results: &[TableResult]) -> u32 {
     complete
 }
 
-fn with_freshness(mut response: actix_web::HttpResponseBuilder, up_to_date: bool) -> actix_web::HttpResponseBuilder {
+fn with_freshness(
+    mut response: actix_web::HttpResponseBuilder,
+    up_to_date: bool,
+) -> actix_web::HttpResponseBuilder {
     if !up_to_date {
         // The copy could not be brought up to date: say so rather than fail the read.
-        response.insert_header(("Warning", "110 - \"results service unreachable; this may be out of date\""));
+        response.insert_header((
+            "Warning",
+            "110 - \"results service unreachable; this may be out of date\"",
+        ));
     }
     response
 }
@@ -83,7 +91,10 @@ fn with_freshness(mut response: actix_web::HttpResponseBuilder, up_to_date: bool
     )
 )]
 #[get("/v1/events/{event_id}/standings")]
-async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+async fn standings(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     let view = load(&state, event_id).await?;
     let entry_of: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.player_id, e)).collect();
@@ -110,7 +121,11 @@ async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<Htt
     let body = Standings {
         event_id,
         after_round: complete_rounds(&view.results),
-        results_counted: view.results.iter().filter(|r| r.stage == Stage::Qualifying).count() as u32,
+        results_counted: view
+            .results
+            .iter()
+            .filter(|r| r.stage == Stage::Qualifying)
+            .count() as u32,
         rows,
     };
     Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
@@ -128,9 +143,16 @@ async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<Htt
     )
 )]
 #[get("/v1/events/{event_id}/placements")]
-async fn event_placements(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+async fn event_placements(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    let event = state
+        .registration
+        .event(event_id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
     let view = load(&state, event_id).await?;
     let entry_of: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.player_id, e)).collect();
     let final_result = view.results.iter().find(|r| r.stage == Stage::Final);

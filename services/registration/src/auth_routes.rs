@@ -12,7 +12,9 @@ use diesel::prelude::*;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(issue_token).service(jwks).service(create_api_key);
+    cfg.service(issue_token)
+        .service(jwks)
+        .service(create_api_key);
 }
 
 /// Exchanges an API key for a short-lived access token.
@@ -26,7 +28,10 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     )
 )]
 #[post("/v1/auth/token")]
-async fn issue_token(state: web::Data<State>, body: web::Json<TokenRequest>) -> Result<web::Json<TokenResponse>, ApiError> {
+async fn issue_token(
+    state: web::Data<State>,
+    body: web::Json<TokenRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
     let hash = digest(body.api_key.trim());
     let key: Option<(Uuid, String, Option<Vec<Uuid>>)> = db::run(&state.pool, move |conn| {
         Ok(api_keys::table
@@ -37,8 +42,10 @@ async fn issue_token(state: web::Data<State>, body: web::Json<TokenRequest>) -> 
             .optional()?)
     })
     .await?;
-    let (id, role, events) = key.ok_or_else(|| ApiError::Unauthorized("unknown or revoked API key".into()))?;
-    let role = Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
+    let (id, role, events) =
+        key.ok_or_else(|| ApiError::Unauthorized("unknown or revoked API key".into()))?;
+    let role =
+        Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
     let claims = claims_for(id, role, events, state.token_ttl);
     Ok(web::Json(TokenResponse {
         access_token: state.signing_key.sign(&claims)?,
@@ -78,11 +85,19 @@ async fn create_api_key(
     let body = body.into_inner();
     let name = body.name.trim().to_string();
     if name.is_empty() || name.len() > 200 {
-        return Err(ApiError::field("name", "invalid_name", "a key needs a name of 1 to 200 characters"));
+        return Err(ApiError::field(
+            "name",
+            "invalid_name",
+            "a key needs a name of 1 to 200 characters",
+        ));
     }
     let events = match (body.role, body.event_ids) {
         (Role::Admin, Some(_)) => {
-            return Err(ApiError::field("event_ids", "not_allowed", "admin keys act on every event; leave event_ids out"));
+            return Err(ApiError::field(
+                "event_ids",
+                "not_allowed",
+                "admin keys act on every event; leave event_ids out",
+            ));
         }
         (Role::Admin, None) => None,
         (_, Some(events)) if !events.is_empty() => Some(events),
@@ -106,8 +121,17 @@ async fn create_api_key(
                 .filter(crate::schema::events::id.eq_any(events))
                 .count()
                 .get_result(conn)?;
-            if known as usize != events.iter().collect::<std::collections::HashSet<_>>().len() {
-                return Err(ApiError::field("event_ids", "unknown_event", "every event named must exist"));
+            if known as usize
+                != events
+                    .iter()
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+            {
+                return Err(ApiError::field(
+                    "event_ids",
+                    "unknown_event",
+                    "every event named must exist",
+                ));
             }
         }
         diesel::insert_into(api_keys::table)

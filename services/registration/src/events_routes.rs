@@ -4,7 +4,10 @@ use crate::State;
 use crate::people_routes::{region_must_exist, valid_name};
 use crate::schema::{entries, events, players};
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreateEntry, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat, Problem, Role, SmallFieldRule};
+use catan_api::{
+    CreateEntry, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat, Problem, Role,
+    SmallFieldRule,
+};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
@@ -37,7 +40,15 @@ fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_value(serde_json::Value::String(text.to_string())).map_err(ApiError::internal)
 }
 
-type EventRow = (Uuid, String, Option<Uuid>, String, i32, String, DateTime<Utc>);
+type EventRow = (
+    Uuid,
+    String,
+    Option<Uuid>,
+    String,
+    i32,
+    String,
+    DateTime<Utc>,
+);
 
 fn event_columns() -> (
     events::id,
@@ -85,11 +96,17 @@ fn event_from_row(row: EventRow) -> Result<Event, ApiError> {
     )
 )]
 #[post("/v1/events")]
-async fn create_event(state: web::Data<State>, principal: Principal, body: web::Json<CreateEvent>) -> Result<HttpResponse, ApiError> {
+async fn create_event(
+    state: web::Data<State>,
+    principal: Principal,
+    body: web::Json<CreateEvent>,
+) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let body = body.into_inner();
     let name = valid_name("name", &body.name)?;
-    let rounds = body.qualifying_rounds.unwrap_or(DEFAULT_QUALIFYING_ROUNDS as i64);
+    let rounds = body
+        .qualifying_rounds
+        .unwrap_or(DEFAULT_QUALIFYING_ROUNDS as i64);
     if !(1..=MAX_QUALIFYING_ROUNDS).contains(&rounds) {
         return Err(ApiError::field(
             "qualifying_rounds",
@@ -120,7 +137,11 @@ async fn create_event(state: web::Data<State>, principal: Principal, body: web::
 }
 
 fn load_event(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
-    let row: Option<EventRow> = events::table.find(id).select(event_columns()).first(conn).optional()?;
+    let row: Option<EventRow> = events::table
+        .find(id)
+        .select(event_columns())
+        .first(conn)
+        .optional()?;
     event_from_row(row.ok_or_else(|| ApiError::NotFound(format!("there is no event {id}")))?)
 }
 
@@ -131,12 +152,25 @@ fn load_event(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
     responses((status = 200, body = Event), (status = 404, body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}")]
-async fn get_event(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Event>, ApiError> {
+async fn get_event(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Event>, ApiError> {
     let id = path.into_inner();
-    Ok(web::Json(db::run(&state.pool, move |conn| load_event(conn, id)).await?))
+    Ok(web::Json(
+        db::run(&state.pool, move |conn| load_event(conn, id)).await?,
+    ))
 }
 
-type EntryRow = (Uuid, Uuid, Uuid, String, String, Option<String>, DateTime<Utc>);
+type EntryRow = (
+    Uuid,
+    Uuid,
+    Uuid,
+    String,
+    String,
+    Option<String>,
+    DateTime<Utc>,
+);
 
 #[diesel::dsl::auto_type]
 fn entry_query() -> _ {
@@ -192,18 +226,31 @@ async fn create_entry(
     let player_id = body.player_id;
     let entry = db::transaction(&state.pool, move |conn| {
         load_event(conn, event_id)?;
-        let player: i64 = players::table.filter(players::id.eq(player_id)).count().get_result(conn)?;
+        let player: i64 = players::table
+            .filter(players::id.eq(player_id))
+            .count()
+            .get_result(conn)?;
         if player == 0 {
-            return Err(ApiError::field("player_id", "unknown_player", format!("there is no player {player_id}")));
+            return Err(ApiError::field(
+                "player_id",
+                "unknown_player",
+                format!("there is no player {player_id}"),
+            ));
         }
         let id = Uuid::new_v4();
         let inserted = diesel::insert_into(entries::table)
-            .values((entries::id.eq(id), entries::event_id.eq(event_id), entries::player_id.eq(player_id)))
+            .values((
+                entries::id.eq(id),
+                entries::event_id.eq(event_id),
+                entries::player_id.eq(player_id),
+            ))
             .on_conflict((entries::event_id, entries::player_id))
             .do_nothing()
             .execute(conn)?;
         if inserted == 0 {
-            return Err(ApiError::Conflict(format!("player {player_id} is already entered in this event")));
+            return Err(ApiError::Conflict(format!(
+                "player {player_id} is already entered in this event"
+            )));
         }
         entry_from_row(entry_query().filter(entries::id.eq(id)).first(conn)?)
     })
@@ -218,7 +265,10 @@ async fn create_entry(
     responses((status = 200, body = Vec<Entry>), (status = 404, body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/entries")]
-async fn list_entries(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Vec<Entry>>, ApiError> {
+async fn list_entries(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Vec<Entry>>, ApiError> {
     let event_id = path.into_inner();
     let rows: Vec<EntryRow> = db::run(&state.pool, move |conn| {
         load_event(conn, event_id)?;
@@ -228,7 +278,11 @@ async fn list_entries(state: web::Data<State>, path: web::Path<Uuid>) -> Result<
             .load(conn)?)
     })
     .await?;
-    Ok(web::Json(rows.into_iter().map(entry_from_row).collect::<Result<_, _>>()?))
+    Ok(web::Json(
+        rows.into_iter()
+            .map(entry_from_row)
+            .collect::<Result<_, _>>()?,
+    ))
 }
 
 /// Drops a player from the event, or excludes him (the event's director). He is not seated in
@@ -257,7 +311,11 @@ async fn drop_entry(
     let (event_id, entry_id) = path.into_inner();
     principal.require_event(event_id, &[Role::Director])?;
     let reason = valid_name("reason", &body.reason)?;
-    let status = if body.exclude { EntryStatus::Excluded } else { EntryStatus::Dropped };
+    let status = if body.exclude {
+        EntryStatus::Excluded
+    } else {
+        EntryStatus::Dropped
+    };
     let entry = db::transaction(&state.pool, move |conn| {
         let changed = diesel::update(
             entries::table
@@ -265,16 +323,23 @@ async fn drop_entry(
                 .filter(entries::event_id.eq(event_id)),
         )
         .filter(entries::status.eq("active"))
-        .set((entries::status.eq(to_text(&status)), entries::status_reason.eq(reason)))
+        .set((
+            entries::status.eq(to_text(&status)),
+            entries::status_reason.eq(reason),
+        ))
         .execute(conn)?;
         let row: Option<EntryRow> = entry_query()
             .filter(entries::id.eq(entry_id))
             .filter(entries::event_id.eq(event_id))
             .first(conn)
             .optional()?;
-        let entry = entry_from_row(row.ok_or_else(|| ApiError::NotFound(format!("there is no entry {entry_id} in this event")))?)?;
+        let entry = entry_from_row(row.ok_or_else(|| {
+            ApiError::NotFound(format!("there is no entry {entry_id} in this event"))
+        })?)?;
         if changed == 0 {
-            return Err(ApiError::Conflict(format!("entry {entry_id} is already {:?}", entry.status).to_lowercase()));
+            return Err(ApiError::Conflict(
+                format!("entry {entry_id} is already {:?}", entry.status).to_lowercase(),
+            ));
         }
         Ok(entry)
     })

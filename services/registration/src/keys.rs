@@ -33,13 +33,18 @@ pub fn current_signing_key(conn: &mut PgConnection) -> anyhow::Result<SigningKey
         None => {
             let key = SigningKey::generate();
             diesel::insert_into(signing_keys::table)
-                .values((signing_keys::kid.eq(&key.kid), signing_keys::seed.eq(key.seed().to_vec())))
+                .values((
+                    signing_keys::kid.eq(&key.kid),
+                    signing_keys::seed.eq(key.seed().to_vec()),
+                ))
                 .on_conflict_do_nothing()
                 .execute(conn)?;
             newest(conn)?.ok_or_else(|| anyhow::anyhow!("signing key vanished"))?
         }
     };
-    let seed: [u8; 32] = seed.try_into().map_err(|_| anyhow::anyhow!("stored signing key is not 32 bytes"))?;
+    let seed: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("stored signing key is not 32 bytes"))?;
     Ok(SigningKey::from_seed(seed))
 }
 

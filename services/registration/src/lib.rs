@@ -2,9 +2,9 @@
 //! and exclusions, API keys, and the access tokens every service accepts.
 
 mod auth_routes;
-mod people_routes;
 mod events_routes;
 mod keys;
+mod people_routes;
 mod schema;
 
 use actix_web::{App, web};
@@ -30,9 +30,17 @@ pub struct Config {
 impl Config {
     pub fn from_env() -> Result<Self, String> {
         Ok(Config {
-            database_url: catan_kit::config::env_or("DATABASE_URL", catan_kit::config::DEFAULT_DATABASE_URL),
-            admin_key: std::env::var("CATAN_ADMIN_KEY").ok().filter(|k| !k.is_empty()),
-            token_ttl: Duration::from_secs(catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600)?),
+            database_url: catan_kit::config::env_or(
+                "DATABASE_URL",
+                catan_kit::config::DEFAULT_DATABASE_URL,
+            ),
+            admin_key: std::env::var("CATAN_ADMIN_KEY")
+                .ok()
+                .filter(|k| !k.is_empty()),
+            token_ttl: Duration::from_secs(catan_kit::config::env_parse(
+                "TOKEN_TTL_SECONDS",
+                3600,
+            )?),
         })
     }
 }
@@ -52,7 +60,11 @@ pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The service's OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new().into_utoipa_app().configure(api).split_for_parts().1
+    App::new()
+        .into_utoipa_app()
+        .configure(api)
+        .split_for_parts()
+        .1
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.

@@ -22,16 +22,30 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 pub(crate) fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 200 {
-        return Err(ApiError::field(field, "invalid_name", format!("{field} must have 1 to 200 characters")));
+        return Err(ApiError::field(
+            field,
+            "invalid_name",
+            format!("{field} must have 1 to 200 characters"),
+        ));
     }
     Ok(name.to_string())
 }
 
-pub(crate) fn region_must_exist(conn: &mut PgConnection, region_id: Option<Uuid>) -> Result<(), ApiError> {
+pub(crate) fn region_must_exist(
+    conn: &mut PgConnection,
+    region_id: Option<Uuid>,
+) -> Result<(), ApiError> {
     if let Some(id) = region_id {
-        let found: i64 = regions::table.filter(regions::id.eq(id)).count().get_result(conn)?;
+        let found: i64 = regions::table
+            .filter(regions::id.eq(id))
+            .count()
+            .get_result(conn)?;
         if found == 0 {
-            return Err(ApiError::field("region_id", "unknown_region", format!("there is no region {id}")));
+            return Err(ApiError::field(
+                "region_id",
+                "unknown_region",
+                format!("there is no region {id}"),
+            ));
         }
     }
     Ok(())
@@ -51,7 +65,11 @@ pub(crate) fn region_must_exist(conn: &mut PgConnection, region_id: Option<Uuid>
     )
 )]
 #[post("/v1/regions")]
-async fn create_region(state: web::Data<State>, principal: Principal, body: web::Json<CreateRegion>) -> Result<HttpResponse, ApiError> {
+async fn create_region(
+    state: web::Data<State>,
+    principal: Principal,
+    body: web::Json<CreateRegion>,
+) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let region = Region {
         id: Uuid::new_v4(),
@@ -73,10 +91,17 @@ async fn create_region(state: web::Data<State>, principal: Principal, body: web:
 #[get("/v1/regions")]
 async fn list_regions(state: web::Data<State>) -> Result<web::Json<Vec<Region>>, ApiError> {
     let rows: Vec<(Uuid, String)> = db::run(&state.pool, |conn| {
-        Ok(regions::table.select((regions::id, regions::name)).order(regions::name).load(conn)?)
+        Ok(regions::table
+            .select((regions::id, regions::name))
+            .order(regions::name)
+            .load(conn)?)
     })
     .await?;
-    Ok(web::Json(rows.into_iter().map(|(id, name)| Region { id, name }).collect()))
+    Ok(web::Json(
+        rows.into_iter()
+            .map(|(id, name)| Region { id, name })
+            .collect(),
+    ))
 }
 
 /// Registers a player (admin or director): one identity for every event he enters.
@@ -92,16 +117,30 @@ async fn list_regions(state: web::Data<State>) -> Result<web::Json<Vec<Region>>,
     )
 )]
 #[post("/v1/players")]
-async fn create_player(state: web::Data<State>, principal: Principal, body: web::Json<CreatePlayer>) -> Result<HttpResponse, ApiError> {
+async fn create_player(
+    state: web::Data<State>,
+    principal: Principal,
+    body: web::Json<CreatePlayer>,
+) -> Result<HttpResponse, ApiError> {
     principal.require_any(&[Role::Director])?;
     let name = valid_name("name", &body.name)?;
     let region_id = body.region_id;
     let player = db::transaction(&state.pool, move |conn| {
         region_must_exist(conn, region_id)?;
-        let (id, name, region_id, created_at): (Uuid, String, Option<Uuid>, DateTime<Utc>) = diesel::insert_into(players::table)
-            .values((players::id.eq(Uuid::new_v4()), players::name.eq(name), players::region_id.eq(region_id)))
-            .returning((players::id, players::name, players::region_id, players::created_at))
-            .get_result(conn)?;
+        let (id, name, region_id, created_at): (Uuid, String, Option<Uuid>, DateTime<Utc>) =
+            diesel::insert_into(players::table)
+                .values((
+                    players::id.eq(Uuid::new_v4()),
+                    players::name.eq(name),
+                    players::region_id.eq(region_id),
+                ))
+                .returning((
+                    players::id,
+                    players::name,
+                    players::region_id,
+                    players::created_at,
+                ))
+                .get_result(conn)?;
         Ok(Player {
             id,
             name,
@@ -120,17 +159,27 @@ async fn create_player(state: web::Data<State>, principal: Principal, body: web:
     responses((status = 200, body = Player), (status = 404, body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/players/{player_id}")]
-async fn get_player(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Player>, ApiError> {
+async fn get_player(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Player>, ApiError> {
     let id = path.into_inner();
-    let row: Option<(Uuid, String, Option<Uuid>, DateTime<Utc>)> = db::run(&state.pool, move |conn| {
-        Ok(players::table
-            .find(id)
-            .select((players::id, players::name, players::region_id, players::created_at))
-            .first(conn)
-            .optional()?)
-    })
-    .await?;
-    let (id, name, region_id, created_at) = row.ok_or_else(|| ApiError::NotFound(format!("there is no player {id}")))?;
+    let row: Option<(Uuid, String, Option<Uuid>, DateTime<Utc>)> =
+        db::run(&state.pool, move |conn| {
+            Ok(players::table
+                .find(id)
+                .select((
+                    players::id,
+                    players::name,
+                    players::region_id,
+                    players::created_at,
+                ))
+                .first(conn)
+                .optional()?)
+        })
+        .await?;
+    let (id, name, region_id, created_at) =
+        row.ok_or_else(|| ApiError::NotFound(format!("there is no player {id}")))?;
     Ok(web::Json(Player {
         id,
         name,

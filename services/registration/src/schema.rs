@@ -62,4 +62,11 @@ diesel::table! {
 
 diesel::joinable!(entries -> players (player_id));
 diesel::joinable!(entries -> events (event_id));
-diesel::allow_tables_to_appear_in_same_query!(regions, players, events, entries, api_keys, signing_keys);
+diesel::allow_tables_to_appear_in_same_query!(
+    regions,
+    players,
+    events,
+    entries,
+    api_keys,
+    signing_keys
+);

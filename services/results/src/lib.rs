@@ -27,7 +27,10 @@ pub struct Config {
 impl Config {
     pub fn from_env() -> Self {
         Config {
-            database_url: catan_kit::config::env_or("DATABASE_URL", catan_kit::config::DEFAULT_DATABASE_URL),
+            database_url: catan_kit::config::env_or(
+                "DATABASE_URL",
+                catan_kit::config::DEFAULT_DATABASE_URL,
+            ),
             peers: PeerUrls::from_env(),
         }
     }
@@ -45,7 +48,11 @@ pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The service's OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new().into_utoipa_app().configure(api).split_for_parts().1
+    App::new()
+        .into_utoipa_app()
+        .configure(api)
+        .split_for_parts()
+        .1
 }
 
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {

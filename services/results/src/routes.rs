@@ -81,9 +81,12 @@ async fn submit_result(
         .tables
         .iter()
         .find(|t| t.number == table_number)
-        .ok_or_else(|| ApiError::NotFound(format!("round {round_number} has no table {table_number}")))?;
+        .ok_or_else(|| {
+            ApiError::NotFound(format!("round {round_number} has no table {table_number}"))
+        })?;
     let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let validated = validate_sheet(&raw_sheet(&body), &seated, round.stage).map_err(ApiError::violations)?;
+    let validated =
+        validate_sheet(&raw_sheet(&body), &seated, round.stage).map_err(ApiError::violations)?;
     let sheet = Sheet {
         outcome: body.outcome,
         winner_player_id: validated.winner,
@@ -135,7 +138,12 @@ async fn submit_result(
     })
     .await?;
     tracing::info!(%event_id, round = round_number, table = table_number, version = result.version, "result recorded");
-    Ok(if created { HttpResponse::Created() } else { HttpResponse::Ok() }.json(result))
+    Ok(if created {
+        HttpResponse::Created()
+    } else {
+        HttpResponse::Ok()
+    }
+    .json(result))
 }
 
 /// A table's current result.
@@ -145,12 +153,17 @@ async fn submit_result(
     responses((status = 200, body = TableResult), (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
-async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<web::Json<TableResult>, ApiError> {
+async fn get_result(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<web::Json<TableResult>, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    db::run(&state.pool, move |conn| store::current(conn, event_id, round, table))
-        .await?
-        .map(web::Json)
-        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))
+    db::run(&state.pool, move |conn| {
+        store::current(conn, event_id, round, table)
+    })
+    .await?
+    .map(web::Json)
+    .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))
 }
 
 /// Every version of a table's result, oldest first.
@@ -160,9 +173,15 @@ async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) 
     responses((status = 200, body = ResultList))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
-async fn result_history(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<web::Json<ResultList>, ApiError> {
+async fn result_history(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<web::Json<ResultList>, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    let items = db::run(&state.pool, move |conn| store::history(conn, event_id, round, table)).await?;
+    let items = db::run(&state.pool, move |conn| {
+        store::history(conn, event_id, round, table)
+    })
+    .await?;
     Ok(web::Json(ResultList { items }))
 }
 
@@ -173,9 +192,15 @@ async fn result_history(state: web::Data<State>, path: web::Path<(Uuid, u32, u32
     responses((status = 200, body = ResultList))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/results")]
-async fn round_results(state: web::Data<State>, path: web::Path<(Uuid, u32)>) -> Result<web::Json<ResultList>, ApiError> {
+async fn round_results(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32)>,
+) -> Result<web::Json<ResultList>, ApiError> {
     let (event_id, round) = path.into_inner();
-    let items = db::run(&state.pool, move |conn| store::of_round(conn, event_id, round)).await?;
+    let items = db::run(&state.pool, move |conn| {
+        store::of_round(conn, event_id, round)
+    })
+    .await?;
     Ok(web::Json(ResultList { items }))
 }
 
@@ -201,6 +226,9 @@ async fn result_changes(
     let event_id = path.into_inner();
     let after = query.after_seq;
     let limit = query.limit.unwrap_or(500).clamp(1, 1000);
-    let items = db::run(&state.pool, move |conn| store::changes(conn, event_id, after, limit)).await?;
+    let items = db::run(&state.pool, move |conn| {
+        store::changes(conn, event_id, after, limit)
+    })
+    .await?;
     Ok(web::Json(ResultList { items }))
 }

@@ -16,7 +16,18 @@ pub struct Sheet {
     pub scores: Vec<ScoreRecorded>,
 }
 
-type Row = (Uuid, i32, i32, String, i32, i32, i64, serde_json::Value, DateTime<Utc>, Uuid);
+type Row = (
+    Uuid,
+    i32,
+    i32,
+    String,
+    i32,
+    i32,
+    i64,
+    serde_json::Value,
+    DateTime<Utc>,
+    Uuid,
+);
 
 fn stage_text(stage: Stage) -> &'static str {
     match stage {
@@ -27,9 +38,21 @@ fn stage_text(stage: Stage) -> &'static str {
 }
 
 fn from_row(row: Row) -> Result<TableResult, ApiError> {
-    let (event_id, round, table, stage, round_tables, version, seq, sheet, recorded_at, recorded_by) = row;
+    let (
+        event_id,
+        round,
+        table,
+        stage,
+        round_tables,
+        version,
+        seq,
+        sheet,
+        recorded_at,
+        recorded_by,
+    ) = row;
     let sheet: Sheet = serde_json::from_value(sheet).map_err(ApiError::internal)?;
-    let stage = serde_json::from_value(serde_json::Value::String(stage)).map_err(ApiError::internal)?;
+    let stage =
+        serde_json::from_value(serde_json::Value::String(stage)).map_err(ApiError::internal)?;
     Ok(TableResult {
         event_id,
         round: round as u32,
@@ -63,7 +86,12 @@ macro_rules! columns {
     };
 }
 
-pub fn current(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Option<TableResult>, ApiError> {
+pub fn current(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<Option<TableResult>, ApiError> {
     let row: Option<Row> = results::table
         .find((event_id, round as i32, table as i32))
         .select(columns!(results))
@@ -72,7 +100,11 @@ pub fn current(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) 
     row.map(from_row).transpose()
 }
 
-pub fn of_round(conn: &mut PgConnection, event_id: Uuid, round: u32) -> Result<Vec<TableResult>, ApiError> {
+pub fn of_round(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+) -> Result<Vec<TableResult>, ApiError> {
     let rows: Vec<Row> = results::table
         .filter(results::event_id.eq(event_id))
         .filter(results::round.eq(round as i32))
@@ -82,7 +114,12 @@ pub fn of_round(conn: &mut PgConnection, event_id: Uuid, round: u32) -> Result<V
     rows.into_iter().map(from_row).collect()
 }
 
-pub fn changes(conn: &mut PgConnection, event_id: Uuid, after_seq: i64, limit: i64) -> Result<Vec<TableResult>, ApiError> {
+pub fn changes(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    after_seq: i64,
+    limit: i64,
+) -> Result<Vec<TableResult>, ApiError> {
     let rows: Vec<Row> = results::table
         .filter(results::event_id.eq(event_id))
         .filter(results::seq.gt(after_seq))
@@ -93,7 +130,12 @@ pub fn changes(conn: &mut PgConnection, event_id: Uuid, after_seq: i64, limit: i
     rows.into_iter().map(from_row).collect()
 }
 
-pub fn history(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Vec<TableResult>, ApiError> {
+pub fn history(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<Vec<TableResult>, ApiError> {
     let rows: Vec<Row> = result_versions::table
         .filter(result_versions::event_id.eq(event_id))
         .filter(result_versions::round.eq(round as i32))
@@ -127,7 +169,10 @@ pub struct NewVersion<'a> {
 
 /// Records a version: the current result and its history row, with the next change number.
 pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, ApiError> {
-    let seq: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("nextval('result_seq')")).get_result(conn)?;
+    let seq: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+        "nextval('result_seq')",
+    ))
+    .get_result(conn)?;
     let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
     let now = Utc::now();
     let row = (
@@ -143,7 +188,7 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         results::recorded_by.eq(new.recorded_by),
     );
     diesel::insert_into(results::table)
-        .values(row.clone())
+        .values(row)
         .on_conflict((results::event_id, results::round, results::table_number))
         .do_update()
         .set(row)
@@ -162,5 +207,6 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
             result_versions::recorded_by.eq(new.recorded_by),
         ))
         .execute(conn)?;
-    current(conn, new.event_id, new.round, new.table)?.ok_or_else(|| ApiError::internal("result vanished"))
+    current(conn, new.event_id, new.round, new.table)?
+        .ok_or_else(|| ApiError::internal("result vanished"))
 }

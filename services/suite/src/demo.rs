@@ -1,8 +1,8 @@
 //! `catan-suite demo`: a whole classic event played through the API with random but legal results.
 
 use catan_api::{
-    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound, EventFormat, OutcomeKind, Placements,
-    Role, Round, ScoreInput, Stage, Standings, SubmitResult,
+    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound,
+    EventFormat, OutcomeKind, Placements, Role, Round, ScoreInput, Stage, Standings, SubmitResult,
 };
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -16,13 +16,21 @@ pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> Submit
     let finished = stage == Stage::Final || rng.random_bool(0.8);
     let winner = finished.then(|| *seated.choose(rng).expect("a table has players"));
     SubmitResult {
-        outcome: if finished { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
+        outcome: if finished {
+            OutcomeKind::Won
+        } else {
+            OutcomeKind::TimeLimit
+        },
         winner_player_id: winner,
         scores: seated
             .iter()
             .map(|&player_id| ScoreInput {
                 player_id,
-                vp: if Some(player_id) == winner { rng.random_range(10..=12) } else { rng.random_range(2..=9) },
+                vp: if Some(player_id) == winner {
+                    rng.random_range(10..=12)
+                } else {
+                    rng.random_range(2..=9)
+                },
                 breakdown: None,
             })
             .collect(),
@@ -38,11 +46,18 @@ pub struct PlayedEvent {
 }
 
 /// Plays a classic event of `players` players through the API at `base_url` with the admin key.
-pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize, seed: u64) -> Result<PlayedEvent, ClientError> {
+pub async fn play_classic_event(
+    base_url: &str,
+    admin_key: &str,
+    players: usize,
+    seed: u64,
+) -> Result<PlayedEvent, ClientError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let anonymous = ApiClient::new(base_url);
     let admin = anonymous.with_token(anonymous.token(admin_key).await?.access_token);
-    let region = admin.create_region(&format!("Demo region {}", Uuid::new_v4().simple())).await?;
+    let region = admin
+        .create_region(&format!("Demo region {}", Uuid::new_v4().simple()))
+        .await?;
     let event = admin
         .create_event(&CreateEvent {
             name: format!("Demo open ({players} players)"),
@@ -57,8 +72,12 @@ pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize,
         role,
         event_ids: Some(vec![event.id]),
     };
-    let director_key = admin.create_api_key(&key_for(Role::Director, "demo director")).await?;
-    let scorer_key = admin.create_api_key(&key_for(Role::Scorer, "demo table app")).await?;
+    let director_key = admin
+        .create_api_key(&key_for(Role::Director, "demo director"))
+        .await?;
+    let scorer_key = admin
+        .create_api_key(&key_for(Role::Scorer, "demo table app"))
+        .await?;
     let director = anonymous.with_token(anonymous.token(&director_key.api_key).await?.access_token);
     let scorer = anonymous.with_token(anonymous.token(&scorer_key.api_key).await?.access_token);
     for i in 1..=players {
@@ -68,20 +87,41 @@ pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize,
                 region_id: Some(region.id),
             })
             .await?;
-        director.create_entry(event.id, &CreateEntry { player_id: player.id }).await?;
+        director
+            .create_entry(
+                event.id,
+                &CreateEntry {
+                    player_id: player.id,
+                },
+            )
+            .await?;
     }
     let mut rounds = Vec::new();
     loop {
-        let round = match director.draw_round(event.id, &DrawRound { seed: Some(rng.random_range(0..1 << 53)) }).await {
+        let round = match director
+            .draw_round(
+                event.id,
+                &DrawRound {
+                    seed: Some(rng.random_range(0..1 << 53)),
+                },
+            )
+            .await
+        {
             Ok(round) => round,
             // 409 once the final is drawn and played, or when the event has no playoff.
-            Err(ClientError::Problem { problem }) if problem.status == 409 && !rounds.is_empty() => break,
+            Err(ClientError::Problem { problem })
+                if problem.status == 409 && !rounds.is_empty() =>
+            {
+                break;
+            }
             Err(e) => return Err(e),
         };
         for table in &round.tables {
             let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
             let sheet = random_sheet(&seated, round.stage, &mut rng);
-            scorer.submit_result(event.id, round.number, table.number, &sheet).await?;
+            scorer
+                .submit_result(event.id, round.number, table.number, &sheet)
+                .await?;
         }
         let last = round.stage == Stage::Final;
         rounds.push(round);
@@ -100,7 +140,10 @@ pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize,
 /// The standings and placements as text.
 pub fn report(played: &PlayedEvent) -> String {
     let mut out = String::new();
-    out.push_str(&format!("Event {}\n\nQualifying standings after round {}\n", played.event_id, played.standings.after_round));
+    out.push_str(&format!(
+        "Event {}\n\nQualifying standings after round {}\n",
+        played.event_id, played.standings.after_round
+    ));
     out.push_str("rank  name         VP  VP share  games  3p\n");
     for r in &played.standings.rows {
         out.push_str(&format!(

@@ -80,30 +80,41 @@ async fn forward(
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
         if body.len() + chunk.len() > BODY_LIMIT_BYTES {
-            return Err(ApiError::PayloadTooLarge(format!("the body is larger than {BODY_LIMIT_BYTES} bytes")));
+            return Err(ApiError::PayloadTooLarge(format!(
+                "the body is larger than {BODY_LIMIT_BYTES} bytes"
+            )));
         }
         body.extend_from_slice(&chunk);
     }
-    let path_and_query = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let path_and_query = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
     let url = format!("{}{}", upstreams.url(owner), path_and_query);
-    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes()).map_err(ApiError::internal)?;
+    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
+        .map_err(ApiError::internal)?;
     let mut upstream = http.request(method, url).body(body.freeze());
     for (name, value) in req.headers() {
         if name != actix_web::http::header::HOST && !HOP_BY_HOP.contains(&name.as_str()) {
             upstream = upstream.header(name.as_str(), value.as_bytes());
         }
     }
-    let answer = upstream
-        .send()
-        .await
-        .map_err(|e| ApiError::Unavailable(format!("the {owner:?} service did not answer: {e}").to_lowercase()))?;
-    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?);
+    let answer = upstream.send().await.map_err(|e| {
+        ApiError::Unavailable(format!("the {owner:?} service did not answer: {e}").to_lowercase())
+    })?;
+    let mut response = HttpResponse::build(
+        StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?,
+    );
     for (name, value) in answer.headers() {
         if !HOP_BY_HOP.contains(&name.as_str()) && name.as_str() != "content-length" {
             response.append_header((name.as_str(), value.as_bytes()));
         }
     }
-    let bytes = answer.bytes().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let bytes = answer
+        .bytes()
+        .await
+        .map_err(|e| ApiError::Unavailable(e.to_string()))?;
     Ok(response.body(bytes))
 }
 
@@ -130,7 +141,9 @@ pub fn merged_openapi() -> OpenApi {
 
 /// The merged document as the committed `openapi/openapi.json` holds it.
 pub fn openapi_json() -> String {
-    merged_openapi().to_pretty_json().expect("the OpenAPI document serialises")
+    merged_openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serialises")
 }
 
 pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<RunningServer> {
@@ -147,9 +160,15 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
             .app_data(upstreams.clone())
             .app_data(http.clone())
             .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
-            .route("/health", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
+            .route(
+                "/health",
+                web::get()
+                    .to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }),
+            )
             .default_service(web::to(forward))
-            .wrap(actix_web::middleware::from_fn(catan_kit::server::log_request))
+            .wrap(actix_web::middleware::from_fn(
+                catan_kit::server::log_request,
+            ))
     })
     .workers(2)
     .listen(listener)?
@@ -157,7 +176,6 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
     tracing::info!(%addr, "gateway listening");
     Ok(RunningServer::spawn(server, addr))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -188,12 +206,22 @@ mod tests {
             ("/v1/events/{event_id}/entries/{entry_id}/drop", "post"),
             ("/v1/events/{event_id}/rounds", "post"),
             ("/v1/events/{event_id}/rounds/{number}", "get"),
-            ("/v1/events/{event_id}/rounds/{round}/tables/{table}/result", "put"),
-            ("/v1/events/{event_id}/rounds/{round}/tables/{table}/result", "get"),
+            (
+                "/v1/events/{event_id}/rounds/{round}/tables/{table}/result",
+                "put",
+            ),
+            (
+                "/v1/events/{event_id}/rounds/{round}/tables/{table}/result",
+                "get",
+            ),
             ("/v1/events/{event_id}/standings", "get"),
             ("/v1/events/{event_id}/placements", "get"),
         ] {
-            let item = doc.paths.paths.get(path).unwrap_or_else(|| panic!("{path} is documented"));
+            let item = doc
+                .paths
+                .paths
+                .get(path)
+                .unwrap_or_else(|| panic!("{path} is documented"));
             let json = serde_json::to_value(item).expect("path item");
             assert!(json.get(method).is_some(), "{method} {path} is documented");
         }
@@ -203,16 +231,46 @@ mod tests {
     fn paths_go_to_the_service_that_owns_them() {
         let e = "3f1c6a0e-0000-4000-8000-000000000000";
         assert_eq!(owner_of("/v1/auth/token"), Some(Owner::Registration));
-        assert_eq!(owner_of("/.well-known/jwks.json"), Some(Owner::Registration));
-        assert_eq!(owner_of(&format!("/v1/events/{e}")), Some(Owner::Registration));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/entries/x/drop")), Some(Owner::Registration));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds")), Some(Owner::Pairing));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2")), Some(Owner::Pairing));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result")), Some(Owner::Results));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result/history")), Some(Owner::Results));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/rounds/2/results")), Some(Owner::Results));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/standings")), Some(Owner::Ranking));
-        assert_eq!(owner_of(&format!("/v1/events/{e}/placements")), Some(Owner::Ranking));
+        assert_eq!(
+            owner_of("/.well-known/jwks.json"),
+            Some(Owner::Registration)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}")),
+            Some(Owner::Registration)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/entries/x/drop")),
+            Some(Owner::Registration)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds")),
+            Some(Owner::Pairing)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds/2")),
+            Some(Owner::Pairing)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result")),
+            Some(Owner::Results)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds/2/tables/3/result/history")),
+            Some(Owner::Results)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds/2/results")),
+            Some(Owner::Results)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/standings")),
+            Some(Owner::Ranking)
+        );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/placements")),
+            Some(Owner::Ranking)
+        );
         assert_eq!(owner_of("/nothing"), None);
     }
 }

@@ -43,16 +43,29 @@ pub struct Suite {
     gateway: RunningServer,
 }
 
-const OWNERS: [Owner; 4] = [Owner::Registration, Owner::Pairing, Owner::Results, Owner::Ranking];
+const OWNERS: [Owner; 4] = [
+    Owner::Registration,
+    Owner::Pairing,
+    Owner::Results,
+    Owner::Ranking,
+];
 
 fn slot(owner: Owner) -> usize {
-    OWNERS.iter().position(|o| *o == owner).expect("every owner has a slot")
+    OWNERS
+        .iter()
+        .position(|o| *o == owner)
+        .expect("every owner has a slot")
 }
 
 impl Suite {
     /// Starts the four services on free local ports and the gateway on `config.gateway_addr`.
     pub async fn start(config: SuiteConfig) -> anyhow::Result<Suite> {
-        let listeners = [bind("127.0.0.1:0")?, bind("127.0.0.1:0")?, bind("127.0.0.1:0")?, bind("127.0.0.1:0")?];
+        let listeners = [
+            bind("127.0.0.1:0")?,
+            bind("127.0.0.1:0")?,
+            bind("127.0.0.1:0")?,
+            bind("127.0.0.1:0")?,
+        ];
         let addrs = [
             listeners[0].local_addr()?,
             listeners[1].local_addr()?,
@@ -88,7 +101,11 @@ impl Suite {
         Ok(suite)
     }
 
-    async fn launch(&self, owner: Owner, listener: std::net::TcpListener) -> anyhow::Result<RunningServer> {
+    async fn launch(
+        &self,
+        owner: Owner,
+        listener: std::net::TcpListener,
+    ) -> anyhow::Result<RunningServer> {
         let database_url = self.config.database_url.clone();
         let peers = self.peers.clone();
         Ok(match owner {
@@ -96,13 +113,43 @@ impl Suite {
                 let config = catan_registration::Config {
                     database_url,
                     admin_key: self.config.admin_key.clone(),
-                    token_ttl: std::time::Duration::from_secs(catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600).map_err(anyhow::Error::msg)?),
+                    token_ttl: std::time::Duration::from_secs(
+                        catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600)
+                            .map_err(anyhow::Error::msg)?,
+                    ),
                 };
                 catan_registration::start(config, listener).await?
             }
-            Owner::Pairing => catan_pairing::start(catan_pairing::Config { database_url, peers }, listener).await?,
-            Owner::Results => catan_results::start(catan_results::Config { database_url, peers }, listener).await?,
-            Owner::Ranking => catan_ranking::start(catan_ranking::Config { database_url, peers }, listener).await?,
+            Owner::Pairing => {
+                catan_pairing::start(
+                    catan_pairing::Config {
+                        database_url,
+                        peers,
+                    },
+                    listener,
+                )
+                .await?
+            }
+            Owner::Results => {
+                catan_results::start(
+                    catan_results::Config {
+                        database_url,
+                        peers,
+                    },
+                    listener,
+                )
+                .await?
+            }
+            Owner::Ranking => {
+                catan_ranking::start(
+                    catan_ranking::Config {
+                        database_url,
+                        peers,
+                    },
+                    listener,
+                )
+                .await?
+            }
         })
     }
 

@@ -59,11 +59,16 @@ async fn main() -> anyhow::Result<()> {
             let suite = Suite::start(SuiteConfig {
                 database_url,
                 gateway_addr: format!("{host}:{port}"),
-                admin_key: std::env::var("CATAN_ADMIN_KEY").ok().filter(|k| !k.is_empty()),
+                admin_key: std::env::var("CATAN_ADMIN_KEY")
+                    .ok()
+                    .filter(|k| !k.is_empty()),
             })
             .await
             .with_context(|| format!("starting the suite on {host}:{port}"))?;
-            println!("Catan tournament API on {} (OpenAPI at /openapi.json, docs at /docs/). Ctrl-C stops it.", suite.url());
+            println!(
+                "Catan tournament API on {} (OpenAPI at /openapi.json, docs at /docs/). Ctrl-C stops it.",
+                suite.url()
+            );
             suite.wait().await
         }
         Command::Demo { players, seed } => {

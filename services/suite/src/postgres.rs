@@ -29,7 +29,9 @@ pub fn resolve(data_dir: &Path, name: &str, fresh: bool) -> anyhow::Result<Strin
             (url, own)
         }
         Ok(url) => (url, name.to_string()),
-        Err(_) if PgConnection::establish(LOCAL_SERVER).is_ok() => (LOCAL_SERVER.to_string(), name.to_string()),
+        Err(_) if PgConnection::establish(LOCAL_SERVER).is_ok() => {
+            (LOCAL_SERVER.to_string(), name.to_string())
+        }
         Err(_) => (start_private_cluster(data_dir)?, name.to_string()),
     };
     let admin_url = db::replace_database(&server, "postgres");
@@ -40,7 +42,10 @@ pub fn resolve(data_dir: &Path, name: &str, fresh: bool) -> anyhow::Result<Strin
 fn ensure_database(admin_url: &str, name: &str, fresh: bool) -> anyhow::Result<()> {
     if fresh {
         let mut conn = PgConnection::establish(admin_url)?;
-        diesel::RunQueryDsl::execute(diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")), &mut conn)?;
+        diesel::RunQueryDsl::execute(
+            diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")),
+            &mut conn,
+        )?;
     }
     if !db::database_exists(admin_url, name)? {
         db::create_database(admin_url, name, None)?;
@@ -67,7 +72,10 @@ fn binaries() -> Option<PathBuf> {
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0"))
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0"))
 }
 
 /// PostgreSQL refuses to run as root: then its commands run as the `postgres` user.
@@ -91,7 +99,10 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
     std::fs::create_dir_all(data_dir)?;
     let data_dir = data_dir.canonicalize()?;
     if is_root() {
-        Command::new("chown").args(["-R", "postgres:postgres"]).arg(&data_dir).status()?;
+        Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(&data_dir)
+            .status()?;
     }
     if !data_dir.join("PG_VERSION").exists() {
         let ok = pg_command(&bin, "initdb")
@@ -104,7 +115,10 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
             bail!("initdb failed for {}", data_dir.display());
         }
     }
-    let options = format!("-p {PRIVATE_PORT} -k {} -c listen_addresses=127.0.0.1", data_dir.display());
+    let options = format!(
+        "-p {PRIVATE_PORT} -k {} -c listen_addresses=127.0.0.1",
+        data_dir.display()
+    );
     let status = pg_command(&bin, "pg_ctl")
         .arg("-D")
         .arg(&data_dir)
@@ -115,7 +129,10 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
         .context("pg_ctl start")?;
     let url = format!("postgres://postgres@127.0.0.1:{PRIVATE_PORT}/postgres");
     if !status.success() && PgConnection::establish(&url).is_err() {
-        bail!("could not start PostgreSQL in {}; see its server.log", data_dir.display());
+        bail!(
+            "could not start PostgreSQL in {}; see its server.log",
+            data_dir.display()
+        );
     }
     tracing::info!(data_dir = %data_dir.display(), port = PRIVATE_PORT, "started a private PostgreSQL cluster");
     Ok(url)

@@ -91,13 +91,24 @@ impl ApiClient {
         &self.base_url
     }
 
-    async fn call<B: Serialize, T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<&B>) -> Result<T, ClientError> {
+    async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<T, ClientError> {
         let retryable = method == Method::GET || method == Method::PUT;
-        let attempts = if retryable { self.retry.attempts.max(1) } else { 1 };
+        let attempts = if retryable {
+            self.retry.attempts.max(1)
+        } else {
+            1
+        };
         let mut backoff = self.retry.first_backoff;
         let mut last_error = None;
         for attempt in 1..=attempts {
-            let mut request = self.http.request(method.clone(), format!("{}{}", self.base_url, path));
+            let mut request = self
+                .http
+                .request(method.clone(), format!("{}{}", self.base_url, path));
             if let Some(token) = &self.token {
                 request = request.bearer_auth(token);
             }
@@ -125,18 +136,32 @@ impl ApiClient {
         self.call::<(), T>(Method::GET, path, None).await
     }
 
-    async fn post<B: Serialize, T: DeserializeOwned>(&self, path: &str, body: &B) -> Result<T, ClientError> {
+    async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
         self.call(Method::POST, path, Some(body)).await
     }
 
-    async fn put<B: Serialize, T: DeserializeOwned>(&self, path: &str, body: &B) -> Result<T, ClientError> {
+    async fn put<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
         self.call(Method::PUT, path, Some(body)).await
     }
 
     // ------------------------------------------------------------ registration
 
     pub async fn token(&self, api_key: &str) -> Result<TokenResponse, ClientError> {
-        self.post("/v1/auth/token", &TokenRequest { api_key: api_key.to_string() }).await
+        self.post(
+            "/v1/auth/token",
+            &TokenRequest {
+                api_key: api_key.to_string(),
+            },
+        )
+        .await
     }
 
     pub async fn create_api_key(&self, body: &CreateApiKey) -> Result<ApiKeyCreated, ClientError> {
@@ -144,7 +169,13 @@ impl ApiClient {
     }
 
     pub async fn create_region(&self, name: &str) -> Result<Region, ClientError> {
-        self.post("/v1/regions", &CreateRegion { name: name.to_string() }).await
+        self.post(
+            "/v1/regions",
+            &CreateRegion {
+                name: name.to_string(),
+            },
+        )
+        .await
     }
 
     pub async fn create_player(&self, body: &CreatePlayer) -> Result<Player, ClientError> {
@@ -159,26 +190,42 @@ impl ApiClient {
         self.get(&format!("/v1/events/{event_id}")).await
     }
 
-    pub async fn create_entry(&self, event_id: Uuid, body: &CreateEntry) -> Result<Entry, ClientError> {
-        self.post(&format!("/v1/events/{event_id}/entries"), body).await
+    pub async fn create_entry(
+        &self,
+        event_id: Uuid,
+        body: &CreateEntry,
+    ) -> Result<Entry, ClientError> {
+        self.post(&format!("/v1/events/{event_id}/entries"), body)
+            .await
     }
 
     pub async fn entries(&self, event_id: Uuid) -> Result<Vec<Entry>, ClientError> {
         self.get(&format!("/v1/events/{event_id}/entries")).await
     }
 
-    pub async fn drop_entry(&self, event_id: Uuid, entry_id: Uuid, body: &DropEntry) -> Result<Entry, ClientError> {
-        self.post(&format!("/v1/events/{event_id}/entries/{entry_id}/drop"), body).await
+    pub async fn drop_entry(
+        &self,
+        event_id: Uuid,
+        entry_id: Uuid,
+        body: &DropEntry,
+    ) -> Result<Entry, ClientError> {
+        self.post(
+            &format!("/v1/events/{event_id}/entries/{entry_id}/drop"),
+            body,
+        )
+        .await
     }
 
     // ------------------------------------------------------------ pairing
 
     pub async fn draw_round(&self, event_id: Uuid, body: &DrawRound) -> Result<Round, ClientError> {
-        self.post(&format!("/v1/events/{event_id}/rounds"), body).await
+        self.post(&format!("/v1/events/{event_id}/rounds"), body)
+            .await
     }
 
     pub async fn round(&self, event_id: Uuid, number: u32) -> Result<Round, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{number}")).await
+        self.get(&format!("/v1/events/{event_id}/rounds/{number}"))
+            .await
     }
 
     pub async fn rounds(&self, event_id: Uuid) -> Result<Vec<Round>, ClientError> {
@@ -187,25 +234,64 @@ impl ApiClient {
 
     // ------------------------------------------------------------ results
 
-    pub async fn submit_result(&self, event_id: Uuid, round: u32, table: u32, body: &SubmitResult) -> Result<TableResult, ClientError> {
-        self.put(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result"), body).await
+    pub async fn submit_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+        body: &SubmitResult,
+    ) -> Result<TableResult, ClientError> {
+        self.put(
+            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result"),
+            body,
+        )
+        .await
     }
 
-    pub async fn result(&self, event_id: Uuid, round: u32, table: u32) -> Result<TableResult, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")).await
+    pub async fn result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> Result<TableResult, ClientError> {
+        self.get(&format!(
+            "/v1/events/{event_id}/rounds/{round}/tables/{table}/result"
+        ))
+        .await
     }
 
-    pub async fn result_history(&self, event_id: Uuid, round: u32, table: u32) -> Result<ResultList, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")).await
+    pub async fn result_history(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> Result<ResultList, ClientError> {
+        self.get(&format!(
+            "/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history"
+        ))
+        .await
     }
 
-    pub async fn round_results(&self, event_id: Uuid, round: u32) -> Result<ResultList, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{round}/results")).await
+    pub async fn round_results(
+        &self,
+        event_id: Uuid,
+        round: u32,
+    ) -> Result<ResultList, ClientError> {
+        self.get(&format!("/v1/events/{event_id}/rounds/{round}/results"))
+            .await
     }
 
     /// The event's results changed after `after_seq`, oldest change first (the current version of each table).
-    pub async fn result_changes(&self, event_id: Uuid, after_seq: i64, limit: u32) -> Result<ResultList, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/results?after_seq={after_seq}&limit={limit}")).await
+    pub async fn result_changes(
+        &self,
+        event_id: Uuid,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<ResultList, ClientError> {
+        self.get(&format!(
+            "/v1/events/{event_id}/results?after_seq={after_seq}&limit={limit}"
+        ))
+        .await
     }
 
     // ------------------------------------------------------------ ranking
@@ -229,9 +315,13 @@ fn is_transient(e: &ClientError) -> bool {
 
 async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, ClientError> {
     let status = response.status();
-    let bytes = response.bytes().await.map_err(|e| ClientError::Transport(e.to_string()))?;
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
     if status.is_success() {
-        return serde_json::from_slice(&bytes).map_err(|e| ClientError::Decode(format!("{status}: {e}")));
+        return serde_json::from_slice(&bytes)
+            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
     }
     let problem = serde_json::from_slice::<Problem>(&bytes).unwrap_or_else(|_| Problem {
         kind: "about:blank".into(),

@@ -33,7 +33,9 @@ impl Role {
     }
 
     pub fn parse(s: &str) -> Option<Role> {
-        [Role::Admin, Role::Director, Role::Scorer].into_iter().find(|r| r.as_str() == s)
+        [Role::Admin, Role::Director, Role::Scorer]
+            .into_iter()
+            .find(|r| r.as_str() == s)
     }
 }
 
@@ -353,13 +355,16 @@ impl TableResult {
                     player: s.player_id,
                     vp: s.vp,
                     credited_vp: s.credited_vp,
-                    breakdown: s.breakdown.as_ref().map(|b| catan_domain::results::Breakdown {
-                        settlements: b.settlements as u8,
-                        cities: b.cities as u8,
-                        vp_cards: b.vp_cards as u8,
-                        longest_road: b.longest_road,
-                        largest_army: b.largest_army,
-                    }),
+                    breakdown: s
+                        .breakdown
+                        .as_ref()
+                        .map(|b| catan_domain::results::Breakdown {
+                            settlements: b.settlements as u8,
+                            cities: b.cities as u8,
+                            vp_cards: b.vp_cards as u8,
+                            longest_road: b.longest_road,
+                            largest_army: b.largest_army,
+                        }),
                 })
                 .collect(),
         }

@@ -7,8 +7,8 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::jwk::{
-    AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, JwkSet, KeyAlgorithm, OctetKeyPairParameters,
-    OctetKeyPairType, PublicKeyUse,
+    AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, JwkSet, KeyAlgorithm,
+    OctetKeyPairParameters, OctetKeyPairType, PublicKeyUse,
 };
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,9 @@ pub struct SigningKey {
 
 impl std::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SigningKey").field("kid", &self.kid).finish_non_exhaustive()
+        f.debug_struct("SigningKey")
+            .field("kid", &self.kid)
+            .finish_non_exhaustive()
     }
 }
 
@@ -61,7 +63,9 @@ impl SigningKey {
     }
 
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        let public = ed25519_dalek::SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+        let public = ed25519_dalek::SigningKey::from_bytes(&seed)
+            .verifying_key()
+            .to_bytes();
         // The key id is derived from the public key, so the same key always has the same id.
         let kid = URL_SAFE_NO_PAD.encode(&sha2_digest(&public)[..12]);
         SigningKey { kid, seed, public }
@@ -74,7 +78,8 @@ impl SigningKey {
     /// The seed as PKCS#8 v1 DER, which is what jsonwebtoken's EdDSA signer reads.
     fn pkcs8_der(&self) -> Vec<u8> {
         const PREFIX: [u8; 16] = [
-            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22,
+            0x04, 0x20,
         ];
         let mut der = PREFIX.to_vec();
         der.extend_from_slice(&self.seed);
@@ -101,7 +106,12 @@ impl SigningKey {
     pub fn sign(&self, claims: &Claims) -> Result<String, ApiError> {
         let mut header = Header::new(Algorithm::EdDSA);
         header.kid = Some(self.kid.clone());
-        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&self.pkcs8_der())).map_err(ApiError::internal)
+        jsonwebtoken::encode(
+            &header,
+            claims,
+            &EncodingKey::from_ed_der(&self.pkcs8_der()),
+        )
+        .map_err(ApiError::internal)
     }
 }
 
@@ -115,7 +125,10 @@ enum KeySource {
     /// Registration itself: its own keys, handed over in process.
     Local,
     /// Any other service: registration's JWKS over HTTP.
-    Remote { jwks_url: String, http: reqwest::Client },
+    Remote {
+        jwks_url: String,
+        http: reqwest::Client,
+    },
 }
 
 /// Verifies access tokens: EdDSA only, with `iss`, `aud`, `exp` and `nbf` checked.
@@ -146,7 +159,10 @@ impl Verifier {
             .expect("http client");
         Verifier {
             source: KeySource::Remote {
-                jwks_url: format!("{}/.well-known/jwks.json", registration_url.trim_end_matches('/')),
+                jwks_url: format!(
+                    "{}/.well-known/jwks.json",
+                    registration_url.trim_end_matches('/')
+                ),
                 http,
             },
             keys: RwLock::new(HashMap::new()),
@@ -178,9 +194,16 @@ impl Verifier {
         if last.is_some_and(|t| t.elapsed() < MIN_REFRESH_INTERVAL) {
             return Ok(());
         }
-        let set = async { http.get(jwks_url).send().await?.error_for_status()?.json::<JwkSet>().await }
-            .await
-            .map_err(|e| e.to_string())?;
+        let set = async {
+            http.get(jwks_url)
+                .send()
+                .await?
+                .error_for_status()?
+                .json::<JwkSet>()
+                .await
+        }
+        .await
+        .map_err(|e| e.to_string())?;
         self.install(&set.keys);
         *last = Some(Instant::now());
         Ok(())
@@ -204,9 +227,11 @@ impl Verifier {
         let key = match self.key(&kid) {
             Some(key) => key,
             None => {
-                self.refresh()
-                    .await
-                    .map_err(|e| ApiError::Unavailable(format!("cannot verify the token: the keys are unreachable ({e})")))?;
+                self.refresh().await.map_err(|e| {
+                    ApiError::Unavailable(format!(
+                        "cannot verify the token: the keys are unreachable ({e})"
+                    ))
+                })?;
                 self.key(&kid).ok_or_else(|| invalid("unknown key id"))?
             }
         };
@@ -238,7 +263,10 @@ impl Principal {
     pub fn require_admin(&self) -> Result<(), ApiError> {
         match self.0.role {
             Role::Admin => Ok(()),
-            other => Err(ApiError::Forbidden(format!("this needs an admin key; this key is a {}", other.as_str()))),
+            other => Err(ApiError::Forbidden(format!(
+                "this needs an admin key; this key is a {}",
+                other.as_str()
+            ))),
         }
     }
 
@@ -258,7 +286,9 @@ impl Principal {
         }
         match &self.0.events {
             Some(events) if events.contains(&event_id) => Ok(()),
-            _ => Err(ApiError::Forbidden(format!("this key is not for event {event_id}"))),
+            _ => Err(ApiError::Forbidden(format!(
+                "this key is not for event {event_id}"
+            ))),
         }
     }
 
@@ -266,7 +296,10 @@ impl Principal {
         if self.0.role == Role::Admin || roles.contains(&self.0.role) {
             Ok(())
         } else {
-            Err(ApiError::Forbidden(format!("a {} key cannot do this", self.0.role.as_str())))
+            Err(ApiError::Forbidden(format!(
+                "a {} key cannot do this",
+                self.0.role.as_str()
+            )))
         }
     }
 }
@@ -283,11 +316,14 @@ impl FromRequest for Principal {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         Box::pin(async move {
-            let verifier = verifier.ok_or_else(|| ApiError::Internal("no token verifier configured".into()))?;
-            let header = header.ok_or_else(|| ApiError::Unauthorized("an Authorization: Bearer token is required".into()))?;
-            let token = header
-                .strip_prefix("Bearer ")
-                .ok_or_else(|| ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'".into()))?;
+            let verifier = verifier
+                .ok_or_else(|| ApiError::Internal("no token verifier configured".into()))?;
+            let header = header.ok_or_else(|| {
+                ApiError::Unauthorized("an Authorization: Bearer token is required".into())
+            })?;
+            let token = header.strip_prefix("Bearer ").ok_or_else(|| {
+                ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'".into())
+            })?;
             verifier.verify(token.trim()).await.map(Principal)
         })
     }
@@ -319,12 +355,18 @@ mod tests {
     async fn a_signed_token_verifies_and_a_tampered_one_does_not() {
         let key = SigningKey::generate();
         let verifier = Verifier::local(&[key.jwk()]);
-        let claims = claims_for(Uuid::new_v4(), Role::Scorer, Some(vec![Uuid::new_v4()]), Duration::from_secs(60));
+        let claims = claims_for(
+            Uuid::new_v4(),
+            Role::Scorer,
+            Some(vec![Uuid::new_v4()]),
+            Duration::from_secs(60),
+        );
         let token = key.sign(&claims).unwrap();
         assert_eq!(verifier.verify(&token).await.unwrap(), claims);
 
         let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
-        let mut payload: serde_json::Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[1]).unwrap()).unwrap();
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[1]).unwrap()).unwrap();
         payload["role"] = "admin".into();
         parts[1] = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
         assert!(verifier.verify(&parts.join(".")).await.is_err());
@@ -345,9 +387,20 @@ mod tests {
     #[test]
     fn event_scoped_keys_stay_in_their_events() {
         let mine = Uuid::new_v4();
-        let p = Principal(claims_for(Uuid::new_v4(), Role::Scorer, Some(vec![mine]), Duration::from_secs(60)));
-        assert!(p.require_event(mine, &[Role::Scorer, Role::Director]).is_ok());
-        assert!(p.require_event(Uuid::new_v4(), &[Role::Scorer, Role::Director]).is_err());
+        let p = Principal(claims_for(
+            Uuid::new_v4(),
+            Role::Scorer,
+            Some(vec![mine]),
+            Duration::from_secs(60),
+        ));
+        assert!(
+            p.require_event(mine, &[Role::Scorer, Role::Director])
+                .is_ok()
+        );
+        assert!(
+            p.require_event(Uuid::new_v4(), &[Role::Scorer, Role::Director])
+                .is_err()
+        );
         assert!(p.require_event(mine, &[Role::Director]).is_err());
     }
 }

@@ -49,12 +49,16 @@ pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool
         schema.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
         "schema names are plain identifiers"
     );
-    let mut bootstrap = PgConnection::establish(database_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let mut bootstrap =
+        PgConnection::establish(database_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
     diesel::sql_query(format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
         .execute(&mut bootstrap)
         .or_else(|e| match e {
             // Two replicas starting at once may race on CREATE SCHEMA.
-            diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) => Ok(0),
+            diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::UniqueViolation,
+                _,
+            ) => Ok(0),
             other => Err(other),
         })?;
     Pool::builder()
@@ -71,9 +75,14 @@ pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool
 /// Applies the service's pending migrations, holding an advisory lock so that replicas starting
 /// together migrate once.
 pub fn migrate(pool: &PgPool, migrations: EmbeddedMigrations) -> Result<(), DbError> {
-    let mut conn = pool.get().map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let mut conn = pool
+        .get()
+        .map_err(|e| DbError::Unavailable(e.to_string()))?;
     diesel::sql_query("SELECT pg_advisory_lock(7411)").execute(&mut conn)?;
-    let outcome = conn.run_pending_migrations(migrations).map(|_| ()).map_err(|e| DbError::Query(e.to_string()));
+    let outcome = conn
+        .run_pending_migrations(migrations)
+        .map(|_| ())
+        .map_err(|e| DbError::Query(e.to_string()));
     diesel::sql_query("SELECT pg_advisory_unlock(7411)").execute(&mut conn)?;
     outcome
 }
@@ -86,7 +95,9 @@ where
 {
     let pool = pool.clone();
     actix_web::web::block(move || {
-        let mut conn = pool.get().map_err(|e| crate::ApiError::Unavailable(format!("database: {e}")))?;
+        let mut conn = pool
+            .get()
+            .map_err(|e| crate::ApiError::Unavailable(format!("database: {e}")))?;
         work(&mut conn)
     })
     .await
@@ -119,9 +130,16 @@ impl From<diesel::result::Error> for crate::ApiError {
 }
 
 /// Creates a fresh, empty database named `name` on the server of `admin_url`, returning its URL.
-pub fn create_database(admin_url: &str, name: &str, template: Option<&str>) -> Result<String, DbError> {
-    let mut conn = PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
-    let template = template.map(|t| format!(" TEMPLATE \"{t}\"")).unwrap_or_default();
+pub fn create_database(
+    admin_url: &str,
+    name: &str,
+    template: Option<&str>,
+) -> Result<String, DbError> {
+    let mut conn =
+        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let template = template
+        .map(|t| format!(" TEMPLATE \"{t}\""))
+        .unwrap_or_default();
     diesel::sql_query(format!("CREATE DATABASE \"{name}\"{template}")).execute(&mut conn)?;
     Ok(replace_database(admin_url, name))
 }
@@ -147,10 +165,12 @@ pub fn database_exists(admin_url: &str, name: &str) -> Result<bool, DbError> {
         #[diesel(sql_type = diesel::sql_types::Bool)]
         found: bool,
     }
-    let mut conn = PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
-    let row: Found = diesel::sql_query("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS found")
-        .bind::<diesel::sql_types::Text, _>(name)
-        .get_result(&mut conn)?;
+    let mut conn =
+        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let row: Found =
+        diesel::sql_query("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS found")
+            .bind::<diesel::sql_types::Text, _>(name)
+            .get_result(&mut conn)?;
     Ok(row.found)
 }
 
@@ -160,8 +180,17 @@ mod tests {
 
     #[test]
     fn database_names_are_replaced_in_urls() {
-        assert_eq!(replace_database("postgres://u@h:5432/postgres", "x"), "postgres://u@h:5432/x");
-        assert_eq!(replace_database("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
-        assert_eq!(replace_database("postgres://u@h/a?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+        assert_eq!(
+            replace_database("postgres://u@h:5432/postgres", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            replace_database("postgres://u@h:5432", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            replace_database("postgres://u@h/a?sslmode=disable", "x"),
+            "postgres://u@h/x?sslmode=disable"
+        );
     }
 }

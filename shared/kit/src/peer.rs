@@ -7,10 +7,13 @@ use catan_api::ClientError;
 /// fails is a 503 naming it, so the caller knows to retry later and nothing was written.
 pub fn peer_error(service: &str, error: ClientError) -> ApiError {
     match error {
-        ClientError::Problem { problem } if problem.status == 404 => ApiError::NotFound(problem.detail),
-        ClientError::Problem { problem } if problem.status < 500 => {
-            ApiError::internal(format!("{service} service refused a call: {} {}", problem.status, problem.detail))
+        ClientError::Problem { problem } if problem.status == 404 => {
+            ApiError::NotFound(problem.detail)
         }
+        ClientError::Problem { problem } if problem.status < 500 => ApiError::internal(format!(
+            "{service} service refused a call: {} {}",
+            problem.status, problem.detail
+        )),
         other => ApiError::Unavailable(format!("the {service} service is unavailable: {other}")),
     }
 }

@@ -81,8 +81,13 @@ impl ApiError {
             ApiError::Forbidden(_) => ("/problems/forbidden", "Not allowed"),
             ApiError::NotFound(_) => ("/problems/not-found", "Not found"),
             ApiError::Conflict(_) => ("/problems/conflict", "Conflict with the current state"),
-            ApiError::PayloadTooLarge(_) => ("/problems/payload-too-large", "Request body too large"),
-            ApiError::Unavailable(_) => ("/problems/unavailable", "A service this call needs is unavailable"),
+            ApiError::PayloadTooLarge(_) => {
+                ("/problems/payload-too-large", "Request body too large")
+            }
+            ApiError::Unavailable(_) => (
+                "/problems/unavailable",
+                "A service this call needs is unavailable",
+            ),
             ApiError::Internal(_) => ("/problems/internal", "Internal error"),
         }
     }
@@ -92,7 +97,10 @@ impl ApiError {
         let (detail, errors) = match self {
             ApiError::Validation { detail, errors } => (detail.clone(), errors.clone()),
             // Internal details go to the log, not to the caller.
-            ApiError::Internal(_) => ("An unexpected error occurred; it has been logged.".to_string(), vec![]),
+            ApiError::Internal(_) => (
+                "An unexpected error occurred; it has been logged.".to_string(),
+                vec![],
+            ),
             other => (other.to_string(), vec![]),
         };
         Problem {
@@ -150,9 +158,10 @@ pub fn json_config(limit_bytes: usize) -> actix_web::web::JsonConfig {
         .error_handler(move |err, _req: &HttpRequest| {
             use actix_web::error::JsonPayloadError;
             let api = match &err {
-                JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
-                    ApiError::PayloadTooLarge(format!("the body is larger than {limit_bytes} bytes"))
-                }
+                JsonPayloadError::OverflowKnownLength { .. }
+                | JsonPayloadError::Overflow { .. } => ApiError::PayloadTooLarge(format!(
+                    "the body is larger than {limit_bytes} bytes"
+                )),
                 JsonPayloadError::Deserialize(de) => {
                     let field = field_from_serde_message(&de.to_string());
                     ApiError::Validation {
@@ -194,12 +203,12 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
 /// serde_json says "missing field `vp` at line 1 column 20" or "unknown variant `x`, expected ...";
 /// the field name is the best we can point at without a path-tracking deserializer.
 fn field_from_serde_message(message: &str) -> String {
-    if let Some(rest) = message.split("field `").nth(1) {
-        if let Some(name) = rest.split('`').next() {
-            return name.to_string();
-        }
-    }
-    "body".to_string()
+    message
+        .split("field `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or("body")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -208,8 +217,14 @@ mod tests {
 
     #[test]
     fn the_field_is_read_from_serde_messages() {
-        assert_eq!(field_from_serde_message("missing field `vp` at line 1 column 2"), "vp");
-        assert_eq!(field_from_serde_message("expected a string at line 1"), "body");
+        assert_eq!(
+            field_from_serde_message("missing field `vp` at line 1 column 2"),
+            "vp"
+        );
+        assert_eq!(
+            field_from_serde_message("expected a string at line 1"),
+            "body"
+        );
     }
 
     #[test]

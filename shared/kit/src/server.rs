@@ -14,10 +14,14 @@ pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
 /// Binds `addr` ("127.0.0.1:0" for any free port). Address reuse lets a restarted service take its
 /// port back at once.
 pub fn bind(addr: &str) -> std::io::Result<TcpListener> {
-    let addr: SocketAddr = addr
-        .parse()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{addr}: {e}")))?;
-    let socket = socket2::Socket::new(socket2::Domain::for_address(addr), socket2::Type::STREAM, None)?;
+    let addr: SocketAddr = addr.parse().map_err(|e| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{addr}: {e}"))
+    })?;
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::STREAM,
+        None,
+    )?;
     socket.set_reuse_address(true)?;
     socket.bind(&addr.into())?;
     socket.listen(1024)?;
@@ -85,13 +89,18 @@ impl RunningServer {
 
 /// Serves `api` (the service's handlers and their app data) on `listener`, with the shared
 /// extractor settings, problem+json for unknown routes, and request logs.
-pub fn serve<F>(listener: TcpListener, service: &'static str, api: F) -> std::io::Result<RunningServer>
+pub fn serve<F>(
+    listener: TcpListener,
+    service: &'static str,
+    api: F,
+) -> std::io::Result<RunningServer>
 where
     F: Fn(&mut utoipa_actix_web::service_config::ServiceConfig) + Send + Clone + 'static,
 {
     use utoipa_actix_web::AppExt;
     let addr = listener.local_addr()?;
-    let workers = crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
+    let workers =
+        crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .into_utoipa_app()

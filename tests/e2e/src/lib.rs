@@ -11,7 +11,8 @@ use uuid::Uuid;
 
 /// The server tests create their databases on: `TEST_DATABASE_URL`, else the local one.
 pub fn server_url() -> String {
-    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
 /// A running suite over its own database, with an admin client.
@@ -28,7 +29,12 @@ pub struct TestSuite {
 impl TestSuite {
     /// A client with a fresh token for `api_key`.
     pub async fn client_for(&self, api_key: &str) -> ApiClient {
-        let token = self.anonymous.token(api_key).await.expect("token").access_token;
+        let token = self
+            .anonymous
+            .token(api_key)
+            .await
+            .expect("token")
+            .access_token;
         self.anonymous.with_token(token)
     }
 
@@ -40,9 +46,11 @@ impl TestSuite {
             seed: Vec<u8>,
         }
         let mut conn = PgConnection::establish(&self.database_url).expect("test database");
-        let row: Seed = diesel::sql_query("SELECT seed FROM registration.signing_keys ORDER BY created_at DESC LIMIT 1")
-            .get_result(&mut conn)
-            .expect("a signing key");
+        let row: Seed = diesel::sql_query(
+            "SELECT seed FROM registration.signing_keys ORDER BY created_at DESC LIMIT 1",
+        )
+        .get_result(&mut conn)
+        .expect("a signing key");
         catan_kit::auth::SigningKey::from_seed(row.seed.try_into().expect("32 bytes"))
     }
 
@@ -54,16 +62,25 @@ impl TestSuite {
             n: i64,
         }
         let mut conn = PgConnection::establish(&self.database_url).expect("test database");
-        diesel::sql_query(sql).get_result::<Count>(&mut conn).expect("count query").n
+        diesel::sql_query(sql)
+            .get_result::<Count>(&mut conn)
+            .expect("count query")
+            .n
     }
 
     /// Stops the suite and drops its database.
     pub async fn shutdown(self) {
         self.suite.stop().await;
-        let name = self.database_url.rsplit('/').next().unwrap_or_default().to_string();
+        let name = self
+            .database_url
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
         let _ = tokio::task::spawn_blocking(move || {
             let mut conn = PgConnection::establish(&server_url())?;
-            diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&mut conn)?;
+            diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                .execute(&mut conn)?;
             anyhow::Ok(())
         })
         .await;
@@ -85,7 +102,11 @@ pub async fn spawn_suite() -> TestSuite {
     .await
     .expect("the suite starts");
     let anonymous = ApiClient::new(&suite.url());
-    let token = anonymous.token(&admin_key).await.expect("admin token").access_token;
+    let token = anonymous
+        .token(&admin_key)
+        .await
+        .expect("admin token")
+        .access_token;
     TestSuite {
         admin: anonymous.with_token(token),
         anonymous,
@@ -114,7 +135,9 @@ fn migrations_fingerprint() -> u64 {
     let mut hasher = DefaultHasher::new();
     for file in files {
         file.strip_prefix(&root).expect("inside").hash(&mut hasher);
-        std::fs::read(&file).expect("migration file").hash(&mut hasher);
+        std::fs::read(&file)
+            .expect("migration file")
+            .hash(&mut hasher);
     }
     hasher.finish()
 }
@@ -129,7 +152,8 @@ fn fresh_database() -> anyhow::Result<String> {
         if !db::database_exists(&server, &template)? {
             let url = db::create_database(&server, &template, None)?;
             if let Err(e) = catan_suite::migrate_all(&url) {
-                diesel::sql_query(format!("DROP DATABASE \"{template}\" WITH (FORCE)")).execute(&mut lock)?;
+                diesel::sql_query(format!("DROP DATABASE \"{template}\" WITH (FORCE)"))
+                    .execute(&mut lock)?;
                 return Err(e);
             }
         }
@@ -160,7 +184,11 @@ pub struct EventFixture {
 
 impl TestSuite {
     /// A classic event with `players` new players entered, and keys for its director and scorer.
-    pub async fn classic_event(&self, players: usize, qualifying_rounds: Option<i64>) -> EventFixture {
+    pub async fn classic_event(
+        &self,
+        players: usize,
+        qualifying_rounds: Option<i64>,
+    ) -> EventFixture {
         use catan_api::{CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, EventFormat, Role};
         let event = self
             .admin
@@ -178,8 +206,16 @@ impl TestSuite {
             role,
             event_ids: Some(vec![event.id]),
         };
-        let director_key = self.admin.create_api_key(&key(Role::Director)).await.expect("director key");
-        let scorer_key = self.admin.create_api_key(&key(Role::Scorer)).await.expect("scorer key");
+        let director_key = self
+            .admin
+            .create_api_key(&key(Role::Director))
+            .await
+            .expect("director key");
+        let scorer_key = self
+            .admin
+            .create_api_key(&key(Role::Scorer))
+            .await
+            .expect("scorer key");
         let director = self.client_for(&director_key.api_key).await;
         let scorer = self.client_for(&scorer_key.api_key).await;
         let mut entries = Vec::new();
@@ -193,7 +229,12 @@ impl TestSuite {
                 .expect("player");
             entries.push(
                 director
-                    .create_entry(event.id, &CreateEntry { player_id: player.id })
+                    .create_entry(
+                        event.id,
+                        &CreateEntry {
+                            player_id: player.id,
+                        },
+                    )
                     .await
                     .expect("entry"),
             );

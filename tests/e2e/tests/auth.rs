@@ -2,7 +2,9 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use catan_api::{CreateApiKey, CreatePlayer, DrawRound, OutcomeKind, Role, ScoreInput, SubmitResult};
+use catan_api::{
+    CreateApiKey, CreatePlayer, DrawRound, OutcomeKind, Role, ScoreInput, SubmitResult,
+};
 use catan_e2e::spawn_suite;
 use catan_kit::auth::{SigningKey, claims_for};
 use std::time::Duration;
@@ -13,32 +15,74 @@ async fn a_key_for_one_event_cannot_write_another() {
     let ts = spawn_suite().await;
     let a = ts.classic_event(4, Some(1)).await;
     let b = ts.classic_event(4, Some(1)).await;
-    let round = b.director.draw_round(b.event.id, &DrawRound::default()).await.expect("draw b");
+    let round = b
+        .director
+        .draw_round(b.event.id, &DrawRound::default())
+        .await
+        .expect("draw b");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
     let sheet = SubmitResult {
         outcome: OutcomeKind::Won,
         winner_player_id: Some(players[0]),
-        scores: players.iter().zip([10, 5, 5, 5]).map(|(&player_id, vp)| ScoreInput { player_id, vp, breakdown: None }).collect(),
+        scores: players
+            .iter()
+            .zip([10, 5, 5, 5])
+            .map(|(&player_id, vp)| ScoreInput {
+                player_id,
+                vp,
+                breakdown: None,
+            })
+            .collect(),
     };
-    let err = a.scorer.submit_result(b.event.id, 1, 1, &sheet).await.expect_err("scorer of A on B");
+    let err = a
+        .scorer
+        .submit_result(b.event.id, 1, 1, &sheet)
+        .await
+        .expect_err("scorer of A on B");
     assert_eq!(err.status(), Some(403));
-    let err = a.director.submit_result(b.event.id, 1, 1, &sheet).await.expect_err("director of A on B");
+    let err = a
+        .director
+        .submit_result(b.event.id, 1, 1, &sheet)
+        .await
+        .expect_err("director of A on B");
     assert_eq!(err.status(), Some(403));
-    let err = a.director.draw_round(b.event.id, &DrawRound::default()).await.expect_err("director of A draws B");
+    let err = a
+        .director
+        .draw_round(b.event.id, &DrawRound::default())
+        .await
+        .expect_err("director of A draws B");
     assert_eq!(err.status(), Some(403));
     // A scorer posts results but does not run the event.
-    let err = b.scorer.draw_round(b.event.id, &DrawRound::default()).await.expect_err("scorer draws");
+    let err = b
+        .scorer
+        .draw_round(b.event.id, &DrawRound::default())
+        .await
+        .expect_err("scorer draws");
     assert_eq!(err.status(), Some(403));
-    let err = b.scorer.create_player(&CreatePlayer { name: "X".into(), region_id: None }).await.expect_err("scorer registers");
+    let err = b
+        .scorer
+        .create_player(&CreatePlayer {
+            name: "X".into(),
+            region_id: None,
+        })
+        .await
+        .expect_err("scorer registers");
     assert_eq!(err.status(), Some(403));
     let err = b
         .director
-        .create_api_key(&CreateApiKey { name: "mine".into(), role: Role::Admin, event_ids: None })
+        .create_api_key(&CreateApiKey {
+            name: "mine".into(),
+            role: Role::Admin,
+            event_ids: None,
+        })
         .await
         .expect_err("director makes an admin key");
     assert_eq!(err.status(), Some(403));
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
-    b.scorer.submit_result(b.event.id, 1, 1, &sheet).await.expect("B's own scorer");
+    b.scorer
+        .submit_result(b.event.id, 1, 1, &sheet)
+        .await
+        .expect("B's own scorer");
     ts.shutdown().await;
 }
 
@@ -58,9 +102,17 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
     wrong_audience.aud = "someone-else".into();
     let genuine = key.sign(&admin_claims()).expect("sign");
     let tampered = {
-        let scorer = key.sign(&claims_for(Uuid::new_v4(), Role::Scorer, Some(vec![fx.event.id]), Duration::from_secs(600))).expect("sign");
+        let scorer = key
+            .sign(&claims_for(
+                Uuid::new_v4(),
+                Role::Scorer,
+                Some(vec![fx.event.id]),
+                Duration::from_secs(600),
+            ))
+            .expect("sign");
         let mut parts: Vec<String> = scorer.split('.').map(str::to_owned).collect();
-        let mut payload: serde_json::Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[1]).unwrap()).unwrap();
+        let mut payload: serde_json::Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[1]).unwrap()).unwrap();
         payload["role"] = "admin".into();
         parts[1] = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
         parts.join(".")
@@ -80,19 +132,56 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
         ("unknown key", foreign),
         ("garbage", "not-a-token".to_string()),
     ];
-    let body = CreatePlayer { name: "Intruder".into(), region_id: None };
+    let body = CreatePlayer {
+        name: "Intruder".into(),
+        region_id: None,
+    };
     for (what, token) in cases {
         // Registration verifies locally; pairing verifies from the JWKS: both refuse.
-        let err = ts.anonymous.with_token(token.clone()).create_player(&body).await.expect_err(what);
+        let err = ts
+            .anonymous
+            .with_token(token.clone())
+            .create_player(&body)
+            .await
+            .expect_err(what);
         assert_eq!(err.status(), Some(401), "{what} at registration");
-        let err = ts.anonymous.with_token(token).draw_round(fx.event.id, &DrawRound::default()).await.expect_err(what);
+        let err = ts
+            .anonymous
+            .with_token(token)
+            .draw_round(fx.event.id, &DrawRound::default())
+            .await
+            .expect_err(what);
         assert_eq!(err.status(), Some(401), "{what} at pairing");
     }
-    assert!(ts.anonymous.with_token(genuine).create_player(&body).await.is_ok(), "the real key's token works");
-    assert_eq!(ts.anonymous.create_player(&body).await.expect_err("no token").status(), Some(401));
-    assert_eq!(ts.anonymous.token("ck_wrong").await.expect_err("bad key").status(), Some(401));
+    assert!(
+        ts.anonymous
+            .with_token(genuine)
+            .create_player(&body)
+            .await
+            .is_ok(),
+        "the real key's token works"
+    );
+    assert_eq!(
+        ts.anonymous
+            .create_player(&body)
+            .await
+            .expect_err("no token")
+            .status(),
+        Some(401)
+    );
+    assert_eq!(
+        ts.anonymous
+            .token("ck_wrong")
+            .await
+            .expect_err("bad key")
+            .status(),
+        Some(401)
+    );
     // Standings and placements are public.
     assert!(ts.anonymous.standings(fx.event.id).await.is_ok());
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Intruder'"), 1);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Intruder'"),
+        1
+    );
     ts.shutdown().await;
 }

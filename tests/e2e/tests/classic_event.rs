@@ -23,14 +23,21 @@ fn independent_standings(results: &[TableResult]) -> Vec<(Uuid, u32, Ratio<i128>
             .collect();
         let sum: i128 = credited.iter().map(|(_, v)| v).sum();
         // A 3-player table's total is raised by its average.
-        let table_total = if credited.len() == 3 { Ratio::new(sum * 4, 3) } else { Ratio::from_integer(sum) };
+        let table_total = if credited.len() == 3 {
+            Ratio::new(sum * 4, 3)
+        } else {
+            Ratio::from_integer(sum)
+        };
         for (player, vp) in credited {
             let entry = totals.entry(player).or_insert((0, Ratio::from_integer(0)));
             entry.0 += vp as u32;
             entry.1 += Ratio::from_integer(vp * 100) / table_total;
         }
     }
-    let mut rows: Vec<_> = totals.into_iter().map(|(p, (vp, share))| (p, vp, share)).collect();
+    let mut rows: Vec<_> = totals
+        .into_iter()
+        .map(|(p, (vp, share))| (p, vp, share))
+        .collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
     rows
 }
@@ -45,29 +52,55 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     let mut posted: Vec<TableResult> = Vec::new();
 
     for expected_number in 1..=5u32 {
-        let round = fx.director.draw_round(event_id, &DrawRound::default()).await.expect("draw");
+        let round = fx
+            .director
+            .draw_round(event_id, &DrawRound::default())
+            .await
+            .expect("draw");
         assert_eq!(round.number, expected_number);
         // The stored round is the one returned, seed included.
-        let stored = ts.anonymous.round(event_id, round.number).await.expect("stored round");
+        let stored = ts
+            .anonymous
+            .round(event_id, round.number)
+            .await
+            .expect("stored round");
         assert_eq!(stored.seed, round.seed);
         assert_eq!(stored.tables.len(), round.tables.len());
         for table in &round.tables {
             let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
             let sheet = random_sheet(&seated, round.stage, &mut rng);
-            posted.push(fx.scorer.submit_result(event_id, round.number, table.number, &sheet).await.expect("result"));
+            posted.push(
+                fx.scorer
+                    .submit_result(event_id, round.number, table.number, &sheet)
+                    .await
+                    .expect("result"),
+            );
         }
         rounds.push(round);
     }
 
     let stages: Vec<Stage> = rounds.iter().map(|r| r.stage).collect();
-    assert_eq!(stages, [Stage::Qualifying, Stage::Qualifying, Stage::Qualifying, Stage::Semifinal, Stage::Final]);
+    assert_eq!(
+        stages,
+        [
+            Stage::Qualifying,
+            Stage::Qualifying,
+            Stage::Qualifying,
+            Stage::Semifinal,
+            Stage::Final
+        ]
+    );
 
     // Every player seated once a round, at 7 tables of 4 and 3 of 3.
     let everyone: HashSet<Uuid> = fx.entries.iter().map(|e| e.player_id).collect();
     let mut met: HashMap<(Uuid, Uuid), u32> = HashMap::new();
     let mut three_player_games: HashMap<Uuid, u32> = HashMap::new();
     for round in &rounds[..3] {
-        let seated: Vec<Uuid> = round.tables.iter().flat_map(|t| t.seats.iter().map(|s| s.player_id)).collect();
+        let seated: Vec<Uuid> = round
+            .tables
+            .iter()
+            .flat_map(|t| t.seats.iter().map(|s| s.player_id))
+            .collect();
         assert_eq!(seated.len(), 37, "round {}", round.number);
         assert_eq!(seated.iter().copied().collect::<HashSet<_>>(), everyone);
         let mut sizes: Vec<usize> = round.tables.iter().map(|t| t.seats.len()).collect();
@@ -86,10 +119,20 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
             }
         }
         // The 3-player games stay spread evenly after every round.
-        let counts: Vec<u32> = everyone.iter().map(|p| three_player_games.get(p).copied().unwrap_or(0)).collect();
-        assert!(counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1, "round {}", round.number);
+        let counts: Vec<u32> = everyone
+            .iter()
+            .map(|p| three_player_games.get(p).copied().unwrap_or(0))
+            .collect();
+        assert!(
+            counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1,
+            "round {}",
+            round.number
+        );
     }
-    assert!(met.values().all(|&m| m == 1), "nobody meets an opponent twice in the qualifying rounds");
+    assert!(
+        met.values().all(|&m| m == 1),
+        "nobody meets an opponent twice in the qualifying rounds"
+    );
 
     // The standings are what the posted results say.
     let standings = ts.anonymous.standings(event_id).await.expect("standings");
@@ -98,20 +141,35 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     assert_eq!(standings.rows.len(), 37);
     for (row, (player, vp, share)) in standings.rows.iter().zip(&expected) {
         assert_eq!(row.vp, *vp);
-        assert_eq!(row.vp_share_exact, format!("{}/{}", share.numer(), share.denom()));
+        assert_eq!(
+            row.vp_share_exact,
+            format!("{}/{}", share.numer(), share.denom())
+        );
         if row.player_id != *player {
             // Only a full tie may order two players differently.
-            let theirs = expected.iter().find(|(p, _, _)| *p == row.player_id).expect("listed");
+            let theirs = expected
+                .iter()
+                .find(|(p, _, _)| *p == row.player_id)
+                .expect("listed");
             assert_eq!((theirs.1, theirs.2), (*vp, *share));
         }
     }
 
     // The semi-finalists are the top 16; the finalists the semi winners.
     let top16: HashSet<Uuid> = standings.rows[..16].iter().map(|r| r.player_id).collect();
-    let semi_players: HashSet<Uuid> = rounds[3].tables.iter().flat_map(|t| t.seats.iter().map(|s| s.player_id)).collect();
+    let semi_players: HashSet<Uuid> = rounds[3]
+        .tables
+        .iter()
+        .flat_map(|t| t.seats.iter().map(|s| s.player_id))
+        .collect();
     assert_eq!(semi_players, top16);
     assert_eq!(rounds[3].tables.len(), 4);
-    let rank_of: HashMap<Uuid, usize> = standings.rows.iter().enumerate().map(|(i, r)| (r.player_id, i)).collect();
+    let rank_of: HashMap<Uuid, usize> = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player_id, i))
+        .collect();
     let semi_winners: HashSet<Uuid> = posted
         .iter()
         .filter(|r| r.stage == Stage::Semifinal)
@@ -120,33 +178,67 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
                 // At the time limit the highest VP goes through; equal VP, the better qualifier.
                 r.scores
                     .iter()
-                    .max_by(|a, b| a.vp.cmp(&b.vp).then(rank_of[&b.player_id].cmp(&rank_of[&a.player_id])))
+                    .max_by(|a, b| {
+                        a.vp.cmp(&b.vp)
+                            .then(rank_of[&b.player_id].cmp(&rank_of[&a.player_id]))
+                    })
                     .expect("scores")
                     .player_id
             })
         })
         .collect();
-    let finalists: HashSet<Uuid> = rounds[4].tables[0].seats.iter().map(|s| s.player_id).collect();
+    let finalists: HashSet<Uuid> = rounds[4].tables[0]
+        .seats
+        .iter()
+        .map(|s| s.player_id)
+        .collect();
     assert_eq!(rounds[4].tables.len(), 1);
     assert_eq!(finalists, semi_winners);
 
     // Placements: the final's winner, the other finalists, the semi-finalists, then the rest.
     let placements = ts.anonymous.placements(event_id).await.expect("placements");
-    let final_result = posted.iter().find(|r| r.stage == Stage::Final).expect("final result");
+    let final_result = posted
+        .iter()
+        .find(|r| r.stage == Stage::Final)
+        .expect("final result");
     assert_eq!(placements.rows.len(), 37);
-    assert_eq!(Some(placements.rows[0].player_id), final_result.winner_player_id);
+    assert_eq!(
+        Some(placements.rows[0].player_id),
+        final_result.winner_player_id
+    );
     let places: Vec<Uuid> = placements.rows.iter().map(|r| r.player_id).collect();
-    assert_eq!(places[..4].iter().copied().collect::<HashSet<_>>(), finalists);
+    assert_eq!(
+        places[..4].iter().copied().collect::<HashSet<_>>(),
+        finalists
+    );
     assert_eq!(places[..16].iter().copied().collect::<HashSet<_>>(), top16);
     let rest: Vec<Uuid> = standings.rows[16..].iter().map(|r| r.player_id).collect();
     assert_eq!(places[16..], rest[..]);
-    assert!(placements.rows.iter().enumerate().all(|(i, r)| r.place == i as u32 + 1));
+    assert!(
+        placements
+            .rows
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.place == i as u32 + 1)
+    );
     assert!(placements.rows[..4].iter().all(|r| r.stage == Stage::Final));
-    assert!(placements.rows[4..16].iter().all(|r| r.stage == Stage::Semifinal));
-    assert!(placements.rows[16..].iter().all(|r| r.stage == Stage::Qualifying));
+    assert!(
+        placements.rows[4..16]
+            .iter()
+            .all(|r| r.stage == Stage::Semifinal)
+    );
+    assert!(
+        placements.rows[16..]
+            .iter()
+            .all(|r| r.stage == Stage::Qualifying)
+    );
 
     // The event is over: no further round.
-    let extra = fx.director.draw_round(event_id, &DrawRound::default()).await.unwrap_err();
+    let extra = fx
+        .director
+        .draw_round(event_id, &DrawRound::default())
+        .await
+        .unwrap_err();
     assert_eq!(extra.status(), Some(409));
     ts.shutdown().await;
 }

@@ -13,23 +13,59 @@ async fn results_posted_while_ranking_is_down_count_once_it_is_back() {
     let mut ts = spawn_suite().await;
     let fx = ts.classic_event(12, Some(2)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let mut posted = Vec::new();
     let first = round.tables.first().expect("a table");
     let seated: Vec<Uuid> = first.seats.iter().map(|s| s.player_id).collect();
-    posted.push(fx.scorer.submit_result(fx.event.id, 1, first.number, &random_sheet(&seated, round.stage, &mut rng)).await.expect("result"));
-    assert_eq!(ts.anonymous.standings(fx.event.id).await.expect("standings").results_counted, 1);
+    posted.push(
+        fx.scorer
+            .submit_result(
+                fx.event.id,
+                1,
+                first.number,
+                &random_sheet(&seated, round.stage, &mut rng),
+            )
+            .await
+            .expect("result"),
+    );
+    assert_eq!(
+        ts.anonymous
+            .standings(fx.event.id)
+            .await
+            .expect("standings")
+            .results_counted,
+        1
+    );
 
     ts.suite.stop_service(Owner::Ranking).await;
-    assert!(ts.anonymous.standings(fx.event.id).await.is_err(), "ranking is down");
+    assert!(
+        ts.anonymous.standings(fx.event.id).await.is_err(),
+        "ranking is down"
+    );
     for table in &round.tables[1..] {
         let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
         let sheet = random_sheet(&seated, round.stage, &mut rng);
-        posted.push(fx.scorer.submit_result(fx.event.id, 1, table.number, &sheet).await.expect("results still accepted"));
+        posted.push(
+            fx.scorer
+                .submit_result(fx.event.id, 1, table.number, &sheet)
+                .await
+                .expect("results still accepted"),
+        );
     }
-    ts.suite.restart_service(Owner::Ranking).await.expect("ranking restarts");
+    ts.suite
+        .restart_service(Owner::Ranking)
+        .await
+        .expect("ranking restarts");
 
-    let standings = ts.anonymous.standings(fx.event.id).await.expect("standings");
+    let standings = ts
+        .anonymous
+        .standings(fx.event.id)
+        .await
+        .expect("standings");
     assert_eq!(standings.results_counted as usize, round.tables.len());
     assert_eq!(standings.after_round, 1);
     for row in &standings.rows {
@@ -42,7 +78,10 @@ async fn results_posted_while_ranking_is_down_count_once_it_is_back() {
         assert_eq!(row.vp, expected);
     }
     // And the event goes on.
-    fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("round 2");
+    fx.director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("round 2");
     ts.shutdown().await;
 }
 
@@ -51,10 +90,20 @@ async fn a_draw_while_a_peer_is_down_is_refused_cleanly_and_changes_nothing() {
     let mut ts = spawn_suite().await;
     let fx = ts.classic_event(8, Some(1)).await;
     ts.suite.stop_service(Owner::Registration).await;
-    let err = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect_err("registration is down");
+    let err = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect_err("registration is down");
     assert_eq!(err.status(), Some(503));
     assert_eq!(ts.count("SELECT count(*) AS n FROM pairing.rounds"), 0);
-    ts.suite.restart_service(Owner::Registration).await.expect("registration restarts");
-    fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw after restart");
+    ts.suite
+        .restart_service(Owner::Registration)
+        .await
+        .expect("registration restarts");
+    fx.director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw after restart");
     ts.shutdown().await;
 }

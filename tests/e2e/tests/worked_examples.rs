@@ -10,17 +10,29 @@ use uuid::Uuid;
 /// A sheet where the `fixed` players have their VP and the others fill the table up to `total`:
 /// whoever has 10 wins; if nobody fixed has 10, the first other player wins with 10.
 fn sheet_with_total(seated: &[Uuid], fixed: &[(Uuid, i64)], total: i64) -> SubmitResult {
-    let others: Vec<Uuid> = seated.iter().copied().filter(|p| !fixed.iter().any(|(f, _)| f == p)).collect();
+    let others: Vec<Uuid> = seated
+        .iter()
+        .copied()
+        .filter(|p| !fixed.iter().any(|(f, _)| f == p))
+        .collect();
     let mut scores: Vec<ScoreInput> = fixed
         .iter()
-        .map(|&(player_id, vp)| ScoreInput { player_id, vp, breakdown: None })
+        .map(|&(player_id, vp)| ScoreInput {
+            player_id,
+            vp,
+            breakdown: None,
+        })
         .collect();
     let mut remaining = total - fixed.iter().map(|(_, vp)| vp).sum::<i64>();
     let mut winner = fixed.iter().find(|(_, vp)| *vp >= 10).map(|(p, _)| *p);
     let mut free = others.as_slice();
     if winner.is_none() {
         winner = Some(free[0]);
-        scores.push(ScoreInput { player_id: free[0], vp: 10, breakdown: None });
+        scores.push(ScoreInput {
+            player_id: free[0],
+            vp: 10,
+            breakdown: None,
+        });
         remaining -= 10;
         free = &free[1..];
     }
@@ -28,19 +40,38 @@ fn sheet_with_total(seated: &[Uuid], fixed: &[(Uuid, i64)], total: i64) -> Submi
         let left = (free.len() - i) as i64;
         let vp = remaining / left + i64::from(remaining % left > 0);
         assert!((2..=9).contains(&vp), "a total of {total} cannot be filled");
-        scores.push(ScoreInput { player_id, vp, breakdown: None });
+        scores.push(ScoreInput {
+            player_id,
+            vp,
+            breakdown: None,
+        });
         remaining -= vp;
     }
     assert_eq!(remaining, 0);
-    SubmitResult { outcome: OutcomeKind::Won, winner_player_id: winner, scores }
+    SubmitResult {
+        outcome: OutcomeKind::Won,
+        winner_player_id: winner,
+        scores,
+    }
 }
 
+/// A player's game: (his VP, the table's total VP).
+type Game = (i64, i64);
+
 fn seated(round: &Round, table: usize) -> Vec<Uuid> {
-    round.tables[table].seats.iter().map(|s| s.player_id).collect()
+    round.tables[table]
+        .seats
+        .iter()
+        .map(|s| s.player_id)
+        .collect()
 }
 
 fn table_of(round: &Round, player: Uuid) -> usize {
-    round.tables.iter().position(|t| t.seats.iter().any(|s| s.player_id == player)).expect("seated")
+    round
+        .tables
+        .iter()
+        .position(|t| t.seats.iter().any(|s| s.player_id == player))
+        .expect("seated")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -50,17 +81,24 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
     let (a, b) = (fx.entries[0].player_id, fx.entries[1].player_id);
     // A: 10 of 32, 8 of 30, 10 of 36. B: 10 of 30, 10 of 33, 8 of 36. A round's pair of games
     // can share one table only when the totals agree (30 or 36), so those are kept for a meeting.
-    let mut games: Vec<((i64, i64), (i64, i64), bool)> = vec![
+    let mut games: Vec<(Game, Game, bool)> = vec![
         ((10, 32), (10, 33), false),
         ((8, 30), (10, 30), true),
         ((10, 36), (8, 36), true),
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for _ in 0..3 {
-        let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+        let round = fx
+            .director
+            .draw_round(fx.event.id, &DrawRound::default())
+            .await
+            .expect("draw");
         let (ta, tb) = (table_of(&round, a), table_of(&round, b));
         let pick = if ta == tb {
-            games.iter().position(|g| g.2).expect("a shareable game is left")
+            games
+                .iter()
+                .position(|g| g.2)
+                .expect("a shareable game is left")
         } else {
             games.iter().position(|g| !g.2).unwrap_or(0)
         };
@@ -76,11 +114,24 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
             } else {
                 random_sheet(&players, round.stage, &mut rng)
             };
-            fx.scorer.submit_result(fx.event.id, round.number, table.number, &sheet).await.expect("result");
+            fx.scorer
+                .submit_result(fx.event.id, round.number, table.number, &sheet)
+                .await
+                .expect("result");
         }
     }
-    let standings = ts.anonymous.standings(fx.event.id).await.expect("standings");
-    let row = |p: Uuid| standings.rows.iter().position(|r| r.player_id == p).expect("listed");
+    let standings = ts
+        .anonymous
+        .standings(fx.event.id)
+        .await
+        .expect("standings");
+    let row = |p: Uuid| {
+        standings
+            .rows
+            .iter()
+            .position(|r| r.player_id == p)
+            .expect("listed")
+    };
     let (ra, rb) = (&standings.rows[row(a)], &standings.rows[row(b)]);
     assert_eq!((ra.vp, rb.vp), (28, 28));
     assert_eq!(ra.vp_share, "85.69");
@@ -98,7 +149,11 @@ async fn a_three_player_table_total_is_raised_by_its_average() {
     let ts = spawn_suite().await;
     // 15 players: three tables of 4 and one of 3.
     let fx = ts.classic_event(15, Some(1)).await;
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut trio = Vec::new();
     for (i, table) in round.tables.iter().enumerate() {
@@ -111,19 +166,46 @@ async fn a_three_player_table_total_is_raised_by_its_average() {
                 scores: players
                     .iter()
                     .zip([10, 9, 5])
-                    .map(|(&player_id, vp)| ScoreInput { player_id, vp, breakdown: None })
+                    .map(|(&player_id, vp)| ScoreInput {
+                        player_id,
+                        vp,
+                        breakdown: None,
+                    })
                     .collect(),
             }
         } else {
             random_sheet(&players, round.stage, &mut rng)
         };
-        fx.scorer.submit_result(fx.event.id, round.number, table.number, &sheet).await.expect("result");
+        fx.scorer
+            .submit_result(fx.event.id, round.number, table.number, &sheet)
+            .await
+            .expect("result");
     }
     assert_eq!(trio.len(), 3, "the draw has one 3-player table");
-    let standings = ts.anonymous.standings(fx.event.id).await.expect("standings");
-    let share = |p: Uuid| standings.rows.iter().find(|r| r.player_id == p).expect("listed").vp_share.clone();
-    assert_eq!([share(trio[0]), share(trio[1]), share(trio[2])], ["31.25", "28.13", "15.63"]);
-    let three_player = standings.rows.iter().find(|r| r.player_id == trio[0]).expect("listed").three_player_games;
+    let standings = ts
+        .anonymous
+        .standings(fx.event.id)
+        .await
+        .expect("standings");
+    let share = |p: Uuid| {
+        standings
+            .rows
+            .iter()
+            .find(|r| r.player_id == p)
+            .expect("listed")
+            .vp_share
+            .clone()
+    };
+    assert_eq!(
+        [share(trio[0]), share(trio[1]), share(trio[2])],
+        ["31.25", "28.13", "15.63"]
+    );
+    let three_player = standings
+        .rows
+        .iter()
+        .find(|r| r.player_id == trio[0])
+        .expect("listed")
+        .three_player_games;
     assert_eq!(three_player, 1);
     ts.shutdown().await;
 }

@@ -100,3 +100,31 @@ pub fn run(
     }
     report
 }
+
+/// One line per field size: the engine's repeats and time for a whole event of `rounds`.
+pub fn sweep(from: usize, to: usize, rounds: usize, seed: u64) -> Value {
+    let mut fields = Vec::new();
+    let mut with_repeats = Vec::new();
+    for players in (from..=to).filter(|&n| n >= 3 && n != 5) {
+        let start = Instant::now();
+        let (schedule, times) = engine_schedule(players, rounds, seed);
+        let total = millis(start);
+        let figures = schedule_figures(&schedule, &[]);
+        if figures.repeat_meetings > 0 {
+            with_repeats.push(players);
+        }
+        let slowest = times.iter().copied().fold(0.0, f64::max);
+        eprintln!(
+            "N={players:>5} rounds={rounds} repeats={} squared={} positions={} max_ms_round={slowest:.2} total_ms={total:.1}",
+            figures.repeat_meetings, figures.repeat_cost_squared, figures.position_repeats
+        );
+        fields.push(json!({
+            "players": players,
+            "repeat_meetings": figures.repeat_meetings,
+            "position_repeats": figures.position_repeats,
+            "max_millis_per_round": slowest,
+            "total_millis": total,
+        }));
+    }
+    json!({ "rounds": rounds, "seed": seed, "fields_with_repeats": with_repeats, "fields": fields })
+}

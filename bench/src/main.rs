@@ -27,6 +27,17 @@ enum Command {
         #[arg(long)]
         baseline: bool,
     },
+    /// Draw whole events for every field size in a range; one line per size on stderr.
+    ClassicSweep {
+        #[arg(long)]
+        from: usize,
+        #[arg(long)]
+        to: usize,
+        #[arg(long)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Simulate a partner event's Swiss rounds with random results (teams numbered from 0).
     Swiss {
         #[arg(long)]
@@ -50,6 +61,12 @@ fn main() {
             schedule,
             baseline,
         } => classic::run(players, rounds, seed, schedule, baseline),
+        Command::ClassicSweep {
+            from,
+            to,
+            rounds,
+            seed,
+        } => classic::sweep(from, to, rounds, seed),
         Command::Swiss {
             teams,
             rounds,

@@ -2,7 +2,9 @@
 
 use crate::State;
 use crate::store;
-use catan_api::{ApiClient, Entry, EntryStatus, Event, Round, RoundFigures, Seat, Stage, Table};
+use catan_api::{
+    ApiClient, BoardMode, Entry, EntryStatus, Event, EventFormat, Round, RoundFigures, Seat, Stage, Table,
+};
 use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tables};
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
 use catan_domain::seating::SEAT_ORDER;
@@ -37,11 +39,48 @@ pub async fn draw_next_round(
     if let Some(last) = existing.last() {
         ensure_round_complete(&state.results, last).await?;
     }
-    let next = next_draw(state, &event, &existing).await?;
     let seed = seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED);
     let rounds_before = existing.len();
-    let qualifying_rounds = event.qualifying_rounds as usize;
-    db::transaction(&pool, move |conn| {
+    match event.format {
+        EventFormat::Classic => {
+            let next = next_draw(state, &event, &existing).await?;
+            let qualifying_rounds = event.qualifying_rounds as usize;
+            let board_mode = event.board_mode;
+            store_new_round(&pool, event_id, rounds_before, drawn_by, move |conn, rounds| {
+                let numbers = store::numbers_for(conn, event_id, &next.players)?;
+                let mut round = build_round(
+                    event_id,
+                    rounds_before as u32 + 1,
+                    seed,
+                    &next,
+                    rounds,
+                    &numbers,
+                    qualifying_rounds,
+                )?;
+                round.board_mode = board_mode;
+                Ok(round)
+            })
+            .await
+        }
+        EventFormat::Partner => {
+            let round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
+            store_new_round(&pool, event_id, rounds_before, drawn_by, move |_, _| Ok(round)).await
+        }
+    }
+}
+
+/// Stores the round `build` makes, under the event's lock, unless another draw got there first.
+async fn store_new_round<F>(
+    pool: &db::PgPool,
+    event_id: Uuid,
+    rounds_before: usize,
+    drawn_by: Uuid,
+    build: F,
+) -> Result<Round, ApiError>
+where
+    F: FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send + 'static,
+{
+    db::transaction(pool, move |conn| {
         store::lock_event(conn, event_id)?;
         let rounds = store::rounds_of(conn, event_id)?;
         if rounds.len() != rounds_before {
@@ -49,16 +88,7 @@ pub async fn draw_next_round(
                 "another round was drawn meanwhile; reload and try again".into(),
             ));
         }
-        let numbers = store::numbers_for(conn, event_id, &next.players)?;
-        let round = build_round(
-            event_id,
-            rounds_before as u32 + 1,
-            seed,
-            &next,
-            &rounds,
-            &numbers,
-            qualifying_rounds,
-        )?;
+        let round = build(conn, &rounds)?;
         store::insert_round(conn, &round, drawn_by)?;
         Ok(round)
     })
@@ -105,7 +135,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     if qualifying_drawn < event.qualifying_rounds as usize {
         return Ok(NextDraw {
             stage: Stage::Qualifying,
-            players: active.iter().map(|e| (e.id, e.player_id)).collect(),
+            players: active.iter().filter_map(|e| Some((e.id, e.player_id?))).collect(),
         });
     }
     let semifinal = existing.iter().find(|r| r.stage == Stage::Semifinal);
@@ -120,7 +150,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
         .await
         .map_err(|e| peer_error("ranking", e))?;
     let entry_of_player: HashMap<Uuid, Uuid> =
-        entries.iter().map(|e| (e.player_id, e.id)).collect();
+        entries.iter().filter_map(|e| Some((e.player_id?, e.id))).collect();
     if let Some(semifinal) = semifinal {
         // The semi-finals' winners play the final.
         let qualifying_order: Vec<Uuid> = standings.rows.iter().map(|r| r.player_id).collect();
@@ -261,10 +291,14 @@ fn build_round(
     Ok(Round {
         event_id,
         number,
+        format: EventFormat::Classic,
         stage: next.stage,
         seed,
         drawn_at: chrono::Utc::now(),
         figures,
         tables,
+        byes: Vec::new(),
+        board_mode: BoardMode::default(),
+        partner_rules: None,
     })
 }

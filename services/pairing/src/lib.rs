@@ -5,6 +5,7 @@ mod draw;
 mod routes;
 mod schema;
 mod store;
+mod swiss;
 
 use actix_web::{App, web};
 use catan_api::ApiClient;

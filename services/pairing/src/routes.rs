@@ -3,7 +3,8 @@
 use crate::State;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use catan_domain::board::{generate_board, render_svg, table_board_seed};
 use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
@@ -96,4 +97,43 @@ async fn get_round(
                 "round {number} of event {event_id} has not been drawn"
             ))
         })
+}
+
+/// The board a table plays, set up the tournament way and reproducible from the round's seed:
+/// JSON, or an SVG picture to print or project with `Accept: image/svg+xml`.
+#[utoipa::path(
+    tag = "pairing",
+    params(("event_id" = Uuid, Path), ("number" = u32, Path), ("table" = u32, Path)),
+    responses(
+        (status = 200, description = "The board: hexes with terrain and number tokens, harbours, the robber", body = Object, content_type = "application/json"),
+        (status = 200, description = "The board as a picture", body = String, content_type = "image/svg+xml"),
+        (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/events/{event_id}/rounds/{number}/tables/{table}/board")]
+async fn table_board(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32, u32)>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, number, table) = path.into_inner();
+    let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
+    let round = rounds
+        .into_iter()
+        .find(|r| r.number == number)
+        .ok_or_else(|| ApiError::NotFound(format!("round {number} of event {event_id} has not been drawn")))?;
+    if !round.tables.iter().any(|t| t.number == table) {
+        return Err(ApiError::NotFound(format!("round {number} has no table {table}")));
+    }
+    let board = generate_board(table_board_seed(round.seed, table, round.board_mode));
+    let wants_svg = request
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("image/svg+xml"));
+    Ok(if wants_svg {
+        HttpResponse::Ok().content_type("image/svg+xml").body(render_svg(&board))
+    } else {
+        HttpResponse::Ok().json(board)
+    })
 }

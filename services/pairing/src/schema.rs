@@ -18,6 +18,10 @@ diesel::table! {
         figures -> Jsonb,
         drawn_at -> Timestamptz,
         drawn_by -> Uuid,
+        format -> Text,
+        byes -> Array<Uuid>,
+        board_mode -> Text,
+        partner_rules -> Nullable<Jsonb>,
     }
 }
 

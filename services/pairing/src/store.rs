@@ -1,44 +1,34 @@
 //! The pairing schema: rounds with their tables, and participants' engine numbers.
 
 use crate::schema::{participants, round_tables, rounds};
-use catan_api::{Round, RoundFigures, Seat, Stage, Table};
+use catan_api::{Round, RoundFigures, Seat, Table};
 use catan_kit::ApiError;
+use catan_kit::db::{enum_from_text, enum_to_text};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use std::collections::HashMap;
 use uuid::Uuid;
 
-fn stage_text(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Qualifying => "qualifying",
-        Stage::Semifinal => "semifinal",
-        Stage::Final => "final",
-    }
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = rounds)]
+struct RoundRow {
+    number: i32,
+    stage: String,
+    seed: i64,
+    figures: serde_json::Value,
+    drawn_at: DateTime<Utc>,
+    format: String,
+    byes: Vec<Uuid>,
+    board_mode: String,
+    partner_rules: Option<serde_json::Value>,
 }
-
-fn parse_stage(text: &str) -> Result<Stage, ApiError> {
-    match text {
-        "qualifying" => Ok(Stage::Qualifying),
-        "semifinal" => Ok(Stage::Semifinal),
-        "final" => Ok(Stage::Final),
-        other => Err(ApiError::internal(format!("stored stage {other}"))),
-    }
-}
-
-type RoundRow = (i32, String, i64, serde_json::Value, DateTime<Utc>);
 type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 
 /// Every round of the event, oldest first, with its tables.
 pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, ApiError> {
     let round_rows: Vec<RoundRow> = rounds::table
         .filter(rounds::event_id.eq(event_id))
-        .select((
-            rounds::number,
-            rounds::stage,
-            rounds::seed,
-            rounds::figures,
-            rounds::drawn_at,
-        ))
+        .select(RoundRow::as_select())
         .order(rounds::number)
         .load(conn)?;
     let table_rows: Vec<TableRow> = round_tables::table
@@ -62,16 +52,24 @@ pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, 
     }
     round_rows
         .into_iter()
-        .map(|(number, stage, seed, figures, drawn_at)| {
+        .map(|row| {
             Ok(Round {
                 event_id,
-                number: number as u32,
-                stage: parse_stage(&stage)?,
-                seed: seed as u64,
-                drawn_at,
-                figures: serde_json::from_value::<RoundFigures>(figures)
+                number: row.number as u32,
+                format: enum_from_text(&row.format)?,
+                stage: enum_from_text(&row.stage)?,
+                seed: row.seed as u64,
+                drawn_at: row.drawn_at,
+                figures: serde_json::from_value::<RoundFigures>(row.figures)
                     .map_err(ApiError::internal)?,
-                tables: tables.remove(&number).unwrap_or_default(),
+                tables: tables.remove(&row.number).unwrap_or_default(),
+                byes: row.byes,
+                board_mode: enum_from_text(&row.board_mode)?,
+                partner_rules: row
+                    .partner_rules
+                    .map(serde_json::from_value)
+                    .transpose()
+                    .map_err(ApiError::internal)?,
             })
         })
         .collect()
@@ -87,11 +85,18 @@ pub fn insert_round(
         .values((
             rounds::event_id.eq(round.event_id),
             rounds::number.eq(round.number as i32),
-            rounds::stage.eq(stage_text(round.stage)),
+            rounds::stage.eq(enum_to_text(&round.stage)),
             rounds::seed.eq(round.seed as i64),
             rounds::figures.eq(serde_json::to_value(&round.figures).map_err(ApiError::internal)?),
             rounds::drawn_at.eq(round.drawn_at),
             rounds::drawn_by.eq(drawn_by),
+            rounds::format.eq(enum_to_text(&round.format)),
+            rounds::byes.eq(&round.byes),
+            rounds::board_mode.eq(enum_to_text(&round.board_mode)),
+            rounds::partner_rules.eq(round
+                .partner_rules
+                .map(|rules| serde_json::to_value(rules).map_err(ApiError::internal))
+                .transpose()?),
         ))
         .on_conflict_do_nothing()
         .execute(conn)?;

@@ -54,7 +54,6 @@ fn store_page(
     last_seq: i64,
 ) -> Result<(), ApiError> {
     for result in page {
-        let stage = serde_json::to_value(result.stage).map_err(ApiError::internal)?;
         use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
         diesel::sql_query(
             "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) VALUES ($1, $2, $3, $4, $5, $6) \
@@ -64,7 +63,7 @@ fn store_page(
         .bind::<SqlUuid, _>(event_id)
         .bind::<Integer, _>(result.round as i32)
         .bind::<Integer, _>(result.table as i32)
-        .bind::<Text, _>(stage.as_str().unwrap_or_default())
+        .bind::<Text, _>(db::enum_to_text(&result.stage))
         .bind::<BigInt, _>(result.seq)
         .bind::<Jsonb, _>(serde_json::to_value(result).map_err(ApiError::internal)?)
         .execute(conn)?;

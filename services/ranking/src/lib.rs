@@ -40,6 +40,7 @@ impl Config {
 pub(crate) struct State {
     pub pool: PgPool,
     pub registration: ApiClient,
+    pub pairing: ApiClient,
     pub results: ApiClient,
 }
 
@@ -70,6 +71,7 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     let state = web::Data::new(State {
         pool,
         registration: ApiClient::new(&config.peers.registration),
+        pairing: ApiClient::new(&config.peers.pairing),
         results: ApiClient::new(&config.peers.results),
     });
     Ok(server::serve(listener, "ranking", move |cfg| {

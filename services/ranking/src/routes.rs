@@ -4,8 +4,10 @@ use crate::State;
 use crate::feed;
 use actix_web::{HttpResponse, get, web};
 use catan_api::{
-    Entry, PlacementRow, Placements, Problem, Stage, StandingRow, Standings, TableResult,
+    AnyStandings, Entry, EventFormat, PartnerStandingRow, PartnerStandings, PlacementRow, Placements, Problem,
+    StandingRow, Stage, Standings, TableResult,
 };
+use catan_domain::partner::{PartnerGame, partner_standings_with_drops};
 use catan_domain::playoffs::{PlayoffPlan, placements, playoff_plan};
 use catan_domain::standings::{ClassicRow, Game, classic_standings, format_percent};
 use catan_kit::ApiError;
@@ -17,11 +19,10 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(standings).service(event_placements);
 }
 
-/// Everything a standings or placements answer is computed from.
+/// An event's results as ranking knows them, with its entries.
 struct EventView {
     entries: Vec<Entry>,
     results: Vec<TableResult>,
-    rows: Vec<ClassicRow>,
     up_to_date: bool,
 }
 
@@ -33,27 +34,39 @@ async fn load(state: &State, event_id: Uuid) -> Result<EventView, ApiError> {
         .await
         .map_err(|e| peer_error("registration", e))?;
     let results = feed::known(&state.pool, event_id).await?;
-    let games: Vec<Game> = results
-        .iter()
-        .filter(|r| r.stage == Stage::Qualifying)
-        .map(|r| Game::from_result(&r.to_domain()))
-        .collect();
-    let players: Vec<Uuid> = entries.iter().map(|e| e.player_id).collect();
-    let rows = classic_standings(&players, &games);
     Ok(EventView {
         entries,
         results,
-        rows,
         up_to_date,
     })
 }
 
-/// The last qualifying round whose every table has a result, counting from round 1.
-fn complete_rounds(results: &[TableResult]) -> u32 {
+impl EventView {
+    fn classic_rows(&self) -> Vec<ClassicRow> {
+        let games: Vec<Game> = self
+            .results
+            .iter()
+            .filter(|r| r.stage == Stage::Qualifying)
+            .map(|r| Game::from_result(&r.to_domain()))
+            .collect();
+        let players: Vec<Uuid> = self.entries.iter().filter_map(|e| e.player_id).collect();
+        classic_standings(&players, &games)
+    }
+
+    fn entry_of_player(&self) -> HashMap<Uuid, &Entry> {
+        self.entries.iter().filter_map(|e| Some((e.player_id?, e))).collect()
+    }
+
+    fn counted(&self, stage: Stage) -> u32 {
+        self.results.iter().filter(|r| r.stage == stage).count() as u32
+    }
+}
+
+/// The last round of `stage` whose every table has a result, counting from the first.
+fn complete_rounds(results: &[TableResult], stage: Stage) -> u32 {
     let mut per_round: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
-    for r in results.iter().filter(|r| r.stage == Stage::Qualifying) {
-        let counted = per_round.entry(r.round).or_insert((0, r.round_tables));
-        counted.0 += 1;
+    for r in results.iter().filter(|r| r.stage == stage) {
+        per_round.entry(r.round).or_insert((0, r.round_tables)).0 += 1;
     }
     let mut complete = 0;
     for (round, (reported, tables)) in per_round {
@@ -65,41 +78,18 @@ fn complete_rounds(results: &[TableResult]) -> u32 {
     complete
 }
 
-fn with_freshness(
-    mut response: actix_web::HttpResponseBuilder,
-    up_to_date: bool,
-) -> actix_web::HttpResponseBuilder {
+fn with_freshness(mut response: actix_web::HttpResponseBuilder, up_to_date: bool) -> actix_web::HttpResponseBuilder {
     if !up_to_date {
         // The copy could not be brought up to date: say so rather than fail the read.
-        response.insert_header((
-            "Warning",
-            "110 - \"results service unreachable; this may be out of date\"",
-        ));
+        response.insert_header(("Warning", "110 - \"results service unreachable; this may be out of date\""));
     }
     response
 }
 
-/// The qualifying standings: credited VP, then the exact sum of VP shares, then games won;
-/// players still equal share the rank. Needs no token.
-#[utoipa::path(
-    tag = "ranking",
-    params(("event_id" = Uuid, Path)),
-    responses(
-        (status = 200, body = Standings),
-        (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 503, body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[get("/v1/events/{event_id}/standings")]
-async fn standings(
-    state: web::Data<State>,
-    path: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
-    let event_id = path.into_inner();
-    let view = load(&state, event_id).await?;
-    let entry_of: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.player_id, e)).collect();
+fn classic_standings_of(event_id: Uuid, view: &EventView) -> Standings {
+    let entry_of = view.entry_of_player();
     let rows = view
-        .rows
+        .classic_rows()
         .iter()
         .map(|row| {
             let entry = entry_of[&row.player];
@@ -118,21 +108,96 @@ async fn standings(
             }
         })
         .collect();
-    let body = Standings {
+    Standings {
         event_id,
-        after_round: complete_rounds(&view.results),
-        results_counted: view
-            .results
-            .iter()
-            .filter(|r| r.stage == Stage::Qualifying)
-            .count() as u32,
+        after_round: complete_rounds(&view.results, Stage::Qualifying),
+        results_counted: view.counted(Stage::Qualifying),
         rows,
+    }
+}
+
+async fn partner_standings_of(
+    state: &State,
+    event: &catan_api::Event,
+    view: &EventView,
+) -> Result<PartnerStandings, ApiError> {
+    let rules = event
+        .partner_rules
+        .ok_or_else(|| ApiError::internal(format!("partner event {} has no rules", event.id)))?;
+    // Byes are the pairing's: a round's bye is known once the round is drawn.
+    let rounds = state.pairing.rounds(event.id).await.map_err(|e| peer_error("pairing", e))?;
+    let byes: Vec<Uuid> = rounds.iter().flat_map(|r| r.byes.iter().copied()).collect();
+    let games: Vec<PartnerGame> = view
+        .results
+        .iter()
+        .filter(|r| r.stage == Stage::Swiss)
+        .map(|r| {
+            r.to_partner_game()
+                .ok_or_else(|| ApiError::internal(format!("partner result of table {} has no teams", r.table)))
+        })
+        .collect::<Result<_, _>>()?;
+    let teams: Vec<Uuid> = view.entries.iter().map(|e| e.id).collect();
+    let dropped: Vec<Uuid> = view
+        .entries
+        .iter()
+        .filter(|e| e.status != catan_api::EntryStatus::Active)
+        .map(|e| e.id)
+        .collect();
+    let entry: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.id, e)).collect();
+    let rows = partner_standings_with_drops(&teams, &games, &byes, &dropped, &rules)
+        .into_iter()
+        .map(|row| {
+            let team = entry[&row.team];
+            PartnerStandingRow {
+                rank: row.rank,
+                entry_id: row.team,
+                team_name: team.name.clone(),
+                player_ids: team.player_ids.clone(),
+                status: team.status,
+                points: row.points,
+                vp: row.vp,
+                vp_against: row.vp_against,
+                games: row.games,
+                byes: row.byes,
+                prize: row.prize,
+            }
+        })
+        .collect();
+    Ok(PartnerStandings {
+        event_id: event.id,
+        after_round: complete_rounds(&view.results, Stage::Swiss),
+        results_counted: view.counted(Stage::Swiss),
+        rows,
+    })
+}
+
+/// The standings. Classic events: credited VP, then the exact sum of VP shares, then games won;
+/// players still equal share the rank. Partner events: points, then fewer VP against, then more
+/// VP; the top three marked as prize winners. Needs no token.
+#[utoipa::path(
+    tag = "ranking",
+    params(("event_id" = Uuid, Path)),
+    responses(
+        (status = 200, body = AnyStandings),
+        (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
+        (status = 503, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/events/{event_id}/standings")]
+async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let event_id = path.into_inner();
+    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    let view = load(&state, event_id).await?;
+    let body = match event.format {
+        EventFormat::Classic => AnyStandings::Classic(classic_standings_of(event_id, &view)),
+        EventFormat::Partner => AnyStandings::Partner(partner_standings_of(&state, &event, &view).await?),
     };
     Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
 }
 
-/// The final placements, once the final has a result: the final's winner, the other finalists,
-/// the semi-finalists, then everyone else by the qualifying standings. Needs no token.
+/// The final placements of a classic event, once the final has a result: the final's winner,
+/// the other finalists, the semi-finalists, then everyone else by the qualifying standings.
+/// Partner events are placed by their standings. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
@@ -143,18 +208,17 @@ async fn standings(
     )
 )]
 #[get("/v1/events/{event_id}/placements")]
-async fn event_placements(
-    state: web::Data<State>,
-    path: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
+async fn event_placements(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    let event = state
-        .registration
-        .event(event_id)
-        .await
-        .map_err(|e| peer_error("registration", e))?;
+    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    if event.format == EventFormat::Partner {
+        return Err(ApiError::NotFound(
+            "a partner event is placed by its standings (rank and prize)".into(),
+        ));
+    }
     let view = load(&state, event_id).await?;
-    let entry_of: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.player_id, e)).collect();
+    let rows = view.classic_rows();
+    let entry_of = view.entry_of_player();
     let final_result = view.results.iter().find(|r| r.stage == Stage::Final);
     let placed: Vec<(u32, Uuid, Stage)> = match final_result {
         Some(final_result) => {
@@ -164,23 +228,21 @@ async fn event_placements(
                 .filter(|r| r.stage == Stage::Semifinal)
                 .map(|r| r.to_domain())
                 .collect();
-            placements(&view.rows, &semis, &final_result.to_domain())
+            placements(&rows, &semis, &final_result.to_domain())
                 .map_err(ApiError::internal)?
                 .into_iter()
                 .map(|p| (p.place, p.player, p.stage))
                 .collect()
         }
         None => {
-            let active = view.rows.len();
-            let no_playoff = playoff_plan(active, event.small_field_playoff) == PlayoffPlan::None;
-            if !(no_playoff && complete_rounds(&view.results) >= event.qualifying_rounds) {
+            let no_playoff = playoff_plan(rows.len(), event.small_field_playoff) == PlayoffPlan::None;
+            if !(no_playoff && complete_rounds(&view.results, Stage::Qualifying) >= event.qualifying_rounds) {
                 return Err(ApiError::NotFound(
                     "no placements yet: they are known once the final has a result".into(),
                 ));
             }
             // Without a playoff the qualifying standings are the placements.
-            view.rows
-                .iter()
+            rows.iter()
                 .enumerate()
                 .map(|(i, r)| (i as u32 + 1, r.player, Stage::Qualifying))
                 .collect()

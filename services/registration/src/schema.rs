@@ -26,6 +26,8 @@ diesel::table! {
         qualifying_rounds -> Int4,
         small_field_playoff -> Text,
         created_at -> Timestamptz,
+        partner_rules -> Nullable<Jsonb>,
+        board_mode -> Text,
     }
 }
 
@@ -33,10 +35,20 @@ diesel::table! {
     entries (id) {
         id -> Uuid,
         event_id -> Uuid,
-        player_id -> Uuid,
+        player_id -> Nullable<Uuid>,
         status -> Text,
         status_reason -> Nullable<Text>,
         created_at -> Timestamptz,
+        team_name -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    entry_players (event_id, player_id) {
+        event_id -> Uuid,
+        entry_id -> Uuid,
+        player_id -> Uuid,
+        position -> Int4,
     }
 }
 
@@ -60,13 +72,15 @@ diesel::table! {
     }
 }
 
-diesel::joinable!(entries -> players (player_id));
+diesel::joinable!(entry_players -> players (player_id));
+diesel::joinable!(entry_players -> entries (entry_id));
 diesel::joinable!(entries -> events (event_id));
 diesel::allow_tables_to_appear_in_same_query!(
     regions,
     players,
     events,
     entries,
+    entry_players,
     api_keys,
     signing_keys
 );

@@ -3,7 +3,11 @@
 use crate::State;
 use crate::store::{self, NewVersion, Sheet};
 use actix_web::{HttpResponse, get, put, web};
-use catan_api::{Problem, ResultList, Role, ScoreRecorded, SubmitResult, TableResult};
+use catan_api::{
+    EventFormat, Problem, ResultList, Role, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TableResult,
+    TeamScore,
+};
+use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
 use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
@@ -41,6 +45,105 @@ fn raw_sheet(body: &SubmitResult) -> RawSheet {
             })
             .collect(),
     }
+}
+
+fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<Sheet, ApiError> {
+    if body.winner_entry_id.is_some() {
+        return Err(ApiError::field(
+            "winner_entry_id",
+            "not_for_format",
+            "a classic game names its winner by winner_player_id",
+        ));
+    }
+    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+    let validated = validate_sheet(&raw_sheet(body), &seated, stage).map_err(ApiError::violations)?;
+    Ok(Sheet {
+        outcome: body.outcome,
+        winner_player_id: validated.winner,
+        winner_entry_id: None,
+        scores: validated
+            .scores
+            .iter()
+            .zip(&body.scores)
+            .map(|(score, input)| ScoreRecorded {
+                player_id: score.player,
+                vp: score.vp,
+                credited_vp: score.credited_vp,
+                breakdown: input.breakdown.clone(),
+            })
+            .collect(),
+        teams: Vec::new(),
+    })
+}
+
+/// The two teams at a partner table: the team at N (with S) and the team at E (with W).
+fn table_teams(table: &Table) -> Result<TableTeams, ApiError> {
+    let team = |positions: [SeatPosition; 2]| -> Result<(Uuid, [Uuid; 2]), ApiError> {
+        let seat = |p: SeatPosition| {
+            table
+                .seats
+                .iter()
+                .find(|s| s.position == p)
+                .ok_or_else(|| ApiError::internal(format!("partner table {} has no seat {p:?}", table.number)))
+        };
+        let (first, second) = (seat(positions[0])?, seat(positions[1])?);
+        Ok((first.entry_id, [first.player_id, second.player_id]))
+    };
+    Ok(TableTeams {
+        home: team([SeatPosition::N, SeatPosition::S])?,
+        away: team([SeatPosition::E, SeatPosition::W])?,
+    })
+}
+
+fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sheet, ApiError> {
+    if body.winner_player_id.is_some() {
+        return Err(ApiError::field(
+            "winner_player_id",
+            "not_for_format",
+            "a partner game names its winning team by winner_entry_id",
+        ));
+    }
+    let rules = round
+        .partner_rules
+        .ok_or_else(|| ApiError::internal(format!("partner round {} has no rules", round.number)))?;
+    let raw = raw_sheet(body);
+    let game = validate_partner_sheet(
+        &RawPartnerSheet {
+            outcome: body.outcome,
+            winner_team: body.winner_entry_id,
+            scores: raw.scores,
+        },
+        &table_teams(table)?,
+        &rules,
+    )
+    .map_err(ApiError::violations)?;
+    Ok(Sheet {
+        outcome: body.outcome,
+        winner_player_id: None,
+        winner_entry_id: game.winner,
+        scores: body
+            .scores
+            .iter()
+            .map(|input| ScoreRecorded {
+                player_id: input.player_id,
+                vp: input.vp as u8,
+                // Partner games credit what was scored: there is no 10/9 cap.
+                credited_vp: input.vp as u8,
+                breakdown: input.breakdown.clone(),
+            })
+            .collect(),
+        teams: game
+            .teams()
+            .into_iter()
+            .map(|team| TeamScore {
+                entry_id: team.team,
+                player_ids: team.players.iter().map(|p| p.player).collect(),
+                vp: team.vp,
+                result: team.result,
+                points: team.points,
+            })
+            .collect(),
+    })
 }
 
 /// Records a table's results sheet (the event's scorer or director). It must name exactly the
@@ -84,23 +187,9 @@ async fn submit_result(
         .ok_or_else(|| {
             ApiError::NotFound(format!("round {round_number} has no table {table_number}"))
         })?;
-    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let validated =
-        validate_sheet(&raw_sheet(&body), &seated, round.stage).map_err(ApiError::violations)?;
-    let sheet = Sheet {
-        outcome: body.outcome,
-        winner_player_id: validated.winner,
-        scores: validated
-            .scores
-            .iter()
-            .zip(&body.scores)
-            .map(|(score, input)| ScoreRecorded {
-                player_id: score.player,
-                vp: score.vp,
-                credited_vp: score.credited_vp,
-                breakdown: input.breakdown.clone(),
-            })
-            .collect(),
+    let sheet = match round.format {
+        EventFormat::Classic => classic_sheet(&body, table, round.stage)?,
+        EventFormat::Partner => partner_sheet(&body, table, &round)?,
     };
     let may_correct = matches!(principal.role(), Role::Director | Role::Admin);
     let recorded_by = principal.key_id();
@@ -110,7 +199,7 @@ async fn submit_result(
         store::lock_event(conn, event_id)?;
         let existing = store::current(conn, event_id, round_number, table_number)?;
         let version = match &existing {
-            Some(current) if current.outcome == sheet.outcome && current.winner_player_id == sheet.winner_player_id && current.scores == sheet.scores => {
+            Some(current) if Sheet::of(current) == sheet => {
                 return Ok((current.clone(), false));
             }
             Some(_) if !may_correct => {

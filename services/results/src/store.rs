@@ -1,8 +1,9 @@
 //! The results schema: current results, their versions, and the change feed.
 
 use crate::schema::{result_versions, results};
-use catan_api::{OutcomeKind, ScoreRecorded, Stage, TableResult};
+use catan_api::{OutcomeKind, ScoreRecorded, Stage, TableResult, TeamScore};
 use catan_kit::ApiError;
+use catan_kit::db::{enum_from_text, enum_to_text};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,24 @@ use uuid::Uuid;
 pub struct Sheet {
     pub outcome: OutcomeKind,
     pub winner_player_id: Option<Uuid>,
+    #[serde(default)]
+    pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreRecorded>,
+    #[serde(default)]
+    pub teams: Vec<TeamScore>,
+}
+
+impl Sheet {
+    /// The sheet a recorded result holds.
+    pub fn of(result: &TableResult) -> Sheet {
+        Sheet {
+            outcome: result.outcome,
+            winner_player_id: result.winner_player_id,
+            winner_entry_id: result.winner_entry_id,
+            scores: result.scores.clone(),
+            teams: result.teams.clone(),
+        }
+    }
 }
 
 type Row = (
@@ -29,14 +47,6 @@ type Row = (
     Uuid,
 );
 
-fn stage_text(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Qualifying => "qualifying",
-        Stage::Semifinal => "semifinal",
-        Stage::Final => "final",
-    }
-}
-
 fn from_row(row: Row) -> Result<TableResult, ApiError> {
     let (
         event_id,
@@ -51,8 +61,7 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         recorded_by,
     ) = row;
     let sheet: Sheet = serde_json::from_value(sheet).map_err(ApiError::internal)?;
-    let stage =
-        serde_json::from_value(serde_json::Value::String(stage)).map_err(ApiError::internal)?;
+    let stage = enum_from_text(&stage)?;
     Ok(TableResult {
         event_id,
         round: round as u32,
@@ -63,7 +72,9 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         round_tables: round_tables as u32,
         outcome: sheet.outcome,
         winner_player_id: sheet.winner_player_id,
+        winner_entry_id: sheet.winner_entry_id,
         scores: sheet.scores,
+        teams: sheet.teams,
         recorded_at,
         recorded_by,
     })
@@ -179,7 +190,7 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         results::event_id.eq(new.event_id),
         results::round.eq(new.round as i32),
         results::table_number.eq(new.table as i32),
-        results::stage.eq(stage_text(new.stage)),
+        results::stage.eq(enum_to_text(&new.stage)),
         results::round_tables.eq(new.round_tables as i32),
         results::version.eq(new.version as i32),
         results::seq.eq(seq),
@@ -188,7 +199,7 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         results::recorded_by.eq(new.recorded_by),
     );
     diesel::insert_into(results::table)
-        .values(row)
+        .values(row.clone())
         .on_conflict((results::event_id, results::round, results::table_number))
         .do_update()
         .set(row)
@@ -199,7 +210,7 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
             result_versions::round.eq(new.round as i32),
             result_versions::table_number.eq(new.table as i32),
             result_versions::version.eq(new.version as i32),
-            result_versions::stage.eq(stage_text(new.stage)),
+            result_versions::stage.eq(enum_to_text(&new.stage)),
             result_versions::round_tables.eq(new.round_tables as i32),
             result_versions::seq.eq(seq),
             result_versions::sheet.eq(&sheet),

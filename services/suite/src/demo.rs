@@ -1,8 +1,9 @@
-//! `catan-suite demo`: a whole classic event played through the API with random but legal results.
+//! `catan-suite demo`: a whole event played through the API with random but legal results.
 
 use catan_api::{
-    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound,
-    EventFormat, OutcomeKind, Placements, Role, Round, ScoreInput, Stage, Standings, SubmitResult,
+    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event, OutcomeKind,
+    PartnerSettings, PartnerStandings, Placements, Role, Round, ScoreInput, SeatPosition, Stage, Standings,
+    SubmitResult, Table,
 };
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -10,34 +11,134 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use uuid::Uuid;
 
-/// A legal results sheet for players seated at one table: at a final, or four games in five, a
-/// winner with 10 to 12 VP and the others 2 to 9; otherwise the game ends at the time limit.
+/// A legal classic results sheet for players seated at one table: at a final, or four games in
+/// five, a winner with 10 to 12 VP and the others 2 to 9; otherwise the game ends at the time limit.
 pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> SubmitResult {
     let finished = stage == Stage::Final || rng.random_bool(0.8);
     let winner = finished.then(|| *seated.choose(rng).expect("a table has players"));
     SubmitResult {
-        outcome: if finished {
-            OutcomeKind::Won
-        } else {
-            OutcomeKind::TimeLimit
-        },
+        outcome: if finished { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
         winner_player_id: winner,
+        winner_entry_id: None,
         scores: seated
             .iter()
             .map(|&player_id| ScoreInput {
                 player_id,
-                vp: if Some(player_id) == winner {
-                    rng.random_range(10..=12)
-                } else {
-                    rng.random_range(2..=9)
-                },
+                vp: if Some(player_id) == winner { rng.random_range(10..=12) } else { rng.random_range(2..=9) },
                 breakdown: None,
             })
             .collect(),
     }
 }
 
-/// What a played event leaves.
+/// A legal partner results sheet for a table: two games in three won by a team whose players
+/// together reach the target; otherwise stopped at the time limit with both teams below it.
+pub fn random_partner_sheet(table: &Table, rules: &PartnerSettings, rng: &mut impl Rng) -> SubmitResult {
+    let seat = |p: SeatPosition| table.seats.iter().find(|s| s.position == p).expect("a full partner table");
+    let teams = [[seat(SeatPosition::N), seat(SeatPosition::S)], [seat(SeatPosition::E), seat(SeatPosition::W)]];
+    let finished = rng.random_bool(2.0 / 3.0);
+    let winner = finished.then(|| rng.random_range(0..2usize));
+    let target = i64::from(rules.target_vp);
+    let mut scores = Vec::new();
+    for (i, team) in teams.iter().enumerate() {
+        let (first, second) = if Some(i) == winner {
+            let first = rng.random_range((target - 12).max(2)..=12.min(target - 2));
+            (first, (target - first + rng.random_range(0..=1)).clamp(2, 12))
+        } else {
+            // Below the target: a team that reached it would have won.
+            let first = rng.random_range(2..=((target - 4) / 2).max(2));
+            (first, rng.random_range(2..=((target - 1 - first).min(12)).max(2)))
+        };
+        for (seat, vp) in team.iter().zip([first, second]) {
+            scores.push(ScoreInput {
+                player_id: seat.player_id,
+                vp,
+                breakdown: None,
+            });
+        }
+    }
+    SubmitResult {
+        outcome: if finished { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
+        winner_player_id: None,
+        winner_entry_id: winner.map(|i| teams[i][0].entry_id),
+        scores,
+    }
+}
+
+/// An event with clients for its director and its table app.
+pub struct DemoEvent {
+    pub event: Event,
+    pub director: ApiClient,
+    pub scorer: ApiClient,
+    pub public: ApiClient,
+}
+
+/// Creates the event described by `body` and keys for its director and table app.
+pub async fn create_event(base_url: &str, admin_key: &str, body: &CreateEvent) -> Result<DemoEvent, ClientError> {
+    let public = ApiClient::new(base_url);
+    let admin = public.with_token(public.token(admin_key).await?.access_token);
+    let event = admin.create_event(body).await?;
+    let key_for = |role: Role, name: &str| CreateApiKey {
+        name: name.to_string(),
+        role,
+        event_ids: Some(vec![event.id]),
+    };
+    let director_key = admin.create_api_key(&key_for(Role::Director, "demo director")).await?;
+    let scorer_key = admin.create_api_key(&key_for(Role::Scorer, "demo table app")).await?;
+    Ok(DemoEvent {
+        director: public.with_token(public.token(&director_key.api_key).await?.access_token),
+        scorer: public.with_token(public.token(&scorer_key.api_key).await?.access_token),
+        event,
+        public,
+    })
+}
+
+/// Draws rounds and posts a result for every table until the event has no round left to draw.
+async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round>, ClientError> {
+    let event = &demo.event;
+    let mut rounds = Vec::new();
+    loop {
+        let round = match demo.director.draw_round(event.id, &DrawRound { seed: Some(rng.random_range(0..1 << 53)) }).await {
+            Ok(round) => round,
+            // 409 once the last round is drawn and played.
+            Err(ClientError::Problem { problem }) if problem.status == 409 && !rounds.is_empty() => break,
+            Err(e) => return Err(e),
+        };
+        for table in &round.tables {
+            let sheet = match &round.partner_rules {
+                Some(rules) => random_partner_sheet(table, rules, rng),
+                None => {
+                    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+                    random_sheet(&seated, round.stage, rng)
+                }
+            };
+            demo.scorer.submit_result(event.id, round.number, table.number, &sheet).await?;
+        }
+        let last = round.stage == Stage::Final;
+        rounds.push(round);
+        if last {
+            break;
+        }
+    }
+    Ok(rounds)
+}
+
+async fn register_players(demo: &DemoEvent, count: usize) -> Result<Vec<Uuid>, ClientError> {
+    let mut players = Vec::with_capacity(count);
+    for i in 1..=count {
+        let player = demo
+            .director
+            .create_player(&CreatePlayer {
+                name: format!("Player {i:02}"),
+                region_id: demo.event.region_id,
+            })
+            .await?;
+        players.push(player.id);
+    }
+    Ok(players)
+}
+
+/// What a played classic event leaves.
 pub struct PlayedEvent {
     pub event_id: Uuid,
     pub rounds: Vec<Round>,
@@ -46,105 +147,52 @@ pub struct PlayedEvent {
 }
 
 /// Plays a classic event of `players` players through the API at `base_url` with the admin key.
-pub async fn play_classic_event(
-    base_url: &str,
-    admin_key: &str,
-    players: usize,
-    seed: u64,
-) -> Result<PlayedEvent, ClientError> {
+pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize, seed: u64) -> Result<PlayedEvent, ClientError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let anonymous = ApiClient::new(base_url);
-    let admin = anonymous.with_token(anonymous.token(admin_key).await?.access_token);
-    let region = admin
-        .create_region(&format!("Demo region {}", Uuid::new_v4().simple()))
-        .await?;
-    let event = admin
-        .create_event(&CreateEvent {
-            name: format!("Demo open ({players} players)"),
-            region_id: Some(region.id),
-            format: EventFormat::Classic,
-            qualifying_rounds: None,
-            small_field_playoff: None,
-        })
-        .await?;
-    let key_for = |role: Role, name: &str| CreateApiKey {
-        name: name.to_string(),
-        role,
-        event_ids: Some(vec![event.id]),
-    };
-    let director_key = admin
-        .create_api_key(&key_for(Role::Director, "demo director"))
-        .await?;
-    let scorer_key = admin
-        .create_api_key(&key_for(Role::Scorer, "demo table app"))
-        .await?;
-    let director = anonymous.with_token(anonymous.token(&director_key.api_key).await?.access_token);
-    let scorer = anonymous.with_token(anonymous.token(&scorer_key.api_key).await?.access_token);
-    for i in 1..=players {
-        let player = director
-            .create_player(&CreatePlayer {
-                name: format!("Player {i:02}"),
-                region_id: Some(region.id),
-            })
-            .await?;
-        director
-            .create_entry(
-                event.id,
-                &CreateEntry {
-                    player_id: player.id,
-                },
-            )
-            .await?;
+    let demo = create_event(base_url, admin_key, &CreateEvent::classic(&format!("Demo open ({players} players)"))).await?;
+    for player in register_players(&demo, players).await? {
+        demo.director.create_entry(demo.event.id, &CreateEntry::player(player)).await?;
     }
-    let mut rounds = Vec::new();
-    loop {
-        let round = match director
-            .draw_round(
-                event.id,
-                &DrawRound {
-                    seed: Some(rng.random_range(0..1 << 53)),
-                },
-            )
-            .await
-        {
-            Ok(round) => round,
-            // 409 once the final is drawn and played, or when the event has no playoff.
-            Err(ClientError::Problem { problem })
-                if problem.status == 409 && !rounds.is_empty() =>
-            {
-                break;
-            }
-            Err(e) => return Err(e),
-        };
-        for table in &round.tables {
-            let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-            let sheet = random_sheet(&seated, round.stage, &mut rng);
-            scorer
-                .submit_result(event.id, round.number, table.number, &sheet)
-                .await?;
-        }
-        let last = round.stage == Stage::Final;
-        rounds.push(round);
-        if last {
-            break;
-        }
-    }
+    let rounds = play_rounds(&demo, &mut rng).await?;
     Ok(PlayedEvent {
-        event_id: event.id,
+        event_id: demo.event.id,
         rounds,
-        standings: anonymous.standings(event.id).await?,
-        placements: anonymous.placements(event.id).await?,
+        standings: demo.public.standings(demo.event.id).await?,
+        placements: demo.public.placements(demo.event.id).await?,
+    })
+}
+
+/// What a played partner event leaves.
+pub struct PlayedPartnerEvent {
+    pub event_id: Uuid,
+    pub rounds: Vec<Round>,
+    pub standings: PartnerStandings,
+}
+
+/// Plays a partner event of `teams` teams of two through the API.
+pub async fn play_partner_event(base_url: &str, admin_key: &str, teams: usize, seed: u64) -> Result<PlayedPartnerEvent, ClientError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let demo = create_event(base_url, admin_key, &CreateEvent::partner(&format!("Demo partner cup ({teams} teams)"))).await?;
+    let players = register_players(&demo, teams * 2).await?;
+    for (i, pair) in players.chunks(2).enumerate() {
+        demo.director
+            .create_entry(demo.event.id, &CreateEntry::team(&format!("Team {:02}", i + 1), [pair[0], pair[1]]))
+            .await?;
+    }
+    let rounds = play_rounds(&demo, &mut rng).await?;
+    Ok(PlayedPartnerEvent {
+        event_id: demo.event.id,
+        rounds,
+        standings: demo.public.partner_standings(demo.event.id).await?,
     })
 }
 
 /// The standings and placements as text.
 pub fn report(played: &PlayedEvent) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "Event {}\n\nQualifying standings after round {}\n",
+    let mut out = format!(
+        "Event {}\n\nQualifying standings after round {}\nrank  name         VP  VP share  games  3p\n",
         played.event_id, played.standings.after_round
-    ));
-    out.push_str("rank  name         VP  VP share  games  3p\n");
+    );
     for r in &played.standings.rows {
         out.push_str(&format!(
             "{:>4}  {:<10} {:>4}  {:>8}  {:>5}  {:>2}\n",
@@ -154,6 +202,28 @@ pub fn report(played: &PlayedEvent) -> String {
     out.push_str("\nFinal placements\nplace  name        reached\n");
     for p in &played.placements.rows {
         out.push_str(&format!("{:>5}  {:<10}  {:?}\n", p.place, p.name, p.stage));
+    }
+    out
+}
+
+/// A partner event's standings as text.
+pub fn partner_report(played: &PlayedPartnerEvent) -> String {
+    let mut out = format!(
+        "Event {}\n\nStandings after round {}\nrank  team      points   VP  VP against  games  byes  prize\n",
+        played.event_id, played.standings.after_round
+    );
+    for r in &played.standings.rows {
+        out.push_str(&format!(
+            "{:>4}  {:<8}  {:>6}  {:>3}  {:>10}  {:>5}  {:>4}  {}\n",
+            r.rank,
+            r.team_name,
+            r.points,
+            r.vp,
+            r.vp_against,
+            r.games,
+            r.byes,
+            r.prize.map(|p| p.to_string()).unwrap_or_default()
+        ));
     }
     out
 }

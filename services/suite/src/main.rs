@@ -28,13 +28,25 @@ enum Command {
     },
     /// Print the merged OpenAPI document of the v1 API (what openapi/openapi.json holds).
     Openapi,
-    /// Play a complete classic event through the API with random but legal results.
+    /// Play a complete event through the API with random but legal results.
     Demo {
+        #[arg(long, value_enum, default_value_t = DemoFormat::Classic)]
+        format: DemoFormat,
+        /// Players of a classic event.
         #[arg(long, default_value_t = 37)]
         players: usize,
+        /// Teams of a partner event.
+        #[arg(long, default_value_t = 13)]
+        teams: usize,
         #[arg(long, default_value_t = 2026)]
         seed: u64,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DemoFormat {
+    Classic,
+    Partner,
 }
 
 #[tokio::main(flavor = "multi_thread")]
@@ -71,7 +83,12 @@ async fn main() -> anyhow::Result<()> {
             );
             suite.wait().await
         }
-        Command::Demo { players, seed } => {
+        Command::Demo {
+            format,
+            players,
+            teams,
+            seed,
+        } => {
             // The demo runs its own suite on a free port, over a database of its own made anew,
             // with an admin key only it knows.
             let database_url = database(postgres::DEMO_DATABASE, true).await??;
@@ -82,9 +99,16 @@ async fn main() -> anyhow::Result<()> {
                 admin_key: Some(admin_key.clone()),
             })
             .await?;
-            let played = demo::play_classic_event(&suite.url(), &admin_key, players, seed).await;
+            let report = match format {
+                DemoFormat::Classic => demo::play_classic_event(&suite.url(), &admin_key, players, seed)
+                    .await
+                    .map(|played| demo::report(&played)),
+                DemoFormat::Partner => demo::play_partner_event(&suite.url(), &admin_key, teams, seed)
+                    .await
+                    .map(|played| demo::partner_report(&played)),
+            };
             suite.stop().await;
-            print!("{}", demo::report(&played?));
+            print!("{}", report?);
             Ok(())
         }
     }

@@ -260,6 +260,11 @@ impl ApiClient {
         .await
     }
 
+    /// A table's board as JSON.
+    pub async fn board(&self, event_id: Uuid, round: u32, table: u32) -> Result<serde_json::Value, ClientError> {
+        self.get(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/board")).await
+    }
+
     pub async fn result_history(
         &self,
         event_id: Uuid,
@@ -297,6 +302,15 @@ impl ApiClient {
     // ------------------------------------------------------------ ranking
 
     pub async fn standings(&self, event_id: Uuid) -> Result<Standings, ClientError> {
+        self.get(&format!("/v1/events/{event_id}/standings")).await
+    }
+
+    pub async fn partner_standings(&self, event_id: Uuid) -> Result<PartnerStandings, ClientError> {
+        self.get(&format!("/v1/events/{event_id}/standings")).await
+    }
+
+    /// The standings of an event of either format.
+    pub async fn any_standings(&self, event_id: Uuid) -> Result<AnyStandings, ClientError> {
         self.get(&format!("/v1/events/{event_id}/standings")).await
     }
 

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+pub use catan_domain::board::BoardMode;
+pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::results::{OutcomeKind, Stage};
 pub use catan_domain::seating::SeatPosition;
@@ -106,6 +108,8 @@ pub struct Player {
 pub enum EventFormat {
     /// Individual tournament: tables of 4 (and 3), qualifying rounds, semi-finals, final.
     Classic,
+    /// Teams of two, two teams a table, Swiss rounds.
+    Partner,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -121,6 +125,59 @@ pub struct CreateEvent {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub small_field_playoff: Option<SmallFieldRule>,
+    /// `each_table` (default): every table its own board; `same_for_round`: every table of a
+    /// round plays the same board (duplicate play).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub board_mode: Option<BoardMode>,
+    /// Partner events: Swiss rounds (default 4).
+    #[serde(default)]
+    pub swiss_rounds: Option<i64>,
+    /// Partner events: the VP a team's two players need together to win (default 20).
+    #[serde(default)]
+    pub team_target_vp: Option<i64>,
+    /// Partner events: minutes a game (default 60).
+    #[serde(default)]
+    pub minutes_per_game: Option<i64>,
+    /// Partner events: thinking time per player per turn, in seconds (default 120).
+    #[serde(default)]
+    pub thinking_seconds_per_turn: Option<i64>,
+    /// Partner events: a game stopped at the time limit: `more_vp_wins` (default; equal VP is a
+    /// draw), `draw`, or `no_winner` (a loss for both).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub time_limit_rule: Option<TimeLimitRule>,
+    /// Partner events: points for a bye (default 3, as a win).
+    #[serde(default)]
+    pub bye_points: Option<i64>,
+}
+
+impl CreateEvent {
+    /// A classic event with every setting at its default.
+    pub fn classic(name: &str) -> Self {
+        CreateEvent {
+            name: name.to_string(),
+            region_id: None,
+            format: EventFormat::Classic,
+            qualifying_rounds: None,
+            small_field_playoff: None,
+            board_mode: None,
+            swiss_rounds: None,
+            team_target_vp: None,
+            minutes_per_game: None,
+            thinking_seconds_per_turn: None,
+            time_limit_rule: None,
+            bye_points: None,
+        }
+    }
+
+    /// A partner event with every setting at its default.
+    pub fn partner(name: &str) -> Self {
+        CreateEvent {
+            format: EventFormat::Partner,
+            ..CreateEvent::classic(name)
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -132,6 +189,12 @@ pub struct Event {
     pub qualifying_rounds: u32,
     #[schema(value_type = String)]
     pub small_field_playoff: SmallFieldRule,
+    #[schema(value_type = String)]
+    pub board_mode: BoardMode,
+    /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
+    /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
+    #[schema(value_type = Option<Object>)]
+    pub partner_rules: Option<PartnerSettings>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -146,18 +209,49 @@ pub enum EntryStatus {
     Excluded,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// A classic entry names one player; a partner entry a team of two.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 pub struct CreateEntry {
-    pub player_id: Uuid,
+    /// Classic events: the player.
+    #[serde(default)]
+    pub player_id: Option<Uuid>,
+    /// Partner events: the team's name.
+    #[serde(default)]
+    pub team_name: Option<String>,
+    /// Partner events: the team's two players.
+    #[serde(default)]
+    pub player_ids: Option<Vec<Uuid>>,
 }
 
-/// A player's entry into one event.
+impl CreateEntry {
+    pub fn player(player_id: Uuid) -> Self {
+        CreateEntry {
+            player_id: Some(player_id),
+            ..Default::default()
+        }
+    }
+
+    pub fn team(team_name: &str, players: [Uuid; 2]) -> Self {
+        CreateEntry {
+            team_name: Some(team_name.to_string()),
+            player_ids: Some(players.to_vec()),
+            ..Default::default()
+        }
+    }
+}
+
+/// An entry into one event: a player (classic) or a team of two (partner).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Entry {
     pub id: Uuid,
     pub event_id: Uuid,
-    pub player_id: Uuid,
-    /// The player's name.
+    /// Classic events: the player.
+    pub player_id: Option<Uuid>,
+    /// Partner events: the team's name.
+    pub team_name: Option<String>,
+    /// The entry's players: one, or a team's two.
+    pub player_ids: Vec<Uuid>,
+    /// The player's name, or the team's.
     pub name: String,
     pub status: EntryStatus,
     /// Why the entry was dropped or excluded.
@@ -219,6 +313,8 @@ pub struct RoundFigures {
 pub struct Round {
     pub event_id: Uuid,
     pub number: u32,
+    pub format: EventFormat,
+    /// `qualifying`, `semifinal`, `final`, or `swiss` (partner events).
     #[schema(value_type = String)]
     pub stage: Stage,
     /// The seed the round was drawn from: the same seed and field give the same round.
@@ -226,6 +322,15 @@ pub struct Round {
     pub drawn_at: DateTime<Utc>,
     pub figures: RoundFigures,
     pub tables: Vec<Table>,
+    /// Partner events: the team entries with a bye this round.
+    pub byes: Vec<Uuid>,
+    /// Which board the tables play (see each table's `board`).
+    #[schema(value_type = String)]
+    pub board_mode: BoardMode,
+    /// Partner events: the rules the tables play by (target VP, minutes per game, thinking time,
+    /// no trading between players).
+    #[schema(value_type = Option<Object>)]
+    pub partner_rules: Option<PartnerSettings>,
 }
 
 // ---------------------------------------------------------------- results
@@ -253,10 +358,26 @@ pub struct ScoreInput {
 pub struct SubmitResult {
     #[schema(value_type = String)]
     pub outcome: OutcomeKind,
-    /// Required when `outcome` is `won`; absent at a time limit.
+    /// Classic events: required when `outcome` is `won`; absent at a time limit.
     #[serde(default)]
     pub winner_player_id: Option<Uuid>,
+    /// Partner events: the winning team's entry when `outcome` is `won`; absent at a time limit.
+    #[serde(default)]
+    pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreInput>,
+}
+
+/// A team's line of a partner table's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TeamScore {
+    pub entry_id: Uuid,
+    pub player_ids: Vec<Uuid>,
+    /// The two players' VP together.
+    pub vp: u32,
+    /// `win`, `draw` or `loss`.
+    #[schema(value_type = String)]
+    pub result: GameResult,
+    pub points: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -285,7 +406,11 @@ pub struct TableResult {
     #[schema(value_type = String)]
     pub outcome: OutcomeKind,
     pub winner_player_id: Option<Uuid>,
+    /// Partner events: the winning team's entry.
+    pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreRecorded>,
+    /// Partner events: each team's VP, result and points.
+    pub teams: Vec<TeamScore>,
     pub recorded_at: DateTime<Utc>,
     /// The API key that recorded this version.
     pub recorded_by: Uuid,
@@ -324,6 +449,42 @@ pub struct Standings {
     /// Qualifying results counted.
     pub results_counted: u32,
     pub rows: Vec<StandingRow>,
+}
+
+/// A team's line of a partner event's standings.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PartnerStandingRow {
+    pub rank: u32,
+    pub entry_id: Uuid,
+    pub team_name: String,
+    pub player_ids: Vec<Uuid>,
+    pub status: EntryStatus,
+    pub points: u32,
+    /// VP the team scored (byes counted by the bye rule).
+    pub vp: u32,
+    /// VP its opponents scored against it: fewer ranks higher on equal points.
+    pub vp_against: u32,
+    pub games: u32,
+    pub byes: u32,
+    /// 1, 2 or 3 for the prize winners.
+    pub prize: Option<u8>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PartnerStandings {
+    pub event_id: Uuid,
+    /// The last Swiss round whose every table has a result (0 before any).
+    pub after_round: u32,
+    pub results_counted: u32,
+    pub rows: Vec<PartnerStandingRow>,
+}
+
+/// An event's standings: classic rows or partner rows, by the event's `format`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "format", rename_all = "snake_case")]
+pub enum AnyStandings {
+    Classic(Standings),
+    Partner(PartnerStandings),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -367,6 +528,39 @@ impl TableResult {
                         }),
                 })
                 .collect(),
+        }
+    }
+}
+
+impl TableResult {
+    /// A partner table's result as the rules see it.
+    pub fn to_partner_game(&self) -> Option<catan_domain::partner::PartnerGame> {
+        use catan_domain::partner::{PartnerGame, PartnerPlayerScore, TeamResult};
+        let team = |line: &TeamScore| -> Option<TeamResult> {
+            let player = |id: Uuid| {
+                let score = self.scores.iter().find(|s| s.player_id == id)?;
+                Some(PartnerPlayerScore {
+                    player: id,
+                    vp: score.vp,
+                    breakdown: None,
+                })
+            };
+            Some(TeamResult {
+                team: line.entry_id,
+                players: [player(*line.player_ids.first()?)?, player(*line.player_ids.get(1)?)?],
+                vp: line.vp,
+                result: line.result,
+                points: line.points,
+            })
+        };
+        match self.teams.as_slice() {
+            [home, away] => Some(PartnerGame {
+                outcome: self.outcome,
+                home: team(home)?,
+                away: team(away)?,
+                winner: self.winner_entry_id,
+            }),
+            _ => None,
         }
     }
 }

@@ -63,6 +63,8 @@ pub enum Stage {
     Qualifying,
     Semifinal,
     Final,
+    /// A partner event's Swiss round.
+    Swiss,
 }
 
 /// How a game ended: somebody won, or the round's time ran out first.

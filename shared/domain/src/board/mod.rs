@@ -345,6 +345,31 @@ pub fn standard_harbours() -> Vec<Harbour> {
         .collect()
 }
 
+/// Which board the tables of a round play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardMode {
+    /// Every table its own board.
+    #[default]
+    EachTable,
+    /// Every table of a round the same board (duplicate play: VP shares compare fairly).
+    SameForRound,
+}
+
+/// The seed of a table's board, derived from the round's seed so that it can be reproduced, and
+/// salted so that it differs from the seed the pairing used.
+pub fn table_board_seed(round_seed: u64, table: u32, mode: BoardMode) -> u64 {
+    let table = match mode {
+        BoardMode::EachTable => u64::from(table),
+        BoardMode::SameForRound => 0,
+    };
+    // splitmix64's finaliser: nearby inputs give unrelated seeds.
+    let mut z = round_seed ^ 0xB0A2_D5EE_D5A1_7000 ^ table.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Generates a table's board from a seed: the same seed always gives the same board.
 pub fn generate_board(seed: u64) -> Board {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -257,3 +257,22 @@ fn a_board_round_trips_through_json() {
     let back: Board = serde_json::from_str(&json).unwrap();
     assert_eq!(back, board);
 }
+
+#[test]
+fn duplicate_play_gives_every_table_of_a_round_the_same_board_and_otherwise_each_its_own() {
+    let round_seed = 8_675_309;
+    let same: Vec<u64> = (1..=6)
+        .map(|t| table_board_seed(round_seed, t, BoardMode::SameForRound))
+        .collect();
+    assert!(same.iter().all(|&s| s == same[0]));
+    let each: std::collections::HashSet<u64> = (1..=6)
+        .map(|t| table_board_seed(round_seed, t, BoardMode::EachTable))
+        .collect();
+    assert_eq!(each.len(), 6);
+    assert_ne!(
+        generate_board(table_board_seed(round_seed, 1, BoardMode::EachTable)),
+        generate_board(table_board_seed(round_seed, 2, BoardMode::EachTable))
+    );
+    // The board does not reuse the pairing's seed as it is.
+    assert_ne!(table_board_seed(round_seed, 0, BoardMode::SameForRound), round_seed);
+}

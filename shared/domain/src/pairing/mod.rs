@@ -4,6 +4,7 @@
 //! - [`playoff`]: semi-finals and final, drawn at random.
 //! - [`swiss`]: partner events, teams paired by minimum-cost perfect matching.
 
+mod blossom;
 pub mod classic;
 mod construct;
 mod plan;

@@ -227,9 +227,12 @@ impl<'a> Search<'a> {
     /// Whether `player` in `round` shares its table with someone it meets again or must avoid,
     /// or sits in a play-order position it has had before.
     fn in_conflict(&self, round: usize, player: u32) -> bool {
-        if self.positions[player as usize][self.position_at(round, player)] > 1 {
-            return true;
-        }
+        self.positions[player as usize][self.position_at(round, player)] > 1
+            || self.meets_in_conflict(round, player)
+    }
+
+    /// Whether `player` in `round` shares its table with someone it meets again or must avoid.
+    fn meets_in_conflict(&self, round: usize, player: u32) -> bool {
         let table = self.table_at(round, player);
         self.table_members(round, table).iter().any(|&other| {
             other != player && (self.meetings(player, other) > 1 || self.kept_apart(player, other))
@@ -401,11 +404,11 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn all_conflicts(&self) -> Vec<(usize, u32)> {
+    fn all_conflicts(&self, in_conflict: fn(&Self, usize, u32) -> bool) -> Vec<(usize, u32)> {
         let mut found = Vec::new();
         for round in 0..self.input.plan_rounds {
             for player in 0..self.n as u32 {
-                if self.in_conflict(round, player) {
+                if in_conflict(self, round, player) {
                     found.push((round, player));
                 }
             }
@@ -427,14 +430,14 @@ impl<'a> Search<'a> {
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);
         let mut recent = vec![cost; HISTORY_LENGTH];
-        let mut conflicts = self.all_conflicts();
+        let mut conflicts = self.all_conflicts(Self::in_conflict);
         let plan = self.input.plan_rounds;
         for iteration in 0..iterations {
             if cost <= lower_bound || iteration - last_improvement > patience {
                 break;
             }
             if conflicts.is_empty() {
-                conflicts = self.all_conflicts();
+                conflicts = self.all_conflicts(Self::in_conflict);
             }
             // Mostly work on players in conflict; sometimes move anyone, to escape plateaus.
             let (round, a) = if !conflicts.is_empty() && rng.random_bool(0.8) {
@@ -485,6 +488,111 @@ impl<'a> Search<'a> {
                 }
             }
             recent[slot] = cost;
+        }
+        best
+    }
+}
+
+impl Search<'_> {
+    /// Whether `a` and `b` may swap seats in `round` without breaking the 3-player rule.
+    fn swap_keeps_threes_even(&self, round: usize, a: u32, b: u32) -> bool {
+        match (self.at_three(round, a), self.at_three(round, b)) {
+            (true, false) => self.cross_swap_keeps_threes_even(round, a, b),
+            (false, true) => self.cross_swap_keeps_threes_even(round, b, a),
+            _ => true,
+        }
+    }
+
+    /// Tabu search against repeated meetings and keep-apart breaks: each step makes the best
+    /// swap of a player meeting someone again (a few sampled) with anyone of the same round; a
+    /// player may not return to a table it just left for a few steps. After a long stall a few
+    /// random swaps shake the layout. Returns the best layout seen and its cost; stops once no
+    /// pair meets again (play-order positions are the hill climber's) or after `iterations`.
+    fn tabu(&mut self, iterations: u64, rng: &mut ChaCha8Rng) -> (Vec<Vec<u32>>, u64) {
+        const SAMPLED_CONFLICTS: usize = 8;
+        const STALL: u64 = 2_000;
+        const SHAKE_SWAPS: usize = 3;
+        let tables = self.layout.table_size.len();
+        let n = self.n;
+        let tabu_index =
+            |round: usize, player: u32, table: u32| (round * n + player as usize) * tables + table as usize;
+        let mut tabu_until = vec![0u64; self.input.plan_rounds * n * tables];
+        let mut cost = self.cost();
+        let mut best = (self.slots.clone(), cost);
+        let mut since_best = 0;
+        for iteration in 0..iterations {
+            if cost < WEIGHT_REPEAT_SQUARED {
+                break;
+            }
+            let conflicts = self.all_conflicts(Self::meets_in_conflict);
+            if conflicts.is_empty() {
+                break;
+            }
+            let mut chosen: Option<(usize, u32, u32, i64)> = None;
+            let mut ties = 0u32;
+            for _ in 0..SAMPLED_CONFLICTS.min(conflicts.len()) {
+                let (round, a) = conflicts[rng.random_range(0..conflicts.len())];
+                let table_a = self.table_at(round, a);
+                for slot in 0..n {
+                    let b = self.slots[round][slot];
+                    if b == a || !self.swap_keeps_threes_even(round, a, b) {
+                        continue;
+                    }
+                    let table_b = self.layout.slot_table[slot];
+                    let delta = self.swap_delta(round, a, b);
+                    let tabu = table_a != table_b
+                        && (tabu_until[tabu_index(round, a, table_b)] > iteration
+                            || tabu_until[tabu_index(round, b, table_a)] > iteration);
+                    // A barred move is still taken if it beats the best layout seen.
+                    if tabu && (cost as i64 + delta) as u64 >= best.1 {
+                        continue;
+                    }
+                    let better = match chosen {
+                        None => true,
+                        Some((.., best_delta)) if delta < best_delta => true,
+                        Some((.., best_delta)) if delta == best_delta => {
+                            ties += 1;
+                            rng.random_range(0..ties) == 0
+                        }
+                        _ => false,
+                    };
+                    if better {
+                        if chosen.is_none_or(|(.., best_delta)| delta < best_delta) {
+                            ties = 1;
+                        }
+                        chosen = Some((round, a, b, delta));
+                    }
+                }
+            }
+            let Some((round, a, b, delta)) = chosen else {
+                continue;
+            };
+            let (table_a, table_b) = (self.table_at(round, a), self.table_at(round, b));
+            self.apply_swap(round, a, b);
+            cost = (cost as i64 + delta) as u64;
+            if table_a != table_b {
+                let tenure = 3 + rng.random_range(0..8);
+                tabu_until[tabu_index(round, a, table_a)] = iteration + tenure;
+                tabu_until[tabu_index(round, b, table_b)] = iteration + tenure;
+            }
+            if cost < best.1 {
+                best = (self.slots.clone(), cost);
+                since_best = 0;
+            } else {
+                since_best += 1;
+            }
+            if since_best > STALL {
+                since_best = 0;
+                for _ in 0..SHAKE_SWAPS {
+                    let round = rng.random_range(0..self.input.plan_rounds);
+                    let a = rng.random_range(0..n as u32);
+                    let b = rng.random_range(0..n as u32);
+                    if a != b && self.swap_keeps_threes_even(round, a, b) {
+                        cost = (cost as i64 + self.swap_delta(round, a, b)) as u64;
+                        self.apply_swap(round, a, b);
+                    }
+                }
+            }
         }
         best
     }
@@ -598,13 +706,32 @@ fn iteration_budget(input: &PlanInput) -> (u64, u64, usize) {
     }
 }
 
+/// Tabu steps after each hill climb that ends with repeats, and the restarts, for fields
+/// small enough that each step (every swap of a few players in conflict) stays cheap; large
+/// fields reach the bound by construction. Restarts matter: a swap never moves a player between
+/// tables of 3 and 4 when the evenness rule ties that to a later round, so each start fixes
+/// much of who plays at tables of 3 when.
+fn tabu_budget(input: &PlanInput) -> (u64, usize) {
+    if (15..=200).contains(&input.players) {
+        (4_000, 8)
+    } else {
+        (0, 0)
+    }
+}
+
 pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
     let layout = Layout::new(input.sizes);
     let mut rng = ChaCha8Rng::seed_from_u64(input.seed);
     let (iterations, patience, restarts) = iteration_budget(input);
+    let (tabu_iterations, tabu_restarts) = tabu_budget(input);
+    let repeat_free = |cost: u64| cost < WEIGHT_REPEAT_SQUARED;
     let mut best: Option<(Vec<Vec<u32>>, u64)> = None;
     let lower_bound = lower_bound(input);
-    for restart in 0..restarts {
+    for restart in 0..restarts.max(tabu_restarts) {
+        // The extra restarts are only for plans that still repeat a meeting.
+        if restart >= restarts && best.as_ref().is_some_and(|b| repeat_free(b.1)) {
+            break;
+        }
         let constructed = if restart == 0 {
             construct::layout(input, &mut rng)
         } else {
@@ -612,7 +739,14 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
         };
         let start = random_layout(input, constructed, &mut rng);
         let mut search = Search::new(input, &layout, start);
-        let found = search.run(iterations, patience, &mut rng);
+        let mut found = search.run(iterations, patience, &mut rng);
+        if !repeat_free(found.1) && tabu_iterations > 0 {
+            let mut search = Search::new(input, &layout, found.0.clone());
+            let polished = search.tabu(tabu_iterations, &mut rng);
+            if polished.1 < found.1 {
+                found = polished;
+            }
+        }
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);
         }

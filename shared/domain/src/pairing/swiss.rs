@@ -9,11 +9,21 @@
 //! terms after it: the matching has the fewest rematches, then the smallest sum of squared point
 //! differences, then pairs neighbours in the standings (1 v 2, 3 v 4 within a score group).
 //!
+//! The matching is solved in blocks of neighbours in the standings (cut at even positions,
+//! preferably between score groups) with a solver that also returns its dual solution. The
+//! blocks' duals together are a dual solution for the whole field once every edge between two
+//! blocks has a non-negative reduced cost; then, by LP duality, the blocks' matchings together
+//! are a minimum-cost perfect matching of the complete graph. Blocks joined by an edge of
+//! negative reduced cost are merged and solved again until no such edge remains (or, past
+//! [`LARGEST_BLOCK`], the whole field is solved at once).
+//!
 //! With an odd number of teams one team sits out: the lowest-ranked team that has not had a
 //! bye yet (if every team has had one, the lowest-ranked). A bye scores as a won game:
 //! [`BYE_POINTS`] points, and no victory points against the team for the tie-break.
 
 use std::collections::HashMap;
+
+use super::blossom;
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -90,10 +100,14 @@ impl PairCost {
     }
 
     fn cost(&self, a: &SwissTeam, b: &SwissTeam) -> u128 {
-        let points = u128::from(a.points.abs_diff(b.points));
         self.weight_rematch * u128::from(self.meetings(a.team, b.team))
-            + self.weight_points * points * points
-            + u128::from(a.rank.abs_diff(b.rank))
+            + self.cost_without_rematches(a, b)
+    }
+
+    /// The point and rank terms: the cost of a pair that has not met.
+    fn cost_without_rematches(&self, a: &SwissTeam, b: &SwissTeam) -> u128 {
+        let points = u128::from(a.points.abs_diff(b.points));
+        self.weight_points * points * points + u128::from(a.rank.abs_diff(b.rank))
     }
 
     /// An upper bound on any single pair's cost.
@@ -107,6 +121,110 @@ impl PairCost {
             + self.weight_points * u128::from(points_span) * u128::from(points_span)
             + u128::from(rank_span)
     }
+}
+
+/// Blocks of about this many teams are solved first.
+const BLOCK_SIZE: usize = 2;
+/// Merged blocks beyond this size give way to one solve of the whole field.
+const LARGEST_BLOCK: usize = 1100;
+
+/// Minimum-cost perfect matching of `field` solved in blocks of about `block_size` teams and
+/// proven optimal for the complete graph (see the module documentation). Returns each team's
+/// mate and the chosen pairs' cost, or None if the blocks had to grow past [`LARGEST_BLOCK`].
+fn match_in_blocks(
+    field: &[SwissTeam],
+    pair_cost: &PairCost,
+    block_size: usize,
+) -> Option<(Vec<usize>, Vec<u128>)> {
+    let n = field.len();
+    let offset = i128::try_from(pair_cost.bound(field)).ok()? + 1;
+    let mut by_rank: Vec<usize> = (0..n).collect();
+    by_rank.sort_by_key(|&i| (field[i].rank, field[i].team));
+    // Blocks of neighbours in the standings, each of even size, cut between score groups when
+    // one is near and inside a score group only when it grows too long.
+    let mut block_of = vec![0usize; n];
+    let mut blocks = 0;
+    let mut size = 0;
+    for (position, &i) in by_rank.iter().enumerate() {
+        let score_boundary = position > 0 && field[by_rank[position - 1]].points != field[i].points;
+        if size % 2 == 0 && size > 0 && score_boundary && size >= block_size {
+            blocks += 1;
+            size = 0;
+        }
+        block_of[i] = blocks;
+        size += 1;
+    }
+    let mut mate = vec![usize::MAX; n];
+    let mut dual = vec![0i128; n];
+    let mut solved = vec![false; blocks + 1];
+    loop {
+        for block in 0..=blocks {
+            if solved[block] {
+                continue;
+            }
+            // Members in field order, which the seed shuffled: it decides between equal costs.
+            let members: Vec<usize> = (0..n).filter(|&i| block_of[i] == block).collect();
+            if members.is_empty() {
+                solved[block] = true;
+                continue;
+            }
+            if members.len() > LARGEST_BLOCK {
+                return None;
+            }
+            let matching = blossom::max_weight_matching(members.len(), |a, b| {
+                offset - pair_cost.cost(&field[members[a]], &field[members[b]]) as i128
+            });
+            for (a, &i) in members.iter().enumerate() {
+                mate[i] = members[matching.mate[a].expect("a complete graph of even order")];
+                dual[i] = matching.vertex_dual[a];
+            }
+            solved[block] = true;
+        }
+        // Reduced cost of an edge between blocks: dual[i] + dual[j] - 2 (offset - cost) (no
+        // blossom holds both ends). The cost's lower bound without rematches screens first.
+        let mut merges = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if block_of[i] == block_of[j] {
+                    continue;
+                }
+                let needed = 2 * offset - dual[i] - dual[j];
+                if 2 * pair_cost.cost_without_rematches(&field[i], &field[j]) as i128 >= needed {
+                    continue;
+                }
+                if 2 * (pair_cost.cost(&field[i], &field[j]) as i128) < needed {
+                    merges.push((block_of[i], block_of[j]));
+                }
+            }
+        }
+        eprintln!("DBG blocks={} merges={} sizes={:?}", blocks, merges.len(), { let mut c = std::collections::BTreeMap::new(); for &b in &block_of { *c.entry(b).or_insert(0) += 1; } c.values().copied().collect::<Vec<usize>>() });
+        if merges.is_empty() {
+            break;
+        }
+        // Merge every pair of blocks joined by such an edge, and solve the merged ones again.
+        let mut parent: Vec<usize> = (0..=blocks).collect();
+        fn root(parent: &mut [usize], mut block: usize) -> usize {
+            while parent[block] != block {
+                parent[block] = parent[parent[block]];
+                block = parent[block];
+            }
+            block
+        }
+        for (a, b) in merges {
+            let (a, b) = (root(&mut parent, a), root(&mut parent, b));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+                solved[a.min(b)] = false;
+            }
+        }
+        for block in block_of.iter_mut() {
+            *block = root(&mut parent, *block);
+        }
+    }
+    let chosen = (0..n)
+        .map(|i| pair_cost.cost(&field[i], &field[mate[i]]))
+        .collect();
+    Some((mate, chosen))
 }
 
 /// Minimum-cost perfect matching of `field`; returns each team's mate and the chosen pairs' cost.
@@ -145,7 +263,9 @@ pub fn pair_swiss(teams: &[SwissTeam], played: &[(u32, u32)], seed: u64) -> Swis
 
     let pair_cost = PairCost::new(&field, played);
     // The solver's duals reach a few times the largest cost; keep wide headroom.
-    let (mate, chosen) = if pair_cost.bound(&field).saturating_mul(64) < i64::MAX as u128 {
+    let (mate, chosen) = if let Some(found) = match_in_blocks(&field, &pair_cost, BLOCK_SIZE) {
+        found
+    } else if pair_cost.bound(&field).saturating_mul(64) < i64::MAX as u128 {
         match_field::<i64>(&field, &pair_cost)
     } else {
         match_field::<i128>(&field, &pair_cost)

@@ -14,7 +14,8 @@ use uuid::Uuid;
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(draw_round)
         .service(list_rounds)
-        .service(get_round);
+        .service(get_round)
+        .service(table_board);
 }
 
 /// Draws the event's next round (the event's director): the qualifying rounds, then the

@@ -184,66 +184,62 @@ pub struct EventFixture {
 
 impl TestSuite {
     /// A classic event with `players` new players entered, and keys for its director and scorer.
-    pub async fn classic_event(
-        &self,
-        players: usize,
-        qualifying_rounds: Option<i64>,
-    ) -> EventFixture {
-        use catan_api::{CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, EventFormat, Role};
-        let event = self
-            .admin
-            .create_event(&CreateEvent {
-                name: format!("Test open {}", Uuid::new_v4().simple()),
-                region_id: None,
-                format: EventFormat::Classic,
+    pub async fn classic_event(&self, players: usize, qualifying_rounds: Option<i64>) -> EventFixture {
+        let name = format!("Test open {}", Uuid::new_v4().simple());
+        let mut fx = self
+            .event(&catan_api::CreateEvent {
                 qualifying_rounds,
-                small_field_playoff: None,
+                ..catan_api::CreateEvent::classic(&name)
             })
-            .await
-            .expect("event");
+            .await;
+        for player in self.players(&fx, players).await {
+            let entry = catan_api::CreateEntry::player(player);
+            fx.entries.push(fx.director.create_entry(fx.event.id, &entry).await.expect("entry"));
+        }
+        fx
+    }
+
+    /// A partner event with `teams` new teams of two entered.
+    pub async fn partner_event(&self, teams: usize) -> EventFixture {
+        let name = format!("Test partner cup {}", Uuid::new_v4().simple());
+        let mut fx = self.event(&catan_api::CreateEvent::partner(&name)).await;
+        let players = self.players(&fx, teams * 2).await;
+        for (i, pair) in players.chunks(2).enumerate() {
+            let team = catan_api::CreateEntry::team(&format!("Team {i:02}"), [pair[0], pair[1]]);
+            fx.entries.push(fx.director.create_entry(fx.event.id, &team).await.expect("team entry"));
+        }
+        fx
+    }
+
+    /// `count` new players, registered by the event's director.
+    pub async fn players(&self, fx: &EventFixture, count: usize) -> Vec<Uuid> {
+        let mut players = Vec::with_capacity(count);
+        for i in 0..count {
+            let body = catan_api::CreatePlayer {
+                name: format!("Player {i:03}"),
+                region_id: None,
+            };
+            players.push(fx.director.create_player(&body).await.expect("player").id);
+        }
+        players
+    }
+
+    /// The event `body` describes, with keys for its director and scorer, and no entries yet.
+    pub async fn event(&self, body: &catan_api::CreateEvent) -> EventFixture {
+        use catan_api::{CreateApiKey, Role};
+        let event = self.admin.create_event(body).await.expect("event");
         let key = |role: Role| CreateApiKey {
             name: format!("{} key", role.as_str()),
             role,
             event_ids: Some(vec![event.id]),
         };
-        let director_key = self
-            .admin
-            .create_api_key(&key(Role::Director))
-            .await
-            .expect("director key");
-        let scorer_key = self
-            .admin
-            .create_api_key(&key(Role::Scorer))
-            .await
-            .expect("scorer key");
-        let director = self.client_for(&director_key.api_key).await;
-        let scorer = self.client_for(&scorer_key.api_key).await;
-        let mut entries = Vec::new();
-        for i in 0..players {
-            let player = director
-                .create_player(&CreatePlayer {
-                    name: format!("Player {i:03}"),
-                    region_id: None,
-                })
-                .await
-                .expect("player");
-            entries.push(
-                director
-                    .create_entry(
-                        event.id,
-                        &CreateEntry {
-                            player_id: player.id,
-                        },
-                    )
-                    .await
-                    .expect("entry"),
-            );
-        }
+        let director_key = self.admin.create_api_key(&key(Role::Director)).await.expect("director key");
+        let scorer_key = self.admin.create_api_key(&key(Role::Scorer)).await.expect("scorer key");
         EventFixture {
+            director: self.client_for(&director_key.api_key).await,
+            scorer: self.client_for(&scorer_key.api_key).await,
             event,
-            director,
-            scorer,
-            entries,
+            entries: Vec::new(),
         }
     }
 }

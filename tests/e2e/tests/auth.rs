@@ -24,6 +24,7 @@ async fn a_key_for_one_event_cannot_write_another() {
     let sheet = SubmitResult {
         outcome: OutcomeKind::Won,
         winner_player_id: Some(players[0]),
+        winner_entry_id: None,
         scores: players
             .iter()
             .zip([10, 5, 5, 5])

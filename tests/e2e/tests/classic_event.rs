@@ -92,7 +92,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     );
 
     // Every player seated once a round, at 7 tables of 4 and 3 of 3.
-    let everyone: HashSet<Uuid> = fx.entries.iter().map(|e| e.player_id).collect();
+    let everyone: HashSet<Uuid> = fx.entries.iter().map(|e| e.player_ids[0]).collect();
     let mut met: HashMap<(Uuid, Uuid), u32> = HashMap::new();
     let mut three_player_games: HashMap<Uuid, u32> = HashMap::new();
     for round in &rounds[..3] {

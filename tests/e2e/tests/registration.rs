@@ -1,7 +1,7 @@
 //! Entries, drops, exclusions and late entries as the tournament director sees them.
 
 use catan_api::{
-    CreateEntry, CreateEvent, CreatePlayer, DrawRound, DropEntry, EntryStatus, EventFormat,
+    CreateEntry, CreateEvent, CreatePlayer, DrawRound, DropEntry, EntryStatus,
 };
 use catan_e2e::spawn_suite;
 use catan_suite::demo::random_sheet;
@@ -95,12 +95,12 @@ async fn dropped_and_excluded_players_are_not_seated_and_late_entries_join_the_n
         .expect("player");
     let late_entry = fx
         .director
-        .create_entry(fx.event.id, &CreateEntry { player_id: late.id })
+        .create_entry(fx.event.id, &CreateEntry::player(late.id))
         .await
         .expect("late entry");
     let duplicate = fx
         .director
-        .create_entry(fx.event.id, &CreateEntry { player_id: late.id })
+        .create_entry(fx.event.id, &CreateEntry::player(late.id))
         .await;
     assert_eq!(duplicate.expect_err("entered twice").status(), Some(409));
 
@@ -159,11 +159,8 @@ async fn fields_that_cannot_be_seated_and_bad_registrations_are_refused() {
     let bad_rounds = ts
         .admin
         .create_event(&CreateEvent {
-            name: "x".into(),
-            region_id: None,
-            format: EventFormat::Classic,
             qualifying_rounds: Some(0),
-            small_field_playoff: None,
+            ..CreateEvent::classic("x")
         })
         .await
         .expect_err("0 rounds");
@@ -181,9 +178,7 @@ async fn fields_that_cannot_be_seated_and_bad_registrations_are_refused() {
         .director
         .create_entry(
             five.event.id,
-            &CreateEntry {
-                player_id: Uuid::new_v4(),
-            },
+            &CreateEntry::player(Uuid::new_v4()),
         )
         .await
         .expect_err("no such player");

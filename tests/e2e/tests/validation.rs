@@ -11,6 +11,7 @@ fn valid_sheet(players: &[Uuid]) -> SubmitResult {
     SubmitResult {
         outcome: OutcomeKind::Won,
         winner_player_id: Some(players[0]),
+        winner_entry_id: None,
         scores: players
             .iter()
             .zip([10, 7, 5, 3])

@@ -51,6 +51,7 @@ fn sheet_with_total(seated: &[Uuid], fixed: &[(Uuid, i64)], total: i64) -> Submi
     SubmitResult {
         outcome: OutcomeKind::Won,
         winner_player_id: winner,
+        winner_entry_id: None,
         scores,
     }
 }
@@ -78,7 +79,7 @@ fn table_of(round: &Round, player: Uuid) -> usize {
 async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
     let ts = spawn_suite().await;
     let fx = ts.classic_event(16, None).await;
-    let (a, b) = (fx.entries[0].player_id, fx.entries[1].player_id);
+    let (a, b) = (fx.entries[0].player_ids[0], fx.entries[1].player_ids[0]);
     // A: 10 of 32, 8 of 30, 10 of 36. B: 10 of 30, 10 of 33, 8 of 36. A round's pair of games
     // can share one table only when the totals agree (30 or 36), so those are kept for a meeting.
     let mut games: Vec<(Game, Game, bool)> = vec![
@@ -163,6 +164,7 @@ async fn a_three_player_table_total_is_raised_by_its_average() {
             SubmitResult {
                 outcome: OutcomeKind::Won,
                 winner_player_id: Some(players[0]),
+                winner_entry_id: None,
                 scores: players
                     .iter()
                     .zip([10, 9, 5])

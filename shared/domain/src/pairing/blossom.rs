@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 const INFINITY: i128 = i128::MAX / 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Edge {
     u: usize,
     v: usize,
@@ -24,7 +24,9 @@ pub(crate) struct DualMatching {
     pub mate: Vec<Option<usize>>,
     /// Twice each vertex's dual.
     pub vertex_dual: Vec<i128>,
-    /// Blossoms with a positive dual: their vertices and twice their dual.
+    /// Blossoms with a positive dual: their vertices and twice their dual. Only the tests read
+    /// them: the Swiss blocks' edges between blocks never lie inside one blossom.
+    #[cfg(test)]
     pub blossoms: Vec<(Vec<usize>, i128)>,
 }
 
@@ -38,7 +40,10 @@ struct Solver {
     n: usize,
     n_x: usize,
     stride: usize,
-    g: Vec<Edge>,
+    /// The edge matrix (blossom rows and columns hold their best member edge), split into
+    /// endpoints and weights to keep it compact: `(2n + 1)²` entries.
+    ends: Vec<(u32, u32)>,
+    weights: Vec<i128>,
     lab: Vec<i128>,
     mate: Vec<usize>,
     slack: Vec<usize>,
@@ -54,7 +59,19 @@ struct Solver {
 
 impl Solver {
     fn edge(&self, u: usize, v: usize) -> Edge {
-        self.g[u * self.stride + v]
+        let index = u * self.stride + v;
+        let (a, b) = self.ends[index];
+        Edge {
+            u: a as usize,
+            v: b as usize,
+            w: self.weights[index],
+        }
+    }
+
+    fn set_edge(&mut self, u: usize, v: usize, e: Edge) {
+        let index = u * self.stride + v;
+        self.ends[index] = (e.u as u32, e.v as u32);
+        self.weights[index] = e.w;
     }
 
     fn delta(&self, e: Edge) -> i128 {
@@ -193,8 +210,8 @@ impl Solver {
         self.flower[b] = flower;
         self.set_st(b, b);
         for x in 1..=self.n_x {
-            self.g[b * self.stride + x].w = 0;
-            self.g[x * self.stride + b].w = 0;
+            self.weights[b * self.stride + x] = 0;
+            self.weights[x * self.stride + b] = 0;
         }
         for x in 1..=self.n {
             self.flower_from[b * (self.n + 1) + x] = 0;
@@ -204,8 +221,8 @@ impl Solver {
             for x in 1..=self.n_x {
                 let candidate = self.edge(xs, x);
                 if self.edge(b, x).w == 0 || self.delta(candidate) < self.delta(self.edge(b, x)) {
-                    self.g[b * self.stride + x] = candidate;
-                    self.g[x * self.stride + b] = self.edge(x, xs);
+                    self.set_edge(b, x, candidate);
+                    self.set_edge(x, b, self.edge(x, xs));
                 }
             }
             for x in 1..=self.n {
@@ -360,6 +377,7 @@ impl Solver {
         }
     }
 
+    #[cfg(test)]
     /// The blossoms nested in `b`, `b` included, with their real vertices (0-based).
     fn collect_blossoms(&self, b: usize, found: &mut Vec<(Vec<usize>, i128)>) -> Vec<usize> {
         if b <= self.n {
@@ -384,7 +402,8 @@ pub(crate) fn max_weight_matching(n: usize, weight: impl Fn(usize, usize) -> i12
         n,
         n_x: n,
         stride: size,
-        g: vec![Edge::default(); size * size],
+        ends: vec![(0, 0); size * size],
+        weights: vec![0; size * size],
         lab: vec![0; size],
         mate: vec![0; size],
         slack: vec![0; size],
@@ -406,7 +425,7 @@ pub(crate) fn max_weight_matching(n: usize, weight: impl Fn(usize, usize) -> i12
             } else {
                 weight((u - 1).min(v - 1), (u - 1).max(v - 1))
             };
-            solver.g[u * size + v] = Edge { u, v, w };
+            solver.set_edge(u, v, Edge { u, v, w });
             heaviest = heaviest.max(w);
         }
     }
@@ -414,7 +433,9 @@ pub(crate) fn max_weight_matching(n: usize, weight: impl Fn(usize, usize) -> i12
         solver.lab[u] = heaviest;
     }
     while solver.augment_once() {}
+    #[cfg(test)]
     let mut blossoms = Vec::new();
+    #[cfg(test)]
     for b in n + 1..=solver.n_x {
         if solver.st[b] == b {
             solver.collect_blossoms(b, &mut blossoms);
@@ -425,6 +446,7 @@ pub(crate) fn max_weight_matching(n: usize, weight: impl Fn(usize, usize) -> i12
             .map(|u| (solver.mate[u] != 0).then(|| solver.mate[u] - 1))
             .collect(),
         vertex_dual: solver.lab[1..=n].to_vec(),
+        #[cfg(test)]
         blossoms,
     }
 }

@@ -640,6 +640,24 @@ mod tests {
     }
 
     #[test]
+    fn fields_with_tables_of_three_play_four_rounds_without_a_repeat() {
+        for players in [18usize, 21, 22, 25] {
+            let figures = schedule_figures(&event(players, 4, 2), &[]);
+            assert_eq!(figures.repeat_meetings, 0, "{players} players");
+            assert!(figures.three_player_spread <= 1);
+        }
+    }
+
+    #[test]
+    fn seventeen_players_reach_the_fewest_repeats_the_three_player_rule_allows() {
+        // Round 2 must seat the 8 players of round 1's two tables of 4 at the three tables of 3
+        // (two pairs meet again) and the 8 others at two tables of 4, which holds 3 players of
+        // each of two round-1 tables of 3 (two more pairs): 4 is the least over 3 rounds.
+        let figures = schedule_figures(&event(17, 3, 1), &[]);
+        assert_eq!(figures.repeat_meetings, 4);
+    }
+
+    #[test]
     fn sixteen_players_meet_everyone_exactly_once_in_five_rounds() {
         let schedule = event(16, 5, 3);
         let figures = schedule_figures(&schedule, &[]);

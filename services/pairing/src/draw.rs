@@ -9,7 +9,10 @@ use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tab
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
 use catan_domain::seating::SEAT_ORDER;
 use catan_kit::ApiError;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
 use catan_kit::db;
+use catan_kit::idempotency::{Claim, Reply, write_once};
 use catan_kit::peer::peer_error;
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -28,7 +31,8 @@ pub async fn draw_next_round(
     event_id: Uuid,
     seed: Option<u64>,
     drawn_by: Uuid,
-) -> Result<Round, ApiError> {
+    claim: Option<Claim>,
+) -> Result<HttpResponse, ApiError> {
     let event = state
         .registration
         .event(event_id)
@@ -46,7 +50,7 @@ pub async fn draw_next_round(
             let next = next_draw(state, &event, &existing).await?;
             let qualifying_rounds = event.qualifying_rounds as usize;
             let board_mode = event.board_mode;
-            store_new_round(&pool, event_id, rounds_before, drawn_by, move |conn, rounds| {
+            store_new_round(&pool, event_id, rounds_before, drawn_by, claim, move |conn, rounds| {
                 let numbers = store::numbers_for(conn, event_id, &next.players)?;
                 let mut round = build_round(
                     event_id,
@@ -64,23 +68,25 @@ pub async fn draw_next_round(
         }
         EventFormat::Partner => {
             let round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
-            store_new_round(&pool, event_id, rounds_before, drawn_by, move |_, _| Ok(round)).await
+            store_new_round(&pool, event_id, rounds_before, drawn_by, claim, move |_, _| Ok(round)).await
         }
     }
 }
 
-/// Stores the round `build` makes, under the event's lock, unless another draw got there first.
+/// Stores the round `build` makes, under the event's lock, unless another draw got there first;
+/// with its Idempotency-Key's record in the same transaction.
 async fn store_new_round<F>(
     pool: &db::PgPool,
     event_id: Uuid,
     rounds_before: usize,
     drawn_by: Uuid,
+    claim: Option<Claim>,
     build: F,
-) -> Result<Round, ApiError>
+) -> Result<HttpResponse, ApiError>
 where
     F: FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send + 'static,
 {
-    db::transaction(pool, move |conn| {
+    write_once(pool, claim, move |conn| {
         store::lock_event(conn, event_id)?;
         let rounds = store::rounds_of(conn, event_id)?;
         if rounds.len() != rounds_before {
@@ -90,7 +96,7 @@ where
         }
         let round = build(conn, &rounds)?;
         store::insert_round(conn, &round, drawn_by)?;
-        Ok(round)
+        Reply::new(StatusCode::CREATED, &round)
     })
     .await
 }

@@ -9,6 +9,7 @@ use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::idempotency::{self, Claim, IdempotencyKey};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -40,6 +41,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn draw_round(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
     path: web::Path<Uuid>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -58,8 +60,11 @@ async fn draw_round(
             format!("seed must be 0 to {MAX_SEED}"),
         ));
     }
-    let round = draw_next_round(&state, event_id, request.seed, principal.key_id()).await?;
-    Ok(HttpResponse::Created().json(round))
+    let claim = Claim::of(&principal, &idempotency, &format!("POST /v1/events/{event_id}/rounds"), &request);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    draw_next_round(&state, event_id, request.seed, principal.key_id(), claim).await
 }
 
 /// Every round of the event drawn so far.

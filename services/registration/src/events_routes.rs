@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db::{self, enum_from_text, enum_to_text};
+use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
+use actix_web::http::StatusCode;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -126,9 +128,18 @@ fn partner_rules(body: &CreateEvent) -> Result<PartnerSettings, ApiError> {
     )
 )]
 #[post("/v1/events")]
-async fn create_event(state: web::Data<State>, principal: Principal, body: web::Json<CreateEvent>) -> Result<HttpResponse, ApiError> {
+async fn create_event(
+    state: web::Data<State>,
+    principal: Principal,
+    idempotency: IdempotencyKey,
+    body: web::Json<CreateEvent>,
+) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let body = body.into_inner();
+    let claim = Claim::of(&principal, &idempotency, "POST /v1/events", &body);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
     let name = valid_name("name", &body.name)?;
     let (rounds, partner) = match body.format {
         EventFormat::Classic => {
@@ -162,7 +173,7 @@ async fn create_event(state: web::Data<State>, principal: Principal, body: web::
     let small_field = enum_to_text(&body.small_field_playoff.unwrap_or_default());
     let board_mode = enum_to_text(&body.board_mode.unwrap_or_default());
     let region_id = body.region_id;
-    let event = db::transaction(&state.pool, move |conn| {
+    write_once(&state.pool, claim, move |conn| {
         region_must_exist(conn, region_id)?;
         let row: EventRow = diesel::insert_into(events::table)
             .values((
@@ -177,10 +188,9 @@ async fn create_event(state: web::Data<State>, principal: Principal, body: web::
             ))
             .returning(EventRow::as_returning())
             .get_result(conn)?;
-        event_from_row(row)
+        Reply::new(StatusCode::CREATED, &event_from_row(row)?)
     })
-    .await?;
-    Ok(HttpResponse::Created().json(event))
+    .await
 }
 
 fn load_event(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
@@ -313,13 +323,18 @@ fn entrants(format: EventFormat, body: &CreateEntry) -> Result<(Option<String>, 
 async fn create_entry(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
     path: web::Path<Uuid>,
     body: web::Json<CreateEntry>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     principal.require_event(event_id, &[Role::Director])?;
     let body = body.into_inner();
-    let entry = db::transaction(&state.pool, move |conn| {
+    let claim = Claim::of(&principal, &idempotency, &format!("POST /v1/events/{event_id}/entries"), &body);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    write_once(&state.pool, claim, move |conn| {
         let event = load_event(conn, event_id)?;
         let (team_name, members) = entrants(event.format, &body)?;
         let known: Vec<Uuid> = players::table
@@ -357,10 +372,9 @@ async fn create_entry(
                 ))
                 .execute(conn)?;
         }
-        load_entry(conn, event_id, id)
+        Reply::new(StatusCode::CREATED, &load_entry(conn, event_id, id)?)
     })
-    .await?;
-    Ok(HttpResponse::Created().json(entry))
+    .await
 }
 
 /// The event's entries, in the order they were made.
@@ -408,28 +422,31 @@ async fn list_entries(
 async fn drop_entry(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
     path: web::Path<(Uuid, Uuid)>,
     body: web::Json<DropEntry>,
-) -> Result<web::Json<Entry>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let (event_id, entry_id) = path.into_inner();
     principal.require_event(event_id, &[Role::Director])?;
+    let claim = Claim::of(
+        &principal,
+        &idempotency,
+        &format!("POST /v1/events/{event_id}/entries/{entry_id}/drop"),
+        &*body,
+    );
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
     let reason = valid_name("reason", &body.reason)?;
-    let status = if body.exclude {
-        EntryStatus::Excluded
-    } else {
-        EntryStatus::Dropped
-    };
-    let entry = db::transaction(&state.pool, move |conn| {
+    let status = if body.exclude { EntryStatus::Excluded } else { EntryStatus::Dropped };
+    write_once(&state.pool, claim, move |conn| {
         let changed = diesel::update(
             entries::table
                 .filter(entries::id.eq(entry_id))
                 .filter(entries::event_id.eq(event_id)),
         )
         .filter(entries::status.eq("active"))
-        .set((
-            entries::status.eq(enum_to_text(&status)),
-            entries::status_reason.eq(reason),
-        ))
+        .set((entries::status.eq(enum_to_text(&status)), entries::status_reason.eq(reason)))
         .execute(conn)?;
         let entry = load_entry(conn, event_id, entry_id)?;
         if changed == 0 {
@@ -437,8 +454,8 @@ async fn drop_entry(
                 format!("entry {entry_id} is already {:?}", entry.status).to_lowercase(),
             ));
         }
-        Ok(entry)
+        Reply::new(StatusCode::OK, &entry)
     })
-    .await?;
-    Ok(web::Json(entry))
+    .await
 }
+

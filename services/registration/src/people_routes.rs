@@ -7,6 +7,8 @@ use catan_api::{CreatePlayer, CreateRegion, Player, Problem, Region, Role};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
+use actix_web::http::StatusCode;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -68,22 +70,23 @@ pub(crate) fn region_must_exist(
 async fn create_region(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
     body: web::Json<CreateRegion>,
 ) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
-    let region = Region {
-        id: Uuid::new_v4(),
-        name: valid_name("name", &body.name)?,
-    };
-    let row = region.clone();
-    db::run(&state.pool, move |conn| {
+    let claim = Claim::of(&principal, &idempotency, "POST /v1/regions", &*body);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    let name = valid_name("name", &body.name)?;
+    write_once(&state.pool, claim, move |conn| {
+        let region = Region { id: Uuid::new_v4(), name };
         diesel::insert_into(regions::table)
-            .values((regions::id.eq(row.id), regions::name.eq(&row.name)))
+            .values((regions::id.eq(region.id), regions::name.eq(&region.name)))
             .execute(conn)?;
-        Ok(())
+        Reply::new(StatusCode::CREATED, &region)
     })
-    .await?;
-    Ok(HttpResponse::Created().json(region))
+    .await
 }
 
 /// Lists the regions.
@@ -120,12 +123,17 @@ async fn list_regions(state: web::Data<State>) -> Result<web::Json<Vec<Region>>,
 async fn create_player(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
     body: web::Json<CreatePlayer>,
 ) -> Result<HttpResponse, ApiError> {
     principal.require_any(&[Role::Director])?;
+    let claim = Claim::of(&principal, &idempotency, "POST /v1/players", &*body);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
     let name = valid_name("name", &body.name)?;
     let region_id = body.region_id;
-    let player = db::transaction(&state.pool, move |conn| {
+    write_once(&state.pool, claim, move |conn| {
         region_must_exist(conn, region_id)?;
         let (id, name, region_id, created_at): (Uuid, String, Option<Uuid>, DateTime<Utc>) =
             diesel::insert_into(players::table)
@@ -134,22 +142,11 @@ async fn create_player(
                     players::name.eq(name),
                     players::region_id.eq(region_id),
                 ))
-                .returning((
-                    players::id,
-                    players::name,
-                    players::region_id,
-                    players::created_at,
-                ))
+                .returning((players::id, players::name, players::region_id, players::created_at))
                 .get_result(conn)?;
-        Ok(Player {
-            id,
-            name,
-            region_id,
-            created_at,
-        })
+        Reply::new(StatusCode::CREATED, &Player { id, name, region_id, created_at })
     })
-    .await?;
-    Ok(HttpResponse::Created().json(player))
+    .await
 }
 
 /// A player.

@@ -11,7 +11,10 @@ use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet}
 use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
+use actix_web::HttpRequest;
+use actix_web::http::StatusCode;
 use catan_kit::db;
+use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
 use catan_kit::peer::peer_error;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -169,12 +172,28 @@ fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sh
 async fn submit_result(
     state: web::Data<State>,
     principal: Principal,
+    idempotency: IdempotencyKey,
+    request: HttpRequest,
     path: web::Path<(Uuid, u32, u32)>,
     body: web::Json<SubmitResult>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round_number, table_number) = path.into_inner();
     principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
     let body = body.into_inner();
+    let if_match = request
+        .headers()
+        .get(actix_web::http::header::IF_MATCH)
+        .map(|v| v.to_str().unwrap_or_default().trim().to_string());
+    // The precondition is part of the request: a retry must carry the same one.
+    let claim = Claim::of(
+        &principal,
+        &idempotency,
+        &format!("PUT /v1/events/{event_id}/rounds/{round_number}/tables/{table_number}/result {if_match:?}"),
+        &body,
+    );
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
     let round = state
         .pairing
         .round(event_id, round_number)
@@ -195,20 +214,35 @@ async fn submit_result(
     let recorded_by = principal.key_id();
     let stage = round.stage;
     let round_tables = round.tables.len() as u32;
-    let (result, created) = db::transaction(&state.pool, move |conn| {
+    write_once(&state.pool, claim, move |conn| {
         store::lock_event(conn, event_id)?;
         let existing = store::current(conn, event_id, round_number, table_number)?;
-        let version = match &existing {
-            Some(current) if Sheet::of(current) == sheet => {
-                return Ok((current.clone(), false));
+        let version = match (&existing, &if_match) {
+            // The same sheet again changes nothing.
+            (Some(current), _) if Sheet::of(current) == sheet => {
+                return Reply::new(StatusCode::OK, current).map(|r| r.with_etag(etag(current)));
             }
-            Some(_) if !may_correct => {
+            (Some(_), _) if !may_correct => {
                 return Err(ApiError::Conflict(format!(
                     "table {table_number} of round {round_number} already has a result; only the tournament director can correct it"
                 )));
             }
-            Some(current) => current.version + 1,
-            None => 1,
+            (Some(_), None) => {
+                return Err(ApiError::PreconditionRequired(
+                    "a correction must carry If-Match with the ETag of the result it corrects".into(),
+                ));
+            }
+            (Some(current), Some(tag)) if *tag != etag(current) && tag != "*" => {
+                return Err(ApiError::PreconditionFailed(format!(
+                    "the result changed meanwhile: it is now {}, not {tag}",
+                    etag(current)
+                )));
+            }
+            (Some(current), Some(_)) => current.version + 1,
+            (None, Some(tag)) => {
+                return Err(ApiError::PreconditionFailed(format!("there is no result to match {tag}")));
+            }
+            (None, None) => 1,
         };
         let result = store::record(
             conn,
@@ -223,16 +257,16 @@ async fn submit_result(
                 recorded_by,
             },
         )?;
-        Ok((result, version == 1))
+        tracing::info!(%event_id, round = round_number, table = table_number, version, "result recorded");
+        let status = if version == 1 { StatusCode::CREATED } else { StatusCode::OK };
+        Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
     })
-    .await?;
-    tracing::info!(%event_id, round = round_number, table = table_number, version = result.version, "result recorded");
-    Ok(if created {
-        HttpResponse::Created()
-    } else {
-        HttpResponse::Ok()
-    }
-    .json(result))
+    .await
+}
+
+/// A result version's entity tag.
+fn etag(result: &TableResult) -> String {
+    format!("\"v{}\"", result.version)
 }
 
 /// A table's current result.
@@ -242,18 +276,16 @@ async fn submit_result(
     responses((status = 200, body = TableResult), (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
-async fn get_result(
-    state: web::Data<State>,
-    path: web::Path<(Uuid, u32, u32)>,
-) -> Result<web::Json<TableResult>, ApiError> {
+async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    db::run(&state.pool, move |conn| {
-        store::current(conn, event_id, round, table)
-    })
-    .await?
-    .map(web::Json)
-    .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))
+    let result = db::run(&state.pool, move |conn| store::current(conn, event_id, round, table))
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::ETAG, etag(&result)))
+        .json(result))
 }
+
 
 /// Every version of a table's result, oldest first.
 #[utoipa::path(

@@ -1,8 +1,10 @@
 //! A typed client of the v1 API. The services call one another through it, the launcher's demo
 //! plays an event through it, and third parties may use it.
 //!
-//! Every call has a timeout; idempotent calls (GET, PUT) are retried on transport errors and on
-//! 502/503/504 with exponential backoff. POSTs are not retried: they could write twice.
+//! Every call has a timeout and is retried on transport errors and on 502/503/504 with exponential
+//! backoff. Writes (POST, PUT) carry an `Idempotency-Key`, the same on every try of one call, so a
+//! retry of a write that did reach the server is answered with its first response and writes
+//! nothing twice.
 
 use crate::problem::Problem;
 use crate::types::*;
@@ -91,37 +93,47 @@ impl ApiClient {
         &self.base_url
     }
 
-    async fn call<B: Serialize, T: DeserializeOwned>(
+    async fn call<B: Serialize, T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<&B>) -> Result<T, ClientError> {
+        self.call_with(method, path, body, &[]).await.map(|(value, _)| value)
+    }
+
+    /// A call with extra headers, answering the body and the response's ETag.
+    async fn call_with<B: Serialize, T: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
         body: Option<&B>,
-    ) -> Result<T, ClientError> {
-        let retryable = method == Method::GET || method == Method::PUT;
-        let attempts = if retryable {
-            self.retry.attempts.max(1)
-        } else {
-            1
-        };
+        headers: &[(&str, String)],
+    ) -> Result<(T, Option<String>), ClientError> {
+        let attempts = self.retry.attempts.max(1);
+        // One key for every try of this call: the server answers a retry with the first response.
+        let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
         let mut backoff = self.retry.first_backoff;
         let mut last_error = None;
         for attempt in 1..=attempts {
-            let mut request = self
-                .http
-                .request(method.clone(), format!("{}{}", self.base_url, path));
+            let mut request = self.http.request(method.clone(), format!("{}{}", self.base_url, path));
             if let Some(token) = &self.token {
                 request = request.bearer_auth(token);
+            }
+            if let Some(key) = &idempotency_key {
+                request = request.header("Idempotency-Key", key);
+            }
+            for (name, value) in headers {
+                request = request.header(*name, value);
             }
             if let Some(body) = body {
                 request = request.json(body);
             }
             let outcome = match request.send().await {
-                Ok(response) => decode(response).await,
+                Ok(response) => {
+                    let etag = response.headers().get("etag").and_then(|v| v.to_str().ok()).map(str::to_owned);
+                    decode(response).await.map(|value| (value, etag))
+                }
                 Err(e) => Err(ClientError::Transport(e.to_string())),
             };
             match outcome {
                 Err(e) if attempt < attempts && is_transient(&e) => {
-                    tracing::warn!(%path, attempt, error = %e, "peer call failed; retrying");
+                    tracing::warn!(%path, attempt, error = %e, "call failed; retrying");
                     last_error = Some(e);
                     tokio::time::sleep(backoff).await;
                     backoff *= 3;
@@ -263,6 +275,27 @@ impl ApiClient {
     /// A table's board as JSON.
     pub async fn board(&self, event_id: Uuid, round: u32, table: u32) -> Result<serde_json::Value, ClientError> {
         self.get(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/board")).await
+    }
+
+    /// A table's result and its ETag, for a correction.
+    pub async fn result_with_etag(&self, event_id: Uuid, round: u32, table: u32) -> Result<(TableResult, String), ClientError> {
+        let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
+        let (result, etag) = self.call_with::<(), TableResult>(Method::GET, &path, None, &[]).await?;
+        Ok((result, etag.unwrap_or_default()))
+    }
+
+    /// The tournament director's correction of a result whose ETag is `if_match`.
+    pub async fn correct_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+        body: &SubmitResult,
+        if_match: &str,
+    ) -> Result<TableResult, ClientError> {
+        let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
+        let headers = [("If-Match", if_match.to_string())];
+        self.call_with(Method::PUT, &path, Some(body), &headers).await.map(|(result, _)| result)
     }
 
     pub async fn result_history(

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod idempotency;
 pub mod peer;
 pub mod problem;
 pub mod server;

@@ -40,6 +40,14 @@ pub enum ApiError {
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
+    PreconditionFailed(String),
+    #[error("{0}")]
+    PreconditionRequired(String),
+    #[error("{detail}")]
+    TooManyRequests { detail: String, retry_after_seconds: u64 },
+    #[error("{detail}")]
+    MethodNotAllowed { detail: String, allow: String },
+    #[error("{0}")]
     Unavailable(String),
     #[error("internal error: {0}")]
     Internal(String),
@@ -88,6 +96,10 @@ impl ApiError {
                 "/problems/unavailable",
                 "A service this call needs is unavailable",
             ),
+            ApiError::PreconditionFailed(_) => ("/problems/precondition-failed", "The resource changed meanwhile"),
+            ApiError::PreconditionRequired(_) => ("/problems/precondition-required", "If-Match is required"),
+            ApiError::TooManyRequests { .. } => ("/problems/too-many-requests", "Too many requests"),
+            ApiError::MethodNotAllowed { .. } => ("/problems/method-not-allowed", "Method not allowed"),
             ApiError::Internal(_) => ("/problems/internal", "Internal error"),
         }
     }
@@ -123,6 +135,10 @@ impl ResponseError for ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            ApiError::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -134,8 +150,17 @@ impl ResponseError for ApiError {
         }
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header(ContentType(PROBLEM_JSON.parse().expect("valid mime")));
-        if let ApiError::Unauthorized(_) = self {
-            response.insert_header(("WWW-Authenticate", "Bearer"));
+        match self {
+            ApiError::Unauthorized(_) => {
+                response.insert_header(("WWW-Authenticate", "Bearer"));
+            }
+            ApiError::TooManyRequests { retry_after_seconds, .. } => {
+                response.insert_header(("Retry-After", retry_after_seconds.to_string()));
+            }
+            ApiError::MethodNotAllowed { allow, .. } => {
+                response.insert_header(("Allow", allow.clone()));
+            }
+            _ => {}
         }
         response.json(self.to_problem())
     }

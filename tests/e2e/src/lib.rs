@@ -177,6 +177,8 @@ fn fresh_database() -> anyhow::Result<String> {
 /// An event with its director's and scorer's clients and its entries.
 pub struct EventFixture {
     pub event: catan_api::Event,
+    /// The director's API key (its secret).
+    pub director_key: String,
     pub director: ApiClient,
     pub scorer: ApiClient,
     pub entries: Vec<catan_api::Entry>,
@@ -237,6 +239,7 @@ impl TestSuite {
         let scorer_key = self.admin.create_api_key(&key(Role::Scorer)).await.expect("scorer key");
         EventFixture {
             director: self.client_for(&director_key.api_key).await,
+            director_key: director_key.api_key,
             scorer: self.client_for(&scorer_key.api_key).await,
             event,
             entries: Vec::new(),

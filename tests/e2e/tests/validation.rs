@@ -285,7 +285,7 @@ async fn only_the_director_corrects_a_result_and_every_version_is_kept() {
 
     let fixed = fx
         .director
-        .submit_result(fx.event.id, 1, 1, &corrected)
+        .correct_result(fx.event.id, 1, 1, &corrected, "\"v1\"")
         .await
         .expect("director corrects");
     assert_eq!(fixed.version, 2);

@@ -274,5 +274,8 @@ fn duplicate_play_gives_every_table_of_a_round_the_same_board_and_otherwise_each
         generate_board(table_board_seed(round_seed, 2, BoardMode::EachTable))
     );
     // The board does not reuse the pairing's seed as it is.
-    assert_ne!(table_board_seed(round_seed, 0, BoardMode::SameForRound), round_seed);
+    assert_ne!(
+        table_board_seed(round_seed, 0, BoardMode::SameForRound),
+        round_seed
+    );
 }

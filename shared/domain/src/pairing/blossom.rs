@@ -467,7 +467,10 @@ mod tests {
             let solved = max_weight_matching(n, |i, j| 100 - cost(i, j));
             let reference = integer_blossom::min_weight_perfect_matching(&costs, n);
             let total = |mate: &dyn Fn(usize) -> usize| -> i128 {
-                (0..n).filter(|&i| i < mate(i)).map(|i| cost(i, mate(i))).sum()
+                (0..n)
+                    .filter(|&i| i < mate(i))
+                    .map(|i| cost(i, mate(i)))
+                    .sum()
             };
             let mate = |i: usize| solved.mate[i].expect("perfect");
             assert!((0..n).all(|i| mate(mate(i)) == i && mate(i) != i));

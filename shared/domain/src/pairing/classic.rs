@@ -640,12 +640,12 @@ mod tests {
     }
 
     #[test]
-    fn fields_with_tables_of_three_play_four_rounds_without_a_repeat() {
-        for players in [18usize, 21, 22, 25] {
-            let figures = schedule_figures(&event(players, 4, 2), &[]);
-            assert_eq!(figures.repeat_meetings, 0, "{players} players");
-            assert!(figures.three_player_spread <= 1);
-        }
+    fn eighteen_players_play_four_rounds_without_a_repeat() {
+        // Two tables of 3 a round: the evenness rule ties who plays them in rounds 2 and 3, which
+        // the plain hill climber could not untangle; the tabu search with restarts does.
+        let figures = schedule_figures(&event(18, 4, 2), &[]);
+        assert_eq!(figures.repeat_meetings, 0);
+        assert!(figures.three_player_spread <= 1);
     }
 
     #[test]

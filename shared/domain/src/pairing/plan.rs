@@ -514,8 +514,9 @@ impl Search<'_> {
         const SHAKE_SWAPS: usize = 3;
         let tables = self.layout.table_size.len();
         let n = self.n;
-        let tabu_index =
-            |round: usize, player: u32, table: u32| (round * n + player as usize) * tables + table as usize;
+        let tabu_index = |round: usize, player: u32, table: u32| {
+            (round * n + player as usize) * tables + table as usize
+        };
         let mut tabu_until = vec![0u64; self.input.plan_rounds * n * tables];
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);

@@ -161,14 +161,14 @@ fn match_in_blocks(
     let mut solved = vec![false; blocks + 1];
     let mut merged = 0;
     loop {
-        for block in 0..=blocks {
-            if solved[block] {
+        for (block, solved) in solved.iter_mut().enumerate() {
+            if *solved {
                 continue;
             }
             // Members in field order, which the seed shuffled: it decides between equal costs.
             let members: Vec<usize> = (0..n).filter(|&i| block_of[i] == block).collect();
             if members.is_empty() {
-                solved[block] = true;
+                *solved = true;
                 continue;
             }
             if members.len() > largest_block {
@@ -181,7 +181,7 @@ fn match_in_blocks(
                 mate[i] = members[matching.mate[a].expect("a complete graph of even order")];
                 dual[i] = matching.vertex_dual[a];
             }
-            solved[block] = true;
+            *solved = true;
         }
         // Reduced cost of an edge between blocks: dual[i] + dual[j] - 2 (offset - cost) (no
         // blossom holds both ends). The cost's lower bound without rematches screens first.
@@ -266,15 +266,14 @@ pub fn pair_swiss(teams: &[SwissTeam], played: &[(u32, u32)], seed: u64) -> Swis
 
     let pair_cost = PairCost::new(&field, played);
     // The solver's duals reach a few times the largest cost; keep wide headroom.
-    let (mate, chosen) = if let Some((mate, chosen, _)) =
-        match_in_blocks(&field, &pair_cost, LARGEST_BLOCK)
-    {
-        (mate, chosen)
-    } else if pair_cost.bound(&field).saturating_mul(64) < i64::MAX as u128 {
-        match_field::<i64>(&field, &pair_cost)
-    } else {
-        match_field::<i128>(&field, &pair_cost)
-    };
+    let (mate, chosen) =
+        if let Some((mate, chosen, _)) = match_in_blocks(&field, &pair_cost, LARGEST_BLOCK) {
+            (mate, chosen)
+        } else if pair_cost.bound(&field).saturating_mul(64) < i64::MAX as u128 {
+            match_field::<i64>(&field, &pair_cost)
+        } else {
+            match_field::<i128>(&field, &pair_cost)
+        };
 
     let mut ranked_pairs = Vec::with_capacity(field.len() / 2);
     let mut cost = 0u128;
@@ -413,13 +412,21 @@ mod tests {
                         .map(|i| pair_cost.cost(&field[i], &field[mate[i]]))
                         .sum()
                 };
-                assert_eq!(total(&blocked), total(&full), "{teams} teams, round {round}");
+                assert_eq!(
+                    total(&blocked),
+                    total(&full),
+                    "{teams} teams, round {round}"
+                );
                 assert!((0..teams).all(|i| blocked[blocked[i]] == i && blocked[i] != i));
                 for i in (0..teams).filter(|&i| i < blocked[i]) {
                     let j = blocked[i];
                     played.push((field[i].team, field[j].team));
                     // Results skewed to the better-numbered team, so score groups go odd.
-                    let winner = if rng.random_bool(0.7) { i.min(j) } else { i.max(j) };
+                    let winner = if rng.random_bool(0.7) {
+                        i.min(j)
+                    } else {
+                        i.max(j)
+                    };
                     points[field[winner].team as usize] += 3;
                 }
             }

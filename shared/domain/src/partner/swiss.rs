@@ -23,7 +23,11 @@ pub struct PartnerPairing {
 /// team without a bye sits out; teams with equal or nearest points meet, never a team they
 /// have met (`played`) unless no pairing avoids it. Teams sharing a rank (all of them before
 /// round 1) are ordered by a draw from `seed`.
-pub fn pair_partner_round(standings: &[PartnerRow], played: &[(TeamId, TeamId)], seed: u64) -> PartnerPairing {
+pub fn pair_partner_round(
+    standings: &[PartnerRow],
+    played: &[(TeamId, TeamId)],
+    seed: u64,
+) -> PartnerPairing {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut active: Vec<(u32, u64, &PartnerRow)> = standings
         .iter()
@@ -32,7 +36,11 @@ pub fn pair_partner_round(standings: &[PartnerRow], played: &[(TeamId, TeamId)],
         .collect();
     active.sort_by_key(|&(rank, draw, _)| (rank, draw));
     let order: Vec<&PartnerRow> = active.into_iter().map(|(_, _, row)| row).collect();
-    let number_of: HashMap<TeamId, u32> = order.iter().enumerate().map(|(i, row)| (row.team, i as u32)).collect();
+    let number_of: HashMap<TeamId, u32> = order
+        .iter()
+        .enumerate()
+        .map(|(i, row)| (row.team, i as u32))
+        .collect();
     let teams: Vec<SwissTeam> = order
         .iter()
         .enumerate()
@@ -54,7 +62,13 @@ pub fn pair_partner_round(standings: &[PartnerRow], played: &[(TeamId, TeamId)],
         tables: round
             .pairs
             .iter()
-            .map(|&(a, b)| if a <= b { (team(a), team(b)) } else { (team(b), team(a)) })
+            .map(|&(a, b)| {
+                if a <= b {
+                    (team(a), team(b))
+                } else {
+                    (team(b), team(a))
+                }
+            })
             .collect(),
         bye: round.bye.map(team),
         rematches: round.rematches,

@@ -1,0 +1,228 @@
+//! Exactly-once writes: `Idempotency-Key` on POST and PUT.
+//!
+//! A retry with the same key and body gets the first response (same status and body) and writes
+//! nothing more; the same key with another body is 422; a retry while the first is still running
+//! is 409. Keys are scoped to the API key that sent them and kept for 24 hours. The key, the
+//! request's hash, the response and the write itself commit in one transaction, so a crash can
+//! never leave a write without its key or a key without its write.
+
+use crate::ApiError;
+use crate::auth::Principal;
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool, Bytea, Integer, Jsonb, Text, Uuid as SqlUuid};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::future::{Ready, ready};
+use uuid::Uuid;
+
+pub const HEADER: &str = "Idempotency-Key";
+/// How long a key is remembered.
+pub const RETENTION_HOURS: i64 = 24;
+
+/// The `Idempotency-Key` header, when the request has one: 1 to 255 visible ASCII characters.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey(pub Option<String>);
+
+impl FromRequest for IdempotencyKey {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match req.headers().get(HEADER) {
+            None => Ok(IdempotencyKey(None)),
+            Some(value) => match value.to_str() {
+                Ok(key) if (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic()) => {
+                    Ok(IdempotencyKey(Some(key.to_string())))
+                }
+                _ => Err(ApiError::field(
+                    HEADER,
+                    "invalid_idempotency_key",
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters",
+                )),
+            },
+        })
+    }
+}
+
+/// One request's claim on its key.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    api_key_id: Uuid,
+    key: String,
+    request_hash: Vec<u8>,
+}
+
+impl Claim {
+    /// The claim of a request by `principal` on `route` (method and path) with `body`, if it
+    /// carries a key.
+    pub fn of<B: Serialize>(principal: &Principal, key: &IdempotencyKey, route: &str, body: &B) -> Option<Claim> {
+        let key = key.0.clone()?;
+        let mut hasher = Sha256::new();
+        hasher.update(route.as_bytes());
+        hasher.update([0]);
+        hasher.update(serde_json::to_vec(body).unwrap_or_default());
+        Some(Claim {
+            api_key_id: principal.key_id(),
+            key,
+            request_hash: hasher.finalize().to_vec(),
+        })
+    }
+
+    fn lock_id(&self) -> i64 {
+        let digest = Sha256::new()
+            .chain_update(self.api_key_id.as_bytes())
+            .chain_update(self.key.as_bytes())
+            .finalize();
+        i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
+    }
+}
+
+/// A response as remembered for replays.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: serde_json::Value,
+    pub etag: Option<String>,
+}
+
+impl Reply {
+    pub fn new(status: StatusCode, body: &impl Serialize) -> Result<Reply, ApiError> {
+        Ok(Reply {
+            status,
+            body: serde_json::to_value(body).map_err(ApiError::internal)?,
+            etag: None,
+        })
+    }
+
+    pub fn with_etag(mut self, etag: String) -> Reply {
+        self.etag = Some(etag);
+        self
+    }
+
+    pub fn into_response(self, replayed: bool) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        if let Some(etag) = self.etag {
+            response.insert_header((actix_web::http::header::ETAG, etag));
+        }
+        if replayed {
+            response.insert_header(("Idempotency-Replayed", "true"));
+        }
+        response.json(self.body)
+    }
+}
+
+#[derive(QueryableByName)]
+struct Remembered {
+    #[diesel(sql_type = Bytea)]
+    request_hash: Vec<u8>,
+    #[diesel(sql_type = Integer)]
+    status: i32,
+    #[diesel(sql_type = Jsonb)]
+    response: serde_json::Value,
+}
+
+#[derive(QueryableByName)]
+struct Locked {
+    #[diesel(sql_type = Bool)]
+    locked: bool,
+}
+
+/// The remembered answer to this request, if it was made before: checked before a handler does
+/// the reads its write needs, so that a retry is answered as the first request was even when
+/// those reads would now come out differently. `write_once` checks again under the lock.
+pub async fn replay(pool: &crate::db::PgPool, claim: &Option<Claim>) -> Result<Option<HttpResponse>, ApiError> {
+    let Some(claim) = claim.clone() else {
+        return Ok(None);
+    };
+    let found = crate::db::run(pool, move |conn| remembered(conn, &claim)).await?;
+    Ok(found.map(|reply| reply.into_response(true)))
+}
+
+/// The remembered reply to `claim`'s key; 422 if the key was used for another request.
+fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {
+    let found: Option<Remembered> = diesel::sql_query(format!(
+        "SELECT request_hash, status, response FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 \
+         AND created_at >= now() - interval '{RETENTION_HOURS} hours'"
+    ))
+    .bind::<SqlUuid, _>(claim.api_key_id)
+    .bind::<Text, _>(&claim.key)
+    .get_result(conn)
+    .optional()?;
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    if found.request_hash != claim.request_hash {
+        return Err(ApiError::field(
+            HEADER,
+            "key_reused",
+            "this Idempotency-Key was used for a different request",
+        ));
+    }
+    let (etag, body) = split_etag(found.response);
+    let status = StatusCode::from_u16(found.status as u16).map_err(ApiError::internal)?;
+    Ok(Some(Reply { status, body, etag }))
+}
+
+/// Runs `work` (the write) in one transaction with the claim's record: a remembered request is
+/// answered from memory without running `work` again.
+pub async fn write_once<F>(pool: &crate::db::PgPool, claim: Option<Claim>, work: F) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
+{
+    let (reply, replayed) = crate::db::transaction(pool, move |conn| {
+        let Some(claim) = claim else {
+            return Ok((work(conn)?, false));
+        };
+        let locked: Locked = diesel::sql_query("SELECT pg_try_advisory_xact_lock($1) AS locked")
+            .bind::<BigInt, _>(claim.lock_id())
+            .get_result(conn)?;
+        if !locked.locked {
+            return Err(ApiError::Conflict(
+                "a request with this Idempotency-Key is still in progress; retry later".into(),
+            ));
+        }
+        diesel::sql_query(format!(
+            "DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 \
+             AND created_at < now() - interval '{RETENTION_HOURS} hours'"
+        ))
+        .bind::<SqlUuid, _>(claim.api_key_id)
+        .bind::<Text, _>(&claim.key)
+        .execute(conn)?;
+        if let Some(reply) = remembered(conn, &claim)? {
+            return Ok((reply, true));
+        }
+        let reply = work(conn)?;
+        diesel::sql_query(
+            "INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, response) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind::<SqlUuid, _>(claim.api_key_id)
+        .bind::<Text, _>(&claim.key)
+        .bind::<Bytea, _>(&claim.request_hash)
+        .bind::<Integer, _>(i32::from(reply.status.as_u16()))
+        .bind::<Jsonb, _>(join_etag(&reply))
+        .execute(conn)?;
+        Ok((reply, false))
+    })
+    .await?;
+    Ok(reply.into_response(replayed))
+}
+
+/// The remembered response keeps its ETag beside the body.
+fn join_etag(reply: &Reply) -> serde_json::Value {
+    serde_json::json!({ "body": reply.body, "etag": reply.etag })
+}
+
+fn split_etag(stored: serde_json::Value) -> (Option<String>, serde_json::Value) {
+    let etag = stored.get("etag").and_then(|e| e.as_str()).map(str::to_owned);
+    (etag, stored.get("body").cloned().unwrap_or_default())
+}
+
+/// Forgets keys older than the retention period (run now and then; lookups ignore them anyway).
+pub fn purge_expired(conn: &mut PgConnection) -> QueryResult<usize> {
+    diesel::sql_query(format!(
+        "DELETE FROM idempotency_keys WHERE created_at < now() - interval '{RETENTION_HOURS} hours'"
+    ))
+    .execute(conn)
+}

@@ -1,0 +1,243 @@
+"""The committed OpenAPI document, seen by a third party.
+
+Generates a Python client from ``openapi/openapi.json`` with openapi-python-client (into a temp
+dir, never into the repo) and plays one classic table through the running suite with that client
+alone.
+
+Environment:
+    CATAN_BASE_URL   the suite's base URL, e.g. http://127.0.0.1:18090 (required)
+    CATAN_ADMIN_KEY  an admin API key (required)
+    CATAN_SPEC       the OpenAPI document to generate from (default: the committed one)
+
+Two tests:
+    test_committed_spec_generates_a_complete_client
+        strict: the committed document, unchanged, must generate without errors or warnings.
+    test_classic_table_with_generated_client
+        the flow. If the committed document fails to generate only because responses lack the
+        `description` OpenAPI requires, the test fills those in (and says so) so that the flow
+        is still exercised; every other spec gap fails the test.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import os
+import subprocess
+import sys
+import uuid
+import warnings
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SPEC = Path(os.environ.get("CATAN_SPEC", REPO / "openapi" / "openapi.json"))
+PACKAGE = "catan_generated_client"
+
+
+def _env(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        pytest.skip(f"{name} is not set")
+    return value
+
+
+def _generate(spec: dict, workdir: Path) -> subprocess.CompletedProcess:
+    """Run openapi-python-client on `spec`; the package lands in workdir/client/PACKAGE."""
+    spec_path = workdir / "openapi.json"
+    spec_path.write_text(json.dumps(spec))
+    config = workdir / "config.json"
+    # No post hooks: the generator would otherwise try to run ruff, which is not our concern.
+    config.write_text(json.dumps({"package_name_override": PACKAGE, "post_hooks": []}))
+    exe = Path(sys.executable).with_name("openapi-python-client")
+    cmd = [str(exe) if exe.exists() else "openapi-python-client"]
+    return subprocess.run(
+        cmd
+        + [
+            "generate",
+            "--path", str(spec_path),
+            "--output-path", str(workdir / "client"),
+            "--config", str(config),
+            "--meta", "none",
+            "--overwrite",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _missing_response_descriptions(spec: dict) -> list[str]:
+    return [
+        f"{method.upper()} {path} -> {status}"
+        for path, item in spec.get("paths", {}).items()
+        for method, op in item.items()
+        if isinstance(op, dict)
+        for status, response in op.get("responses", {}).items()
+        if "description" not in response
+    ]
+
+
+def _with_response_descriptions(spec: dict) -> dict:
+    patched = copy.deepcopy(spec)
+    for item in patched["paths"].values():
+        for op in item.values():
+            if isinstance(op, dict):
+                for status, response in op.get("responses", {}).items():
+                    response.setdefault("description", HTTPStatus(int(status)).phrase)
+    return patched
+
+
+def _import_client(workdir: Path):
+    # --meta none writes the package itself at --output-path.
+    sys.path.insert(0, str(workdir))
+    (workdir / "client").rename(workdir / PACKAGE)
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    return importlib.import_module(PACKAGE)
+
+
+def test_committed_spec_generates_a_complete_client(tmp_path):
+    spec = json.loads(SPEC.read_text())
+    out = _generate(spec, tmp_path)
+    log = out.stdout + out.stderr
+    assert out.returncode == 0 and "client was not created" not in log, (
+        "openapi-python-client cannot generate a client from the committed spec "
+        f"(responses without the required `description`: {_missing_response_descriptions(spec)}):\n"
+        + log[-4000:]
+    )
+    assert "Warning" not in log, "generation warnings (parts of the API left out):\n" + log[-4000:]
+
+
+def test_classic_table_with_generated_client(tmp_path):
+    base_url = _env("CATAN_BASE_URL")
+    admin_key = _env("CATAN_ADMIN_KEY")
+
+    spec = json.loads(SPEC.read_text())
+    missing = _missing_response_descriptions(spec)
+    if missing:
+        warnings.warn(
+            f"spec bug worked around: {len(missing)} responses lack `description` "
+            "(required by OpenAPI 3.1); filled in before generating"
+        )
+        spec = _with_response_descriptions(spec)
+    out = _generate(spec, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    _import_client(tmp_path)
+
+    from catan_generated_client import AuthenticatedClient, Client
+    from catan_generated_client.api.auth import create_api_key, issue_token
+    from catan_generated_client.api.pairing import draw_round
+    from catan_generated_client.api.ranking import standings
+    from catan_generated_client.api.registration import create_entry, create_event, create_player
+    from catan_generated_client.api.results import get_result, submit_result
+    from catan_generated_client.models import (
+        ApiKeyCreated,
+        CreateApiKey,
+        CreateEntry,
+        CreateEvent,
+        CreatePlayer,
+        DrawRound,
+        Entry,
+        Event,
+        EventFormat,
+        Player,
+        Role,
+        Round,
+        ScoreInput,
+        Standings,
+        SubmitResult,
+        TableResult,
+        TokenRequest,
+        TokenResponse,
+    )
+
+    def ok(value, cls):
+        assert isinstance(value, cls), f"expected {cls.__name__}, got {value!r}"
+        return value
+
+    anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
+
+    def login(api_key: str) -> AuthenticatedClient:
+        token = ok(issue_token.sync(client=anonymous, body=TokenRequest(api_key=api_key)), TokenResponse)
+        assert token.token_type.lower() == "bearer"
+        return AuthenticatedClient(base_url=base_url, token=token.access_token, raise_on_unexpected_status=True)
+
+    admin = login(admin_key)
+    tag = uuid.uuid4().hex[:8]
+
+    event = ok(
+        create_event.sync(client=admin, body=CreateEvent(name=f"pytest {tag}", format_=EventFormat.CLASSIC)),
+        Event,
+    )
+    assert event.format_ == EventFormat.CLASSIC
+
+    def key(role: Role) -> AuthenticatedClient:
+        created = ok(
+            create_api_key.sync(
+                client=admin, body=CreateApiKey(name=f"{role.value} {tag}", role=role, event_ids=[event.id])
+            ),
+            ApiKeyCreated,
+        )
+        return login(created.api_key)
+
+    director = key(Role.DIRECTOR)
+    scorer = key(Role.SCORER)
+
+    players = [
+        ok(create_player.sync(client=director, body=CreatePlayer(name=f"Player {i} {tag}")), Player)
+        for i in range(4)
+    ]
+    for p in players:
+        entry = ok(create_entry.sync(event.id, client=director, body=CreateEntry(player_id=p.id)), Entry)
+        assert entry.player_id == p.id
+
+    # An explicit DrawRound: `body=None` would send JSON `null`, which the spec allows and the
+    # server refuses with 422 (see the report); the default UNSET is not JSON-serialisable.
+    round_ = ok(draw_round.sync(event.id, client=director, body=DrawRound(seed=42)), Round)
+    assert round_.number == 1 and len(round_.tables) == 1
+    table = round_.tables[0]
+    seated = [seat.player_id for seat in table.seats]
+    assert sorted(map(str, seated)) == sorted(str(p.id) for p in players)
+
+    winner = seated[0]
+    posted = {winner: 10}
+    for player_id, vp in zip(seated[1:], (9, 5, 2)):
+        posted[player_id] = vp
+    sheet = SubmitResult(
+        outcome="won",
+        winner_player_id=winner,
+        scores=[ScoreInput(player_id=pid, vp=vp) for pid, vp in posted.items()],
+    )
+    response = submit_result.sync_detailed(event.id, round_.number, table.number, client=scorer, body=sheet)
+    assert response.status_code in (HTTPStatus.OK, HTTPStatus.CREATED), response.content
+    recorded = ok(response.parsed, TableResult)
+    assert {s.player_id: s.vp for s in recorded.scores} == posted
+    assert recorded.winner_player_id == winner
+
+    again = ok(get_result.sync(event.id, round_.number, table.number, client=anonymous), TableResult)
+    assert again.version == recorded.version
+
+    # The generator drops the 200 of GET .../standings (its `AnyStandings` oneOf-of-allOf cannot
+    # be parsed), so `standings.sync()` returns None on success; read it through sync_detailed.
+    # (raise_on_unexpected_status would even raise on that undocumented-to-the-client 200.)
+    lenient = Client(base_url=base_url)
+    raw = standings.sync_detailed(event.id, client=lenient)
+    assert raw.status_code == HTTPStatus.OK, raw.content
+    assert raw.parsed is None  # drop this workaround once the generator parses AnyStandings
+    body = json.loads(raw.content)
+    assert body.get("format") == "classic"
+    table_standings = Standings.from_dict(body)
+    assert table_standings.after_round == 1
+    assert table_standings.results_counted == 1
+    by_player = {row.player_id: row for row in table_standings.rows}
+    assert set(by_player) == set(posted)
+    for player_id, vp in posted.items():
+        assert by_player[player_id].vp == vp, (player_id, by_player[player_id].vp, vp)
+        assert by_player[player_id].games == 1
+    assert by_player[winner].wins == 1
+    assert by_player[winner].rank == 1

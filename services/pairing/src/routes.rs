@@ -9,6 +9,7 @@ use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::peer::peer_error;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey};
 use uuid::Uuid;
 
@@ -47,11 +48,17 @@ async fn draw_round(
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     principal.require_event(event_id, &[Role::Director])?;
+    // The body is optional: nothing, `null` and `{}` all mean "a random seed".
     let request: DrawRound = if body.iter().all(u8::is_ascii_whitespace) {
         DrawRound::default()
     } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::field("body", "invalid_json", e.to_string()))?
+        match serde_json::from_slice::<Option<DrawRound>>(&body) {
+            Ok(request) => request.unwrap_or_default(),
+            Err(e) if e.is_syntax() || e.is_eof() => {
+                return Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}")));
+            }
+            Err(e) => return Err(ApiError::field("body", "invalid_json", e.to_string())),
+        }
     };
     if request.seed.is_some_and(|s| s > MAX_SEED) {
         return Err(ApiError::field(
@@ -70,15 +77,16 @@ async fn draw_round(
 /// Every round of the event drawn so far.
 #[utoipa::path(tag = "pairing", params(("event_id" = Uuid, Path)), responses((status = 200, body = Vec<Round>)))]
 #[get("/v1/events/{event_id}/rounds")]
-async fn list_rounds(
-    state: web::Data<State>,
-    path: web::Path<Uuid>,
-) -> Result<web::Json<Vec<Round>>, ApiError> {
+async fn list_rounds(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Vec<Round>>, ApiError> {
     let event_id = path.into_inner();
-    Ok(web::Json(
-        db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?,
-    ))
+    let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
+    if rounds.is_empty() {
+        // No round yet, or no such event: registration knows which.
+        state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    }
+    Ok(web::Json(rounds))
 }
+
 
 /// One round: its stage, seed, the engine's figures, and its tables with seats in play order and
 /// why each table was formed.

@@ -83,14 +83,7 @@ async fn create_api_key(
 ) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let body = body.into_inner();
-    let name = body.name.trim().to_string();
-    if name.is_empty() || name.len() > 200 {
-        return Err(ApiError::field(
-            "name",
-            "invalid_name",
-            "a key needs a name of 1 to 200 characters",
-        ));
-    }
+    let name = crate::people_routes::valid_name("name", &body.name)?;
     let events = match (body.role, body.event_ids) {
         (Role::Admin, Some(_)) => {
             return Err(ApiError::field(

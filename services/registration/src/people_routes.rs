@@ -21,6 +21,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 }
 
 /// A name of 1 to 200 characters, trimmed.
+/// A name (or reason) of 1 to 200 characters, trimmed, without control characters (which
+/// PostgreSQL's text cannot hold in the case of NUL, and no name needs).
 pub(crate) fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 200 {
@@ -28,6 +30,13 @@ pub(crate) fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
             field,
             "invalid_name",
             format!("{field} must have 1 to 200 characters"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::field(
+            field,
+            "invalid_name",
+            format!("{field} must not contain control characters"),
         ));
     }
     Ok(name.to_string())

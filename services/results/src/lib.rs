@@ -37,7 +37,8 @@ impl Config {
 }
 
 pub(crate) struct State {
-    pub pool: PgPool,
+        pub pool: PgPool,
+    pub registration: ApiClient,
     pub pairing: ApiClient,
 }
 
@@ -67,6 +68,7 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     verifier.prefetch().await;
     let state = web::Data::new(State {
         pool,
+                registration: ApiClient::new(&config.peers.registration),
         pairing: ApiClient::new(&config.peers.pairing),
     });
     Ok(server::serve(listener, "results", move |cfg| {

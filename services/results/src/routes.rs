@@ -303,6 +303,10 @@ async fn result_history(
         store::history(conn, event_id, round, table)
     })
     .await?;
+    if items.is_empty() {
+        // Nothing recorded yet, or no such event or round: pairing knows which.
+        state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
+    }
     Ok(web::Json(ResultList { items }))
 }
 
@@ -322,15 +326,19 @@ async fn round_results(
         store::of_round(conn, event_id, round)
     })
     .await?;
+    if items.is_empty() {
+        // Nothing recorded yet, or no such event or round: pairing knows which.
+        state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
+    }
     Ok(web::Json(ResultList { items }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 struct ChangesQuery {
-    /// Only results changed after this change number (0 for all).
+        /// Only results changed after this change number (0, or anything below, for all).
     #[serde(default)]
     after_seq: i64,
-    /// At most this many (1 to 1000, default 500).
+        /// At most this many: default 500; values outside 1 to 1000 are clamped into it.
     #[serde(default)]
     limit: Option<i64>,
 }
@@ -345,11 +353,15 @@ async fn result_changes(
     query: web::Query<ChangesQuery>,
 ) -> Result<web::Json<ResultList>, ApiError> {
     let event_id = path.into_inner();
-    let after = query.after_seq;
+    let after = query.after_seq.max(0);
     let limit = query.limit.unwrap_or(500).clamp(1, 1000);
     let items = db::run(&state.pool, move |conn| {
         store::changes(conn, event_id, after, limit)
     })
     .await?;
+    if items.is_empty() && after == 0 {
+        // Nothing recorded yet, or no such event: registration knows which.
+        state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    }
     Ok(web::Json(ResultList { items }))
 }

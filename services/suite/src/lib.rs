@@ -185,9 +185,13 @@ impl Suite {
         self.gateway.stop().await;
     }
 
-    /// Runs until the process is told to stop (Ctrl-C).
+        /// Runs until the process is told to stop (Ctrl-C or SIGTERM), then stops gracefully.
     pub async fn wait(self) -> anyhow::Result<()> {
-        let _ = tokio::signal::ctrl_c().await;
+        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
         self.stop().await;
         Ok(())
     }

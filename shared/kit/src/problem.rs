@@ -187,6 +187,10 @@ pub fn json_config(limit_bytes: usize) -> actix_web::web::JsonConfig {
                 | JsonPayloadError::Overflow { .. } => ApiError::PayloadTooLarge(format!(
                     "the body is larger than {limit_bytes} bytes"
                 )),
+                // Text that is not JSON at all is a bad request; JSON of the wrong shape is 422.
+                JsonPayloadError::Deserialize(de) if de.is_syntax() || de.is_eof() => {
+                    ApiError::BadRequest(format!("the body is not valid JSON: {de}"))
+                }
                 JsonPayloadError::Deserialize(de) => {
                     let field = field_from_serde_message(&de.to_string());
                     ApiError::Validation {

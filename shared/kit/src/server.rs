@@ -101,13 +101,17 @@ where
     let addr = listener.local_addr()?;
     let workers =
         crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
+        let routes = web::Data::new(RouteTable::of(
+        &actix_web::App::new().into_utoipa_app().configure(api.clone()).split_for_parts().1,
+    ));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .into_utoipa_app()
             .configure(api.clone())
             .into_app()
             .configure(common)
-            .default_service(web::to(crate::problem::not_found))
+            .app_data(routes.clone())
+            .default_service(web::to(no_route))
             .wrap(actix_web::middleware::from_fn(log_request))
     })
     .workers(workers)
@@ -115,4 +119,63 @@ where
     .run();
     tracing::info!(%addr, service, "listening");
     Ok(RunningServer::spawn(server, addr))
+}
+
+/// The service's routes, from its OpenAPI document: which methods each path template takes.
+pub struct RouteTable {
+    routes: Vec<(Vec<String>, Vec<&'static str>)>,
+}
+
+impl RouteTable {
+    pub fn of(doc: &utoipa::openapi::OpenApi) -> Self {
+        let routes = doc
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(method, present)| present.then_some(method))
+                .collect();
+                (path.trim_matches('/').split('/').map(str::to_owned).collect(), methods)
+            })
+            .collect();
+        RouteTable { routes }
+    }
+
+    /// The methods `path` takes, if a route matches it.
+    pub fn methods_for(&self, path: &str) -> Option<Vec<&'static str>> {
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        self.routes
+            .iter()
+            .find(|(template, _)| {
+                template.len() == segments.len()
+                    && template
+                        .iter()
+                        .zip(&segments)
+                        .all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
+            })
+            .map(|(_, methods)| methods.clone())
+    }
+}
+
+/// No route took the request: 405 with `Allow` when the path exists for other methods, else 404.
+async fn no_route(req: actix_web::HttpRequest, routes: web::Data<RouteTable>) -> actix_web::HttpResponse {
+    use actix_web::ResponseError;
+    match routes.methods_for(req.path()) {
+        Some(methods) if !methods.is_empty() => {
+            let allow = methods.join(", ");
+            crate::ApiError::MethodNotAllowed {
+                detail: format!("{} {} is not served; this path takes {allow}", req.method(), req.path()),
+                allow,
+            }
+            .error_response()
+        }
+        _ => crate::problem::not_found(req).await,
+    }
 }

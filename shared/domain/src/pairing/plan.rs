@@ -101,6 +101,8 @@ struct Search<'a> {
     levels: usize,
     /// Times each player sits in each play-order position, history and plan.
     positions: Vec<[u32; 4]>,
+    /// Seat orders of a table of 3 and of 4 (see `seat_orders`).
+    orders: [Vec<Vec<usize>>; 2],
 }
 
 impl<'a> Search<'a> {
@@ -139,6 +141,7 @@ impl<'a> Search<'a> {
             histogram: Vec::new(),
             levels,
             positions: input.positions_before.clone(),
+            orders: [seat_orders(3), seat_orders(4)],
         };
         for round in 0..input.plan_rounds {
             for player in 0..n as u32 {
@@ -318,6 +321,76 @@ impl<'a> Search<'a> {
         delta + positions
     }
 
+    /// Position cost of `player` sitting in `position` in `round`, every other seat fixed.
+    fn seat_cost(&self, round: usize, player: u32, position: usize) -> u64 {
+        let here = u32::from(self.position_at(round, player) == position);
+        if self.positions[player as usize][position] > here {
+            WEIGHT_POSITION_REPEAT
+        } else {
+            0
+        }
+    }
+
+    /// The seat order of `members` (one table of `round`, possibly after a swap) with the
+    /// fewest repeated positions given every other seat: its cost and the order's index.
+    fn best_order(&self, round: usize, members: &[u32]) -> (u64, usize) {
+        let mut price = [[0u64; 4]; 4];
+        for (i, &player) in members.iter().enumerate() {
+            for (position, cell) in price[i].iter_mut().enumerate().take(members.len()) {
+                *cell = self.seat_cost(round, player, position);
+            }
+        }
+        self.orders[members.len() - 3]
+            .iter()
+            .enumerate()
+            .map(|(index, seats)| {
+                let cost = seats.iter().enumerate().map(|(i, &to)| price[i][to]).sum();
+                (cost, index)
+            })
+            .min()
+            .expect("a table has seat orders")
+    }
+
+    /// Puts `table` of `round` in its `order`-th seat order (member i moves to seat
+    /// `orders[..][order][i]`).
+    fn set_order(&mut self, round: usize, table: u32, order: usize) {
+        let start = self.layout.table_start[table as usize];
+        let size = self.layout.table_size[table as usize];
+        let members = self.table_members(round, table).to_vec();
+        for (i, &player) in members.iter().enumerate() {
+            let to = self.orders[size - 3][order][i];
+            self.positions[player as usize][i] -= 1;
+            self.positions[player as usize][to] += 1;
+            self.slots[round][start + to] = player;
+            self.slot_of[round][player as usize] = (start + to) as u32;
+        }
+    }
+
+    /// A swap of `a` and `b` (at different tables of `round`) followed by the best seat order
+    /// of both tables: the change of the objective and the two orders.
+    fn swap_and_reseat_delta(&self, round: usize, a: u32, b: u32) -> (i64, usize, usize) {
+        let meetings = self.swap_delta(round, a, b) - self.position_delta(round, a, b);
+        let (table_a, table_b) = (self.table_at(round, a), self.table_at(round, b));
+        let now: u64 = [table_a, table_b]
+            .iter()
+            .flat_map(|&table| self.table_members(round, table))
+            .map(|&player| self.seat_cost(round, player, self.position_at(round, player)))
+            .sum();
+        let after = |table: u32, leaving: u32, joining: u32| -> Vec<u32> {
+            self.table_members(round, table)
+                .iter()
+                .map(|&player| if player == leaving { joining } else { player })
+                .collect()
+        };
+        let (cost_a, order_a) = self.best_order(round, &after(table_a, a, b));
+        let (cost_b, order_b) = self.best_order(round, &after(table_b, b, a));
+        (
+            meetings + cost_a as i64 + cost_b as i64 - now as i64,
+            order_a,
+            order_b,
+        )
+    }
+
     fn histogram_at(&self, round: usize, three: bool, count: usize) -> u32 {
         self.histogram[(round * 2 + usize::from(three)) * self.levels + count]
     }
@@ -471,11 +544,22 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            let delta = self.swap_delta(round, a, b);
+            // Between tables, both tables then take their best seat order.
+            let (table_a, table_b) = (self.table_at(round, a), self.table_at(round, b));
+            let (delta, orders) = if table_a == table_b {
+                (self.swap_delta(round, a, b), None)
+            } else {
+                let (delta, order_a, order_b) = self.swap_and_reseat_delta(round, a, b);
+                (delta, Some((order_a, order_b)))
+            };
             let candidate = (cost as i64 + delta) as u64;
             let slot = (iteration as usize) % HISTORY_LENGTH;
             if delta <= 0 || candidate <= recent[slot] {
                 self.apply_swap(round, a, b);
+                if let Some((order_a, order_b)) = orders {
+                    self.set_order(round, table_a, order_a);
+                    self.set_order(round, table_b, order_b);
+                }
                 cost = candidate;
                 if cost < best.1 {
                     best = (self.slots.clone(), cost);
@@ -684,17 +768,118 @@ pub(crate) fn seat_in_new_positions(table: &mut [u32], positions: &mut [[u32; 4]
     }
 }
 
-/// A lower bound of the plan's cost: a player with fewer unused play-order positions than
-/// planned rounds must repeat a position.
+/// A lower bound of the plan's cost (position repeats; repeated meetings are not bounded).
+///
+/// Over the plan each player takes `plan_rounds` seats; a seat costs nothing only in a position
+/// the player has not had yet, and position p has only `supply[p]` seats (tables with more than
+/// p players, times the rounds). The most repeat-free seats is a maximum flow players ->
+/// (player, unused position) -> position, whose minimum cut is, over the sets Q of positions
+/// cut at their supply, Σ_{p∈Q} supply[p] + Σ_players min(rounds, unused positions outside Q).
+/// Every other seat repeats a position. With 37 players over 4 rounds (7 tables of 4, 3 of 3)
+/// only 28 seats play 4th: at least 9 players repeat a position.
 fn lower_bound(input: &PlanInput) -> u64 {
-    input
-        .positions_before
-        .iter()
-        .map(|times| {
-            let unused = times.iter().filter(|&&count| count == 0).count();
-            WEIGHT_POSITION_REPEAT * input.plan_rounds.saturating_sub(unused) as u64
+    let rounds = input.plan_rounds as u64;
+    let tables_with_position = |position: usize| -> u64 {
+        input
+            .sizes
+            .in_order()
+            .filter(|&size| size > position)
+            .count() as u64
+    };
+    let supply: Vec<u64> = (0..4)
+        .map(|position| rounds * tables_with_position(position))
+        .collect();
+    let most_new_seats = (0u32..16)
+        .map(|cut| {
+            let cut_supply: u64 = (0..4)
+                .filter(|&p| cut & (1 << p) != 0)
+                .map(|p| supply[p])
+                .sum();
+            let players: u64 = input
+                .positions_before
+                .iter()
+                .map(|times| {
+                    let unused = (0..4)
+                        .filter(|&p| cut & (1 << p) == 0 && times[p] == 0)
+                        .count() as u64;
+                    unused.min(rounds)
+                })
+                .sum();
+            cut_supply + players
         })
-        .sum()
+        .min()
+        .unwrap_or(0);
+    let seats = rounds * input.players as u64;
+    WEIGHT_POSITION_REPEAT * seats.saturating_sub(most_new_seats)
+}
+
+/// Orders of a table's seats: every permutation of `0..size` (at most 4! = 24).
+fn seat_orders(size: usize) -> Vec<Vec<usize>> {
+    let mut orders = vec![Vec::new()];
+    for next in 0..size {
+        orders = orders
+            .into_iter()
+            .flat_map(|order: Vec<usize>| {
+                (0..=order.len()).map(move |at| {
+                    let mut longer = order.clone();
+                    longer.insert(at, next);
+                    longer
+                })
+            })
+            .collect();
+    }
+    orders
+}
+
+/// Seat orders of the planned rounds with the fewest repeated play-order positions, tables
+/// (who sits with whom) unchanged. Each step puts one table in the best of its orders given every
+/// other round (exact: the tables of a round do not interact), and steps repeat over the plan
+/// until none improves: (positions repeated, then Σ times already in the position, to spread).
+fn reseat(input: &PlanInput, layout: &Layout, slots: &mut [Vec<u32>]) {
+    let mut positions = input.positions_before.clone();
+    for order in slots.iter() {
+        for (slot, &player) in order.iter().enumerate() {
+            let table = layout.slot_table[slot] as usize;
+            positions[player as usize][slot - layout.table_start[table]] += 1;
+        }
+    }
+    let orders = [seat_orders(3), seat_orders(4)];
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for order in slots.iter_mut() {
+            for (&start, &size) in layout.table_start.iter().zip(&layout.table_size) {
+                let table = &mut order[start..start + size];
+                for (position, &player) in table.iter().enumerate() {
+                    positions[player as usize][position] -= 1;
+                }
+                let price = |seats: &[usize]| -> (u32, u32) {
+                    seats.iter().enumerate().fold((0, 0), |(new, total), (i, &to)| {
+                        let times = positions[table[i] as usize][to];
+                        (new + u32::from(times > 0), total + times)
+                    })
+                };
+                let identity: Vec<usize> = (0..size).collect();
+                let mut best = (price(&identity), identity);
+                for seats in &orders[size - 3] {
+                    let candidate = price(seats);
+                    if candidate < best.0 {
+                        best = (candidate, seats.clone());
+                    }
+                }
+                if best.1.iter().enumerate().any(|(i, &to)| i != to) {
+                    improved = true;
+                    let old = table.to_vec();
+                    for (i, &to) in best.1.iter().enumerate() {
+                        table[to] = old[i];
+                    }
+                }
+                for (position, &player) in table.iter().enumerate() {
+                    positions[player as usize][position] += 1;
+                }
+            }
+        }
+    }
 }
 
 /// Returns (iterations, patience without improvement, restarts).
@@ -748,6 +933,8 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
                 found = polished;
             }
         }
+        reseat(input, &layout, &mut found.0);
+        found.1 = Search::new(input, &layout, found.0.clone()).cost();
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);
         }
@@ -755,7 +942,8 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
             break;
         }
     }
-    let (slots, _) = best.expect("at least one search runs");
+    let (slots, _c) = best.expect("at least one search runs");
+    eprintln!("DBG plan {} rounds cost {} bound {}", input.plan_rounds, _c as f64 / WEIGHT_POSITION_REPEAT as f64, lower_bound as f64/ WEIGHT_POSITION_REPEAT as f64);
     let rounds = slots
         .iter()
         .map(|order| {

@@ -119,8 +119,8 @@ async fn get_round(
     tag = "pairing",
     params(("event_id" = Uuid, Path), ("number" = u32, Path), ("table" = u32, Path)),
     responses(
-        (status = 200, description = "The board: hexes with terrain and number tokens, harbours, the robber", body = Object, content_type = "application/json"),
-        (status = 200, description = "The board as a picture", body = String, content_type = "image/svg+xml"),
+                (status = 200, description = "The board: hexes with terrain and number tokens, harbours and the robber as JSON, or as an SVG picture",
+            content((Object = "application/json"), (String = "image/svg+xml"))),
         (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
     )
 )]

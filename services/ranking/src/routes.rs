@@ -108,7 +108,8 @@ fn classic_standings_of(event_id: Uuid, view: &EventView) -> Standings {
             }
         })
         .collect();
-    Standings {
+        Standings {
+        format: EventFormat::Classic,
         event_id,
         after_round: complete_rounds(&view.results, Stage::Qualifying),
         results_counted: view.counted(Stage::Qualifying),
@@ -163,7 +164,8 @@ async fn partner_standings_of(
             }
         })
         .collect();
-    Ok(PartnerStandings {
+        Ok(PartnerStandings {
+        format: EventFormat::Partner,
         event_id: event.id,
         after_round: complete_rounds(&view.results, Stage::Swiss),
         results_counted: view.counted(Stage::Swiss),

@@ -57,6 +57,7 @@ pub struct TokenResponse {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreateApiKey {
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     pub role: Role,
     /// Required for director and scorer keys: the events the key may act on. Not allowed for admin keys.
@@ -78,6 +79,7 @@ pub struct ApiKeyCreated {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreateRegion {
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
 }
 
@@ -89,6 +91,7 @@ pub struct Region {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreatePlayer {
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     #[serde(default)]
     pub region_id: Option<Uuid>,
@@ -114,24 +117,25 @@ pub enum EventFormat {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreateEvent {
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     #[serde(default)]
     pub region_id: Option<Uuid>,
     pub format: EventFormat,
     /// Qualifying rounds before the playoff; 3 when absent (1 to 15).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 15)]
     pub qualifying_rounds: Option<i64>,
     /// The playoff of a field smaller than 16: `final_of_top4` (default) or `no_playoff`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
     pub small_field_playoff: Option<SmallFieldRule>,
     /// `each_table` (default): every table its own board; `same_for_round`: every table of a
     /// round plays the same board (duplicate play).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
     pub board_mode: Option<BoardMode>,
     /// Partner events: Swiss rounds (default 4).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 15)]
     pub swiss_rounds: Option<i64>,
     /// Partner events: the VP a team's two players need together to win (default 20).
     #[serde(default)]
@@ -145,7 +149,6 @@ pub struct CreateEvent {
     /// Partner events: a game stopped at the time limit: `more_vp_wins` (default; equal VP is a
     /// draw), `draw`, or `no_winner` (a loss for both).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
     pub time_limit_rule: Option<TimeLimitRule>,
     /// Partner events: points for a bye (default 3, as a win).
     #[serde(default)]
@@ -187,13 +190,10 @@ pub struct Event {
     pub region_id: Option<Uuid>,
     pub format: EventFormat,
     pub qualifying_rounds: u32,
-    #[schema(value_type = String)]
     pub small_field_playoff: SmallFieldRule,
-    #[schema(value_type = String)]
     pub board_mode: BoardMode,
     /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
-    #[schema(value_type = Option<Object>)]
     pub partner_rules: Option<PartnerSettings>,
     pub created_at: DateTime<Utc>,
 }
@@ -217,6 +217,7 @@ pub struct CreateEntry {
     pub player_id: Option<Uuid>,
     /// Partner events: the team's name.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
     pub team_name: Option<String>,
     /// Partner events: the team's two players.
     #[serde(default)]
@@ -261,6 +262,7 @@ pub struct Entry {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct DropEntry {
+    #[schema(min_length = 1, max_length = 200)]
     pub reason: String,
     /// True when the tournament director excludes the player (rather than the player leaving).
     #[serde(default)]
@@ -273,13 +275,13 @@ pub struct DropEntry {
 pub struct DrawRound {
     /// The seed to draw from (0 to 2^53 - 1); a random one when absent. Stored with the round.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 9007199254740991_i64)]
     pub seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Seat {
     /// N, E, S or W; play order is N, E, S, W.
-    #[schema(value_type = String)]
     pub position: SeatPosition,
     pub entry_id: Uuid,
     pub player_id: Uuid,
@@ -315,7 +317,6 @@ pub struct Round {
     pub number: u32,
     pub format: EventFormat,
     /// `qualifying`, `semifinal`, `final`, or `swiss` (partner events).
-    #[schema(value_type = String)]
     pub stage: Stage,
     /// The seed the round was drawn from: the same seed and field give the same round.
     pub seed: u64,
@@ -325,11 +326,9 @@ pub struct Round {
     /// Partner events: the team entries with a bye this round.
     pub byes: Vec<Uuid>,
     /// Which board the tables play (see each table's `board`).
-    #[schema(value_type = String)]
     pub board_mode: BoardMode,
     /// Partner events: the rules the tables play by (target VP, minutes per game, thinking time,
     /// no trading between players).
-    #[schema(value_type = Option<Object>)]
     pub partner_rules: Option<PartnerSettings>,
 }
 
@@ -337,8 +336,11 @@ pub struct Round {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct BreakdownInput {
+    #[schema(minimum = 0, maximum = 5)]
     pub settlements: i64,
+    #[schema(minimum = 0, maximum = 4)]
     pub cities: i64,
+    #[schema(minimum = 0, maximum = 5)]
     pub vp_cards: i64,
     pub longest_road: bool,
     pub largest_army: bool,
@@ -348,6 +350,7 @@ pub struct BreakdownInput {
 pub struct ScoreInput {
     pub player_id: Uuid,
     /// The victory points the player actually had (2 to 22).
+    #[schema(minimum = 2, maximum = 22)]
     pub vp: i64,
     #[serde(default)]
     pub breakdown: Option<BreakdownInput>,
@@ -356,7 +359,6 @@ pub struct ScoreInput {
 /// A table's results sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SubmitResult {
-    #[schema(value_type = String)]
     pub outcome: OutcomeKind,
     /// Classic events: required when `outcome` is `won`; absent at a time limit.
     #[serde(default)]
@@ -375,7 +377,6 @@ pub struct TeamScore {
     /// The two players' VP together.
     pub vp: u32,
     /// `win`, `draw` or `loss`.
-    #[schema(value_type = String)]
     pub result: GameResult,
     pub points: u32,
 }
@@ -395,7 +396,6 @@ pub struct TableResult {
     pub event_id: Uuid,
     pub round: u32,
     pub table: u32,
-    #[schema(value_type = String)]
     pub stage: Stage,
     /// 1 for the first result; each correction by the tournament director adds one.
     pub version: u32,
@@ -403,7 +403,6 @@ pub struct TableResult {
     pub seq: i64,
     /// How many tables the round has.
     pub round_tables: u32,
-    #[schema(value_type = String)]
     pub outcome: OutcomeKind,
     pub winner_player_id: Option<Uuid>,
     /// Partner events: the winning team's entry.
@@ -443,6 +442,8 @@ pub struct StandingRow {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Standings {
+    /// Always `classic`.
+    pub format: EventFormat,
     pub event_id: Uuid,
     /// The last qualifying round whose every table has a result (0 before any).
     pub after_round: u32,
@@ -472,6 +473,8 @@ pub struct PartnerStandingRow {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PartnerStandings {
+    /// Always `partner`.
+    pub format: EventFormat,
     pub event_id: Uuid,
     /// The last Swiss round whose every table has a result (0 before any).
     pub after_round: u32,
@@ -479,12 +482,23 @@ pub struct PartnerStandings {
     pub rows: Vec<PartnerStandingRow>,
 }
 
-/// An event's standings: classic rows or partner rows, by the event's `format`.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "format", rename_all = "snake_case")]
+/// An event's standings: classic rows or partner rows, as its `format` says.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
 pub enum AnyStandings {
     Classic(Standings),
     Partner(PartnerStandings),
+}
+
+impl<'de> Deserialize<'de> for AnyStandings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = serde_json::Value::deserialize(deserializer)?;
+        match value.get("format").and_then(|f| f.as_str()) {
+            Some("partner") => serde_json::from_value(value).map(AnyStandings::Partner).map_err(D::Error::custom),
+            _ => serde_json::from_value(value).map(AnyStandings::Classic).map_err(D::Error::custom),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -494,7 +508,6 @@ pub struct PlacementRow {
     pub player_id: Uuid,
     pub name: String,
     /// The furthest stage the player reached.
-    #[schema(value_type = String)]
     pub stage: Stage,
 }
 

@@ -19,6 +19,7 @@ pub const SMALLEST_FINAL: usize = 3;
 /// What a field too small for the semi-finals plays instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SmallFieldRule {
     /// A final of the top 4 (of all 3 when exactly 3 qualified).
     #[default]

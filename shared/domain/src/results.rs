@@ -59,6 +59,7 @@ pub mod codes {
 /// The stage of the tournament a game belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Stage {
     Qualifying,
     Semifinal,
@@ -70,6 +71,7 @@ pub enum Stage {
 /// How a game ended: somebody won, or the round's time ran out first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum OutcomeKind {
     Won,
     TimeLimit,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A seat at a table. Play order is N, E, S, W: the seat list of a table is its play order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SeatPosition {
     N,
     E,

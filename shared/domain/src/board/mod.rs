@@ -348,6 +348,7 @@ pub fn standard_harbours() -> Vec<Harbour> {
 /// Which board the tables of a round play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum BoardMode {
     /// Every table its own board.
     #[default]

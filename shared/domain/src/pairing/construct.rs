@@ -12,10 +12,12 @@
 //! tables of 3. Later rounds derive the grid from round 1 of the history, so each call continues
 //! the same construction. The local search takes over wherever the construction does not fit
 //! (drops, late entries, more rounds than it has, a 3-player schedule it would make uneven).
+//! Fields with a resolvable design (`design`: 24 and 28 players) use that instead.
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::design;
 use super::plan::{ABSENT, PlanInput};
 
 const ROWS: usize = 4;
@@ -206,6 +208,9 @@ fn keeps_threes_even(rounds: &[Vec<u32>], input: &PlanInput) -> bool {
 /// Slot orders for the first planned rounds, as many as the construction provides for this
 /// field and history (possibly none); the search lays out the rest.
 pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
+    if let Some(planned) = design::layout(input, rng) {
+        return planned;
+    }
     let Some(grid) = grid(input, rng) else {
         return Vec::new();
     };

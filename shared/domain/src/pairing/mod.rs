@@ -7,6 +7,7 @@
 mod blossom;
 pub mod classic;
 mod construct;
+mod design;
 mod plan;
 pub mod playoff;
 pub mod swiss;

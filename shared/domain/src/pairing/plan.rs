@@ -605,11 +605,17 @@ impl Search<'_> {
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);
         let mut since_best = 0;
+        let lower_bound = lower_bound(self.input);
         for iteration in 0..iterations {
-            if cost < WEIGHT_REPEAT_SQUARED {
+            if cost <= lower_bound {
                 break;
             }
-            let conflicts = self.all_conflicts(Self::meets_in_conflict);
+            // Repeated meetings first; once there are none, repeated positions.
+            let conflicts = if cost < WEIGHT_REPEAT_SQUARED {
+                self.all_conflicts(Self::in_conflict)
+            } else {
+                self.all_conflicts(Self::meets_in_conflict)
+            };
             if conflicts.is_empty() {
                 break;
             }
@@ -624,7 +630,11 @@ impl Search<'_> {
                         continue;
                     }
                     let table_b = self.layout.slot_table[slot];
-                    let delta = self.swap_delta(round, a, b);
+                    let delta = if table_a == table_b {
+                        self.swap_delta(round, a, b)
+                    } else {
+                        self.swap_and_reseat_delta(round, a, b).0
+                    };
                     let tabu = table_a != table_b
                         && (tabu_until[tabu_index(round, a, table_b)] > iteration
                             || tabu_until[tabu_index(round, b, table_a)] > iteration);
@@ -653,7 +663,14 @@ impl Search<'_> {
                 continue;
             };
             let (table_a, table_b) = (self.table_at(round, a), self.table_at(round, b));
-            self.apply_swap(round, a, b);
+            if table_a == table_b {
+                self.apply_swap(round, a, b);
+            } else {
+                let (_, order_a, order_b) = self.swap_and_reseat_delta(round, a, b);
+                self.apply_swap(round, a, b);
+                self.set_order(round, table_a, order_a);
+                self.set_order(round, table_b, order_b);
+            }
             cost = (cost as i64 + delta) as u64;
             if table_a != table_b {
                 let tenure = 3 + rng.random_range(0..8);
@@ -854,10 +871,13 @@ fn reseat(input: &PlanInput, layout: &Layout, slots: &mut [Vec<u32>]) {
                     positions[player as usize][position] -= 1;
                 }
                 let price = |seats: &[usize]| -> (u32, u32) {
-                    seats.iter().enumerate().fold((0, 0), |(new, total), (i, &to)| {
-                        let times = positions[table[i] as usize][to];
-                        (new + u32::from(times > 0), total + times)
-                    })
+                    seats
+                        .iter()
+                        .enumerate()
+                        .fold((0, 0), |(new, total), (i, &to)| {
+                            let times = positions[table[i] as usize][to];
+                            (new + u32::from(times > 0), total + times)
+                        })
                 };
                 let identity: Vec<usize> = (0..size).collect();
                 let mut best = (price(&identity), identity);
@@ -923,10 +943,11 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
         } else {
             Vec::new()
         };
-        let start = random_layout(input, constructed, &mut rng);
+        let mut start = random_layout(input, constructed, &mut rng);
+        reseat(input, &layout, &mut start);
         let mut search = Search::new(input, &layout, start);
         let mut found = search.run(iterations, patience, &mut rng);
-        if !repeat_free(found.1) && tabu_iterations > 0 {
+        if found.1 > lower_bound && tabu_iterations > 0 {
             let mut search = Search::new(input, &layout, found.0.clone());
             let polished = search.tabu(tabu_iterations, &mut rng);
             if polished.1 < found.1 {
@@ -943,7 +964,12 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
         }
     }
     let (slots, _c) = best.expect("at least one search runs");
-    eprintln!("DBG plan {} rounds cost {} bound {}", input.plan_rounds, _c as f64 / WEIGHT_POSITION_REPEAT as f64, lower_bound as f64/ WEIGHT_POSITION_REPEAT as f64);
+    eprintln!(
+        "DBG plan {} rounds cost {} bound {}",
+        input.plan_rounds,
+        _c as f64 / WEIGHT_POSITION_REPEAT as f64,
+        lower_bound as f64 / WEIGHT_POSITION_REPEAT as f64
+    );
     let rounds = slots
         .iter()
         .map(|order| {

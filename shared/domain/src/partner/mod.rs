@@ -32,6 +32,7 @@ pub mod codes {
 /// Points a game is worth to a team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchPoints {
     pub win: u32,
     pub draw: u32,
@@ -52,6 +53,7 @@ impl Default for MatchPoints {
 /// the target, so this is the event's decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum TimeLimitRule {
     /// The team with more VP wins; equal VP is a draw.
     #[default]
@@ -65,6 +67,7 @@ pub enum TimeLimitRule {
 /// The VP a bye counts for and against the team, for the tie-breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case", tag = "kind")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ByeVp {
     /// The team's own average per game, VP scored and VP against, over the games it has
     /// played (rounded half up), so a bye neither helps nor hurts its tie-breaks. A team
@@ -78,6 +81,7 @@ pub enum ByeVp {
 /// What a team gets for a round without an opponent (odd number of teams).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ByeRule {
     pub points: u32,
     pub vp: ByeVp,
@@ -95,6 +99,7 @@ impl Default for ByeRule {
 /// A partner event's rules as data, for the table apps to show and the services to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PartnerSettings {
     /// VP the two partners together need, on one of their turns, to win.
     pub target_vp: u8,

@@ -33,6 +33,7 @@ pub struct TeamResult {
 /// A game's result for one team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum GameResult {
     Win,
     Draw,

@@ -14,7 +14,8 @@ use uuid::Uuid;
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(issue_token)
         .service(jwks)
-        .service(create_api_key);
+        .service(create_api_key)
+        .service(rotate_signing_key);
 }
 
 /// Exchanges an API key for a short-lived access token.
@@ -48,7 +49,7 @@ async fn issue_token(
         Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
     let claims = claims_for(id, role, events, state.token_ttl);
     Ok(web::Json(TokenResponse {
-        access_token: state.signing_key.sign(&claims)?,
+                access_token: state.keys.current().map_err(ApiError::internal)?.sign(&claims)?,
         token_type: "Bearer".into(),
         expires_in: state.token_ttl.as_secs(),
     }))
@@ -57,11 +58,35 @@ async fn issue_token(
 /// The public keys access tokens are verified with (RFC 7517).
 #[utoipa::path(tag = "auth", responses((status = 200, description = "A JSON Web Key Set", body = Object)))]
 #[get("/.well-known/jwks.json")]
-async fn jwks(state: web::Data<State>) -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header(("Cache-Control", "public, max-age=300"))
-        .json(serde_json::json!({ "keys": [state.signing_key.jwk()] }))
+async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
+    let keys = state.keys.clone();
+    let published = db::run(&state.pool, move |_| keys.published().map_err(ApiError::internal)).await?;
+    Ok(HttpResponse::Ok()
+        // Short: verifiers fetch again on an unknown kid anyway.
+        .insert_header(("Cache-Control", "public, max-age=60"))
+        .json(serde_json::json!({ "keys": published })))
 }
+
+/// Rotates the token signing key (admin only): new tokens are signed with a new key; tokens
+/// signed with the old one stay valid until they expire, its public key stays in the JWKS.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The new key's id", body = Object),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/admin/signing-keys")]
+async fn rotate_signing_key(state: web::Data<State>, principal: Principal) -> Result<HttpResponse, ApiError> {
+    principal.require_admin()?;
+    let keys = state.keys.clone();
+    let key = db::run(&state.pool, move |_| keys.rotate().map_err(ApiError::internal)).await?;
+    tracing::info!(kid = %key.kid, "token signing key rotated");
+    Ok(HttpResponse::Created().json(serde_json::json!({ "kid": key.kid })))
+}
+
 
 /// Creates an API key (admin only). Director and scorer keys name the events they may act on.
 #[utoipa::path(

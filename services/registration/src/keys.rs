@@ -1,4 +1,4 @@
-//! API keys (stored as SHA-256 digests, never in clear) and the token signing key.
+//! API keys (stored as SHA-256 digests, never in clear) and the token signing keys.
 
 use crate::schema::{api_keys, signing_keys};
 use base64::Engine;
@@ -6,6 +6,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use catan_kit::auth::SigningKey;
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
+use chrono::{DateTime, Utc};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 /// A new secret: `ck_` and 32 random bytes.
@@ -18,34 +21,119 @@ pub fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-/// The key tokens are signed with: the newest stored one, or a new one. Replicas starting together
-/// all end up with the same key (the insert that loses the race changes nothing).
-pub fn current_signing_key(conn: &mut PgConnection) -> anyhow::Result<SigningKey> {
-    let newest = |conn: &mut PgConnection| -> QueryResult<Option<Vec<u8>>> {
-        signing_keys::table
-            .select(signing_keys::seed)
-            .order((signing_keys::created_at.desc(), signing_keys::kid))
-            .first::<Vec<u8>>(conn)
-            .optional()
-    };
-    let seed = match newest(conn)? {
-        Some(seed) => seed,
-        None => {
-            let key = SigningKey::generate();
-            diesel::insert_into(signing_keys::table)
-                .values((
-                    signing_keys::kid.eq(&key.kid),
-                    signing_keys::seed.eq(key.seed().to_vec()),
-                ))
-                .on_conflict_do_nothing()
-                .execute(conn)?;
-            newest(conn)?.ok_or_else(|| anyhow::anyhow!("signing key vanished"))?
+/// The token signing keys: the newest signs; every key that signed within the last token
+/// lifetime is still published, so tokens signed before a rotation stay valid until they expire.
+/// Read from the database (every replica sees the same keys) and cached for a few seconds.
+pub struct KeyRing {
+    pool: catan_kit::db::PgPool,
+    token_ttl: Duration,
+    cache: RwLock<Option<(Instant, Vec<StoredKey>)>>,
+}
+
+#[derive(Clone)]
+struct StoredKey {
+    key: SigningKey,
+    created_at: DateTime<Utc>,
+}
+
+/// How long a replica trusts its cached keys before reading them again.
+const KEY_CACHE: Duration = Duration::from_secs(5);
+
+impl KeyRing {
+    /// The key ring, with a first key made if there is none. Replicas starting together all end
+    /// up with the same first key (the insert that loses the race changes nothing).
+    pub fn open(pool: catan_kit::db::PgPool, token_ttl: Duration) -> anyhow::Result<KeyRing> {
+        let mut conn = pool.get()?;
+        let count: i64 = signing_keys::table.count().get_result(&mut conn)?;
+        if count == 0 {
+            insert_key(&mut conn, &SigningKey::generate(), true)?;
         }
-    };
-    let seed: [u8; 32] = seed
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("stored signing key is not 32 bytes"))?;
-    Ok(SigningKey::from_seed(seed))
+        let ring = KeyRing {
+            pool,
+            token_ttl,
+            cache: RwLock::new(None),
+        };
+        ring.keys()?;
+        Ok(ring)
+    }
+
+    /// Newest first (blocking: reads the database when the cache is stale).
+    fn keys(&self) -> anyhow::Result<Vec<StoredKey>> {
+        if let Some((read_at, keys)) = &*self.cache.read().expect("key cache") {
+            if read_at.elapsed() < KEY_CACHE {
+                return Ok(keys.clone());
+            }
+        }
+        let mut conn = self.pool.get()?;
+        let rows: Vec<(Vec<u8>, DateTime<Utc>)> = signing_keys::table
+            .select((signing_keys::seed, signing_keys::created_at))
+            .order((signing_keys::created_at.desc(), signing_keys::kid))
+            .load(&mut conn)?;
+        let keys = rows
+            .into_iter()
+            .map(|(seed, created_at)| {
+                let seed: [u8; 32] = seed
+                    .try_into()
+                    .map_err(|_| anyhow::anyhow!("a stored signing key is not 32 bytes"))?;
+                Ok(StoredKey {
+                    key: SigningKey::from_seed(seed),
+                    created_at,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        *self.cache.write().expect("key cache") = Some((Instant::now(), keys.clone()));
+        Ok(keys)
+    }
+
+    /// The key new tokens are signed with.
+    pub fn current(&self) -> anyhow::Result<SigningKey> {
+        self.keys()?
+            .into_iter()
+            .next()
+            .map(|k| k.key)
+            .ok_or_else(|| anyhow::anyhow!("no signing key"))
+    }
+
+    /// The public keys tokens may be verified with: the current key, and each older key whose
+    /// successor came less than a token lifetime ago (its tokens may still be valid).
+    pub fn published(&self) -> anyhow::Result<Vec<jsonwebtoken::jwk::Jwk>> {
+        let keys = self.keys()?;
+        let horizon = Utc::now() - chrono::Duration::from_std(self.token_ttl)? - chrono::Duration::minutes(1);
+        Ok(keys
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i == 0 || keys[i - 1].created_at > horizon)
+            .map(|(_, k)| k.key.jwk())
+            .collect())
+    }
+
+        /// The published keys as the database has them now, for verifying a token whose key this
+    /// replica has not seen yet.
+    pub fn published_now(&self) -> anyhow::Result<Vec<jsonwebtoken::jwk::Jwk>> {
+        *self.cache.write().expect("key cache") = None;
+        self.published()
+    }
+
+    /// Makes a new key the current one; the old one stays published until its tokens expire.
+    pub fn rotate(&self) -> anyhow::Result<SigningKey> {
+        let key = SigningKey::generate();
+        let mut conn = self.pool.get()?;
+        insert_key(&mut conn, &key, false)?;
+        *self.cache.write().expect("key cache") = None;
+        Ok(key)
+    }
+}
+
+fn insert_key(conn: &mut PgConnection, key: &SigningKey, only_if_first: bool) -> QueryResult<usize> {
+    let insert = diesel::insert_into(signing_keys::table).values((
+        signing_keys::kid.eq(&key.kid),
+        signing_keys::seed.eq(key.seed().to_vec()),
+    ));
+    if only_if_first {
+        insert.on_conflict_do_nothing().execute(conn)
+    } else {
+        insert.execute(conn)
+    }
 }
 
 /// Makes sure an admin key exists: `configured` when given, else a generated one printed once.

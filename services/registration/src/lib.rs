@@ -8,11 +8,12 @@ mod people_routes;
 mod schema;
 
 use actix_web::{App, web};
-use catan_kit::auth::{SigningKey, Verifier};
+use catan_kit::auth::Verifier;
 use catan_kit::db::{self, PgPool};
 use catan_kit::server::{self, RunningServer};
 use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 use utoipa_actix_web::AppExt;
 
@@ -47,7 +48,7 @@ impl Config {
 
 pub(crate) struct State {
     pub pool: PgPool,
-    pub signing_key: SigningKey,
+    pub keys: Arc<keys::KeyRing>,
     pub token_ttl: Duration,
 }
 
@@ -71,20 +72,21 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
     let database_url = config.database_url.clone();
     let admin_key = config.admin_key.clone();
-    let (pool, signing_key) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let token_ttl = config.token_ttl;
+    let (pool, keys) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
         let pool = db::connect(&database_url, SCHEMA, 10)?;
         db::migrate(&pool, MIGRATIONS)?;
-        let mut conn = pool.get()?;
-        let signing_key = keys::current_signing_key(&mut conn)?;
-        keys::ensure_admin_key(&mut conn, admin_key.as_deref())?;
-        Ok((pool, signing_key))
+        let keys = keys::KeyRing::open(pool.clone(), token_ttl)?;
+        keys::ensure_admin_key(&mut *pool.get()?, admin_key.as_deref())?;
+        Ok((pool, Arc::new(keys)))
     })
     .await??;
-    let verifier = web::Data::new(Verifier::local(&[signing_key.jwk()]));
+    let ring = keys.clone();
+    let verifier = web::Data::new(Verifier::local(move || ring.published_now().map_err(|e| e.to_string())));
     let state = web::Data::new(State {
         pool,
-        signing_key,
-        token_ttl: config.token_ttl,
+        keys,
+        token_ttl,
     });
     Ok(server::serve(listener, "registration", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

@@ -25,7 +25,7 @@ pub fn owner_of(path: &str) -> Option<Owner> {
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match segments.as_slice() {
         [".well-known", ..] => Some(Owner::Registration),
-        ["v1", "auth" | "api-keys" | "regions" | "players", ..] => Some(Owner::Registration),
+        ["v1", "auth" | "admin" | "api-keys" | "regions" | "players", ..] => Some(Owner::Registration),
         ["v1", "events", _, "rounds", _, "tables", _, "result", ..] => Some(Owner::Results),
         ["v1", "events", _, "rounds", _, "results"] => Some(Owner::Results),
         ["v1", "events", _, "results"] => Some(Owner::Results),

@@ -120,10 +120,13 @@ fn sha2_digest(bytes: &[u8]) -> [u8; 32] {
     sha2::Sha256::digest(bytes).into()
 }
 
+/// Loads the public keys in process (blocking).
+pub type KeyLoader = Arc<dyn Fn() -> Result<Vec<Jwk>, String> + Send + Sync>;
+
 /// Where a verifier gets its public keys from.
 enum KeySource {
-    /// Registration itself: its own keys, handed over in process.
-    Local,
+    /// Registration itself: its own key ring, read in process.
+    Local(KeyLoader),
     /// Any other service: registration's JWKS over HTTP.
     Remote {
         jwks_url: String,
@@ -139,16 +142,22 @@ pub struct Verifier {
 }
 
 /// How often unknown `kid`s may trigger a JWKS fetch.
-const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(5);
+const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(1);
 
 impl Verifier {
-    pub fn local(keys: &[Jwk]) -> Self {
+    /// A verifier that reads keys in process with `load` (registration's own key ring), now and
+    /// whenever a token names a key it does not know yet (another replica rotated).
+    pub fn local(load: impl Fn() -> Result<Vec<Jwk>, String> + Send + Sync + 'static) -> Self {
+        let initial = load();
         let v = Verifier {
-            source: KeySource::Local,
+            source: KeySource::Local(Arc::new(load)),
             keys: RwLock::new(HashMap::new()),
             last_refresh: tokio::sync::Mutex::new(None),
         };
-        v.install(keys);
+        match initial {
+            Ok(keys) => v.install(&keys),
+            Err(e) => tracing::warn!(error = %e, "could not load the token keys yet"),
+        }
         v
     }
 
@@ -187,24 +196,25 @@ impl Verifier {
     /// Fetches registration's keys. Unknown `kid`s trigger this at most every few seconds, so
     /// forged tokens cannot flood registration; a failure says why.
     async fn refresh(&self) -> Result<(), String> {
-        let KeySource::Remote { jwks_url, http } = &self.source else {
-            return Ok(());
+                        let mut last = self.last_refresh.lock().await;
+        // Fetch at most once an interval (forged kids cannot flood registration), but wait for
+        // the next fetch rather than refuse: a key rotated a moment ago must still verify.
+        if let Some(since) = last.map(|t| t.elapsed()).filter(|e| *e < MIN_REFRESH_INTERVAL) {
+            tokio::time::sleep(MIN_REFRESH_INTERVAL - since).await;
+        }
+        let keys = match &self.source {
+            KeySource::Local(load) => {
+                let load = load.clone();
+                tokio::task::spawn_blocking(move || load()).await.map_err(|e| e.to_string())??
+            }
+            KeySource::Remote { jwks_url, http } => {
+                async { http.get(jwks_url).send().await?.error_for_status()?.json::<JwkSet>().await }
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .keys
+            }
         };
-        let mut last = self.last_refresh.lock().await;
-        if last.is_some_and(|t| t.elapsed() < MIN_REFRESH_INTERVAL) {
-            return Ok(());
-        }
-        let set = async {
-            http.get(jwks_url)
-                .send()
-                .await?
-                .error_for_status()?
-                .json::<JwkSet>()
-                .await
-        }
-        .await
-        .map_err(|e| e.to_string())?;
-        self.install(&set.keys);
+        self.install(&keys);
         *last = Some(Instant::now());
         Ok(())
     }
@@ -354,7 +364,8 @@ mod tests {
     #[tokio::test]
     async fn a_signed_token_verifies_and_a_tampered_one_does_not() {
         let key = SigningKey::generate();
-        let verifier = Verifier::local(&[key.jwk()]);
+        let jwk = key.jwk();
+        let verifier = Verifier::local(move || Ok(vec![jwk.clone()]));
         let claims = claims_for(
             Uuid::new_v4(),
             Role::Scorer,
@@ -375,7 +386,8 @@ mod tests {
     #[tokio::test]
     async fn expired_tokens_and_unknown_keys_are_refused() {
         let key = SigningKey::generate();
-        let verifier = Verifier::local(&[key.jwk()]);
+        let jwk = key.jwk();
+        let verifier = Verifier::local(move || Ok(vec![jwk.clone()]));
         let mut claims = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
         claims.exp -= 3600;
         assert!(verifier.verify(&key.sign(&claims).unwrap()).await.is_err());

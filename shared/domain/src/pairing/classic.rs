@@ -683,6 +683,35 @@ mod tests {
     }
 
     #[test]
+    fn thirty_seven_players_repeat_a_position_only_as_often_as_the_fourth_seats_force() {
+        // 7 tables of 4 and 3 of 3 a round; 36 players play one 3-player game in 4 rounds. To
+        // avoid a repeat a player must sit 4th once, but 4 rounds have only 7 * 4 = 28 fourth
+        // seats for 37 players: at least 9 repeats, which the engine reaches.
+        for seed in 1..=3 {
+            let figures = schedule_figures(&event(37, 4, seed), &[]);
+            assert_eq!(figures.repeat_meetings, 0);
+            assert_eq!(figures.position_repeats, 9, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn twenty_eight_players_meet_everyone_exactly_once_in_nine_rounds() {
+        let schedule = event(28, 9, 4);
+        let figures = schedule_figures(&schedule, &[]);
+        assert_eq!(figures.repeat_meetings, 0);
+        // 9 seats in 4 positions: at least 5 repeats each, reached when everyone has all four.
+        assert_eq!(figures.position_repeats, 28 * 5);
+    }
+
+    #[test]
+    fn twenty_four_players_play_seven_rounds_without_a_repeat() {
+        let schedule = event(24, 7, 6);
+        assert_eq!(schedule_figures(&schedule, &[]).repeat_meetings, 0);
+        // Another draw of the same field is another relabelling.
+        assert_ne!(event(24, 1, 7), schedule[..1]);
+    }
+
+    #[test]
     fn keep_apart_pairs_never_share_a_table_in_round_one_and_not_later_when_avoidable() {
         let keep_apart: Vec<(u32, u32)> = vec![(0, 1), (1, 2), (0, 2), (5, 9), (20, 21)];
         let active: Vec<u32> = (0..24).collect();

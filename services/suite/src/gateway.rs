@@ -177,7 +177,8 @@ fn document_errors(operation: &mut utoipa::openapi::path::Operation) {
     }
     if operation.security.is_some() {
         standard.push(("401", "No token, or one that is expired, not yet valid, tampered with or foreign"));
-        standard.push(("403", "The token's role or events do not allow this"));
+                standard.push(("403", "The token's role or events do not allow this"));
+        standard.push(("429", "This API key is over its rate limit; retry after `Retry-After` seconds"));
     }
     let problem = ContentBuilder::new()
         .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name("Problem"))))
@@ -213,7 +214,8 @@ fn describe(status: &str) -> &'static str {
         "412" => "The resource changed since the ETag given in If-Match",
         "413" => "The body is larger than 64 KiB",
         "422" => "The request breaks a rule; `errors` names each field",
-        "428" => "The request must carry If-Match",
+                "428" => "The request must carry If-Match",
+        "429" => "This API key is over its rate limit; retry after `Retry-After` seconds",
         "503" => "A database or service this call needs did not answer; nothing was written",
         _ => "See the problem document",
     }

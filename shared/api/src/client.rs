@@ -93,7 +93,7 @@ impl ApiClient {
         &self.base_url
     }
 
-    async fn call<B: Serialize, T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<&B>) -> Result<T, ClientError> {
+    pub(crate) async fn call<B: Serialize, T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<&B>) -> Result<T, ClientError> {
         self.call_with(method, path, body, &[]).await.map(|(value, _)| value)
     }
 

@@ -6,7 +6,9 @@
 pub mod client;
 pub mod problem;
 pub mod types;
+pub mod webhooks;
 
 pub use client::{ApiClient, ClientError, RetryPolicy};
 pub use problem::{FieldError, Problem};
 pub use types::*;
+pub use webhooks::*;

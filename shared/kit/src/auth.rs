@@ -319,7 +319,8 @@ impl FromRequest for Principal {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let verifier = req.app_data::<web::Data<Verifier>>().cloned();
+                let verifier = req.app_data::<web::Data<Verifier>>().cloned();
+        let limiter = req.app_data::<web::Data<crate::ratelimit::RateLimiter>>().cloned();
         let header = req
             .headers()
             .get(actix_web::http::header::AUTHORIZATION)
@@ -334,7 +335,11 @@ impl FromRequest for Principal {
             let token = header.strip_prefix("Bearer ").ok_or_else(|| {
                 ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'".into())
             })?;
-            verifier.verify(token.trim()).await.map(Principal)
+                        let claims = verifier.verify(token.trim()).await?;
+            if let Some(limiter) = limiter {
+                limiter.check(claims.sub)?;
+            }
+            Ok(Principal(claims))
         })
     }
 }

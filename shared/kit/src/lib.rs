@@ -7,7 +7,9 @@ pub mod db;
 pub mod idempotency;
 pub mod peer;
 pub mod problem;
+pub mod ratelimit;
 pub mod server;
 pub mod telemetry;
+pub mod webhooks;
 
 pub use problem::ApiError;

@@ -61,6 +61,8 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     handle: ServerHandle,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// The service's background tasks (the webhook outbox relay): they stop with it.
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl RunningServer {
@@ -68,7 +70,13 @@ impl RunningServer {
     pub fn spawn(server: actix_web::dev::Server, addr: SocketAddr) -> Self {
         let handle = server.handle();
         let task = tokio::spawn(server);
-        RunningServer { addr, handle, task }
+        RunningServer { addr, handle, task, background: Vec::new() }
+    }
+
+    /// Ties a background task to the server: stopping the server aborts it.
+    pub fn with_background(mut self, task: tokio::task::JoinHandle<()>) -> Self {
+        self.background.push(task);
+        self
     }
 
     pub fn url(&self) -> String {
@@ -77,6 +85,9 @@ impl RunningServer {
 
     /// Stops accepting, finishes requests in flight, and waits for the server to end.
     pub async fn stop(self) {
+        for task in &self.background {
+            task.abort();
+        }
         self.handle.stop(true).await;
         let _ = self.task.await;
     }
@@ -101,7 +112,8 @@ where
     let addr = listener.local_addr()?;
     let workers =
         crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
-        let routes = web::Data::new(RouteTable::of(
+            let limiter = web::Data::new(crate::ratelimit::RateLimiter::from_env().map_err(std::io::Error::other)?);
+    let routes = web::Data::new(RouteTable::of(
         &actix_web::App::new().into_utoipa_app().configure(api.clone()).split_for_parts().1,
     ));
     let server = actix_web::HttpServer::new(move || {
@@ -110,7 +122,8 @@ where
             .configure(api.clone())
             .into_app()
             .configure(common)
-            .app_data(routes.clone())
+                        .app_data(routes.clone())
+            .app_data(limiter.clone())
             .default_service(web::to(no_route))
             .wrap(actix_web::middleware::from_fn(log_request))
     })

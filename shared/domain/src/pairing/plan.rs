@@ -906,7 +906,7 @@ fn reseat(input: &PlanInput, layout: &Layout, slots: &mut [Vec<u32>]) {
 fn iteration_budget(input: &PlanInput) -> (u64, u64, usize) {
     let size = (input.players * input.plan_rounds) as u64;
     if size <= 200 {
-        (150_000, 30_000, 4)
+        (150_000, 150_000, 4)
     } else {
         (200_000, 20_000, 1)
     }

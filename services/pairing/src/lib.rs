@@ -24,6 +24,8 @@ pub const SCHEMA: &str = "pairing";
 pub struct Config {
     pub database_url: String,
     pub peers: PeerUrls,
+    /// The outbox relay's settings (`CATAN_INTERNAL_KEY`, `CATAN_WEBHOOKS_POLL_MS`).
+    pub webhooks: catan_kit::webhooks::WebhookSettings,
 }
 
 impl Config {
@@ -34,6 +36,7 @@ impl Config {
                 catan_kit::config::DEFAULT_DATABASE_URL,
             ),
             peers: PeerUrls::from_env(),
+            webhooks: catan_kit::webhooks::WebhookSettings::from_env().unwrap_or_else(|e| panic!("{e}")),
         }
     }
 }
@@ -75,8 +78,10 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
         results: ApiClient::new(&config.peers.results),
         ranking: ApiClient::new(&config.peers.ranking),
     });
+    let relay = catan_kit::webhooks::spawn_relay(state.pool.clone(), &config.peers.registration, config.webhooks);
     Ok(server::serve(listener, "pairing", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
         api(cfg);
-    })?)
+    })?
+    .with_background(relay))
 }

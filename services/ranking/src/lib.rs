@@ -5,6 +5,7 @@
 mod feed;
 mod routes;
 mod schema;
+mod stream;
 
 use actix_web::{App, web};
 use catan_api::ApiClient;
@@ -74,8 +75,11 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
         pairing: ApiClient::new(&config.peers.pairing),
         results: ApiClient::new(&config.peers.results),
     });
+    let (hub, close_streams) = stream::StandingsHub::from_env().map_err(anyhow::Error::msg)?;
+    let hub = web::Data::new(hub);
     Ok(server::serve(listener, "ranking", move |cfg| {
-        cfg.app_data(state.clone()).app_data(verifier.clone());
+        cfg.app_data(state.clone()).app_data(verifier.clone()).app_data(hub.clone());
         api(cfg);
-    })?)
+    })?
+    .with_background(close_streams))
 }

@@ -4,6 +4,7 @@ use crate::State;
 use crate::feed;
 use actix_web::{HttpResponse, get, web};
 use catan_api::{
+    ResultStatus, StandingsCount,
     AnyStandings, Entry, EventFormat, PartnerStandingRow, PartnerStandings, PlacementRow, Placements, Problem,
     StandingRow, Stage, Standings, TableResult,
 };
@@ -17,6 +18,7 @@ use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(standings).service(event_placements);
+    crate::stream::register(cfg);
 }
 
 /// An event's results as ranking knows them, with its entries.
@@ -26,14 +28,20 @@ struct EventView {
     up_to_date: bool,
 }
 
-async fn load(state: &State, event_id: Uuid) -> Result<EventView, ApiError> {
+/// The event's entries and the results its standings count: every posted result, or, when the
+/// event says so, only those every player confirmed or the director resolved.
+async fn load(state: &State, event: &catan_api::Event) -> Result<EventView, ApiError> {
+    let event_id = event.id;
     let up_to_date = feed::catch_up(&state.pool, &state.results, event_id).await?;
     let entries = state
         .registration
         .entries(event_id)
         .await
         .map_err(|e| peer_error("registration", e))?;
-    let results = feed::known(&state.pool, event_id).await?;
+        let mut results = feed::known(&state.pool, event_id).await?;
+    if event.standings_count == StandingsCount::Confirmed {
+        results.retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));
+    }
     Ok(EventView {
         entries,
         results,
@@ -187,14 +195,19 @@ async fn partner_standings_of(
 )]
 #[get("/v1/events/{event_id}/standings")]
 async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    let event_id = path.into_inner();
+    let (body, up_to_date) = current_standings(&state, path.into_inner()).await?;
+    Ok(with_freshness(HttpResponse::Ok(), up_to_date).json(body))
+}
+
+/// The event's standings now, and whether they are up to date with the results service.
+pub(crate) async fn current_standings(state: &State, event_id: Uuid) -> Result<(AnyStandings, bool), ApiError> {
     let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
-    let view = load(&state, event_id).await?;
+    let view = load(state, &event).await?;
     let body = match event.format {
         EventFormat::Classic => AnyStandings::Classic(classic_standings_of(event_id, &view)),
-        EventFormat::Partner => AnyStandings::Partner(partner_standings_of(&state, &event, &view).await?),
+        EventFormat::Partner => AnyStandings::Partner(partner_standings_of(state, &event, &view).await?),
     };
-    Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
+    Ok((body, view.up_to_date))
 }
 
 /// The final placements of a classic event, once the final has a result: the final's winner,
@@ -218,7 +231,7 @@ async fn event_placements(state: web::Data<State>, path: web::Path<Uuid>) -> Res
             "a partner event is placed by its standings (rank and prize)".into(),
         ));
     }
-    let view = load(&state, event_id).await?;
+    let view = load(&state, &event).await?;
     let rows = view.classic_rows();
     let entry_of = view.entry_of_player();
     let final_result = view.results.iter().find(|r| r.stage == Stage::Final);

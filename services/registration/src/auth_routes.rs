@@ -2,9 +2,9 @@
 
 use crate::State;
 use crate::keys::{digest, new_secret};
-use crate::schema::api_keys;
+use crate::schema::{api_keys, entry_players};
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{ApiKeyCreated, CreateApiKey, Problem, Role, TokenRequest, TokenResponse};
+use catan_api::{ApiKeyCreated, CreateApiKey, PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
 use catan_kit::ApiError;
 use catan_kit::auth::{Principal, claims_for};
 use catan_kit::db;
@@ -15,7 +15,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(issue_token)
         .service(jwks)
         .service(create_api_key)
-        .service(rotate_signing_key);
+                .service(rotate_signing_key)
+        .service(player_token);
 }
 
 /// Exchanges an API key for a short-lived access token.
@@ -53,6 +54,91 @@ async fn issue_token(
         token_type: "Bearer".into(),
         expires_in: state.token_ttl.as_secs(),
     }))
+}
+
+/// Wrong PINs in a row before a player's sign-in is locked, and for how long.
+const PIN_ATTEMPTS: i32 = 5;
+const PIN_LOCK_MINUTES: i64 = 15;
+
+enum PinCheck {
+    Good,
+    Wrong,
+    Locked { seconds: i64 },
+}
+
+/// A player's token for one event, from the PIN he got when he was entered: with it he (or the
+/// table app on his behalf) confirms or disputes the results of his tables. Five wrong PINs in a
+/// row lock the sign-in for 15 minutes.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PlayerTokenRequest,
+    responses(
+        (status = 200, description = "A player token for the event", body = TokenResponse),
+        (status = 401, description = "Unknown player or wrong PIN", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong PINs: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/auth/player-token")]
+async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenRequest>) -> Result<web::Json<TokenResponse>, ApiError> {
+    let PlayerTokenRequest { event_id, player_id, pin } = body.into_inner();
+    // The failed attempt must be counted even though the answer is an error: decide inside the
+    // transaction, answer after it commits.
+    let check = db::transaction(&state.pool, move |conn| {
+        let row: Option<(Option<Vec<u8>>, i32, Option<chrono::DateTime<chrono::Utc>>)> = entry_players::table
+            .filter(entry_players::event_id.eq(event_id))
+            .filter(entry_players::player_id.eq(player_id))
+            .select((
+                entry_players::pin_sha256,
+                entry_players::failed_pin_attempts,
+                entry_players::pin_locked_until,
+            ))
+            .for_update()
+            .first(conn)
+            .optional()?;
+        let Some((Some(stored), failed, locked_until)) = row else {
+            return Ok(PinCheck::Wrong);
+        };
+        let now = chrono::Utc::now();
+        if let Some(until) = locked_until.filter(|until| *until > now) {
+            return Ok(PinCheck::Locked {
+                seconds: (until - now).num_seconds().max(1),
+            });
+        }
+        let target = entry_players::table
+            .filter(entry_players::event_id.eq(event_id))
+            .filter(entry_players::player_id.eq(player_id));
+        if crate::keys::pin_digest(event_id, player_id, &pin) == stored {
+            diesel::update(target)
+                .set((entry_players::failed_pin_attempts.eq(0), entry_players::pin_locked_until.eq(None::<chrono::DateTime<chrono::Utc>>)))
+                .execute(conn)?;
+            return Ok(PinCheck::Good);
+        }
+        let failed = failed + 1;
+        let lock = (failed >= PIN_ATTEMPTS).then(|| now + chrono::Duration::minutes(PIN_LOCK_MINUTES));
+        diesel::update(target)
+            .set((
+                entry_players::failed_pin_attempts.eq(if lock.is_some() { 0 } else { failed }),
+                entry_players::pin_locked_until.eq(lock),
+            ))
+            .execute(conn)?;
+        Ok(PinCheck::Wrong)
+    })
+    .await?;
+    match check {
+        PinCheck::Good => {
+            let claims = claims_for(player_id, Role::Player, Some(vec![event_id]), state.token_ttl);
+            Ok(web::Json(TokenResponse {
+                access_token: state.keys.current().map_err(ApiError::internal)?.sign(&claims)?,
+                token_type: "Bearer".into(),
+                expires_in: state.token_ttl.as_secs(),
+            }))
+        }
+        PinCheck::Wrong => Err(ApiError::Unauthorized("unknown player or wrong PIN for this event".into())),
+        PinCheck::Locked { seconds } => Err(ApiError::TooManyRequests {
+            detail: format!("too many wrong PINs: sign-in is locked for {seconds} more seconds"),
+            retry_after_seconds: seconds as u64,
+        }),
+    }
 }
 
 /// The public keys access tokens are verified with (RFC 7517).
@@ -109,6 +195,13 @@ async fn create_api_key(
     principal.require_admin()?;
     let body = body.into_inner();
     let name = crate::people_routes::valid_name("name", &body.name)?;
+        if body.role == Role::Player {
+        return Err(ApiError::field(
+            "role",
+            "not_a_key_role",
+            "players sign in with their PIN at /v1/auth/player-token; keys are admin, director or scorer",
+        ));
+    }
     let events = match (body.role, body.event_ids) {
         (Role::Admin, Some(_)) => {
             return Err(ApiError::field(

@@ -5,7 +5,7 @@ use crate::people_routes::{region_must_exist, valid_name};
 use crate::schema::{entries, entry_players, events, players};
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{
-    BoardMode, CreateEntry, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat, PartnerSettings, Problem, Role,
+    BoardMode, CreateEntry, PlayerPin, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat, PartnerSettings, Problem, Role,
     SmallFieldRule,
 };
 use catan_domain::partner::ByeRule;
@@ -39,7 +39,8 @@ struct EventRow {
     format: String,
     qualifying_rounds: i32,
     small_field_playoff: String,
-    board_mode: String,
+        board_mode: String,
+    standings_count: String,
     partner_rules: Option<serde_json::Value>,
     created_at: DateTime<Utc>,
 }
@@ -52,7 +53,8 @@ fn event_from_row(row: EventRow) -> Result<Event, ApiError> {
         format: enum_from_text::<EventFormat>(&row.format)?,
         qualifying_rounds: row.qualifying_rounds as u32,
         small_field_playoff: enum_from_text::<SmallFieldRule>(&row.small_field_playoff)?,
-        board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
+                board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
+        standings_count: enum_from_text(&row.standings_count)?,
         partner_rules: row
             .partner_rules
             .map(serde_json::from_value::<PartnerSettings>)
@@ -171,7 +173,8 @@ async fn create_event(
     };
     let format = enum_to_text(&body.format);
     let small_field = enum_to_text(&body.small_field_playoff.unwrap_or_default());
-    let board_mode = enum_to_text(&body.board_mode.unwrap_or_default());
+        let board_mode = enum_to_text(&body.board_mode.unwrap_or_default());
+    let standings_count = enum_to_text(&body.standings_count.unwrap_or_default());
     let region_id = body.region_id;
     write_once(&state.pool, claim, move |conn| {
         region_must_exist(conn, region_id)?;
@@ -183,7 +186,8 @@ async fn create_event(
                 events::format.eq(format),
                 events::qualifying_rounds.eq(rounds as i32),
                 events::small_field_playoff.eq(small_field),
-                events::board_mode.eq(board_mode),
+                                events::board_mode.eq(board_mode),
+                events::standings_count.eq(standings_count),
                 events::partner_rules.eq(partner),
             ))
             .returning(EventRow::as_returning())
@@ -256,8 +260,9 @@ fn with_players(conn: &mut PgConnection, rows: Vec<EntryRow>) -> Result<Vec<Entr
                 player_ids: players.into_iter().map(|(id, _)| id).collect(),
                 name,
                 status: enum_from_text::<EntryStatus>(&row.status)?,
-                status_reason: row.status_reason,
+                                status_reason: row.status_reason,
                 created_at: row.created_at,
+                pins: None,
             })
         })
         .collect()
@@ -362,17 +367,25 @@ async fn create_entry(
                 entries::team_name.eq(&team_name),
             ))
             .execute(conn)?;
+                let mut pins = Vec::with_capacity(members.len());
         for (position, player) in members.iter().enumerate() {
+            let pin = crate::keys::new_pin();
             diesel::insert_into(entry_players::table)
                 .values((
                     entry_players::event_id.eq(event_id),
                     entry_players::entry_id.eq(id),
                     entry_players::player_id.eq(player),
                     entry_players::position.eq(position as i32),
+                    entry_players::pin_sha256.eq(crate::keys::pin_digest(event_id, *player, &pin)),
                 ))
                 .execute(conn)?;
+            pins.push(PlayerPin { player_id: *player, pin });
         }
-        Reply::new(StatusCode::CREATED, &load_entry(conn, event_id, id)?)
+                let entry = Entry {
+            pins: Some(pins),
+            ..load_entry(conn, event_id, id)?
+        };
+        Reply::new(StatusCode::CREATED, &entry)
     })
     .await
 }

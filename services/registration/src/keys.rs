@@ -21,6 +21,23 @@ pub fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
+/// A player's PIN for one event: six digits, short enough to type at the table; wrong tries lock
+/// the sign-in (see `auth_routes::player_token`).
+pub fn new_pin() -> String {
+    use rand::Rng;
+    format!("{:06}", rand::rng().random_range(0..1_000_000))
+}
+
+/// A PIN's digest, salted with the event and the player so equal PINs do not look equal.
+pub fn pin_digest(event_id: Uuid, player_id: Uuid, pin: &str) -> Vec<u8> {
+    Sha256::new()
+        .chain_update(event_id.as_bytes())
+        .chain_update(player_id.as_bytes())
+        .chain_update(pin.trim().as_bytes())
+        .finalize()
+        .to_vec()
+}
+
 /// The token signing keys: the newest signs; every key that signed within the last token
 /// lifetime is still published, so tokens signed before a rotation stay valid until they expire.
 /// Read from the database (every replica sees the same keys) and cached for a few seconds.

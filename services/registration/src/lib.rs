@@ -6,6 +6,8 @@ mod events_routes;
 mod keys;
 mod people_routes;
 mod schema;
+mod webhook_delivery;
+mod webhooks_routes;
 
 use actix_web::{App, web};
 use catan_kit::auth::Verifier;
@@ -26,6 +28,7 @@ pub struct Config {
     /// `CATAN_ADMIN_KEY`: the admin key to start from; generated and printed once when unset.
     pub admin_key: Option<String>,
     pub token_ttl: Duration,
+    pub webhooks: catan_kit::webhooks::WebhookSettings,
 }
 
 impl Config {
@@ -42,6 +45,7 @@ impl Config {
                 "TOKEN_TTL_SECONDS",
                 3600,
             )?),
+            webhooks: catan_kit::webhooks::WebhookSettings::from_env()?,
         })
     }
 }
@@ -50,6 +54,9 @@ pub(crate) struct State {
     pub pool: PgPool,
     pub keys: Arc<keys::KeyRing>,
     pub token_ttl: Duration,
+    pub webhooks: catan_kit::webhooks::WebhookSettings,
+    /// Wakes the webhook deliverer when new deliveries are stored.
+    pub deliveries_due: Arc<tokio::sync::Notify>,
 }
 
 /// Everything the service serves, registered with its OpenAPI in one place.
@@ -57,6 +64,7 @@ pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     auth_routes::register(cfg);
     people_routes::register(cfg);
     events_routes::register(cfg);
+    webhooks_routes::register(cfg);
 }
 
 /// The service's OpenAPI document.
@@ -83,13 +91,18 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     .await??;
     let ring = keys.clone();
     let verifier = web::Data::new(Verifier::local(move || ring.published_now().map_err(|e| e.to_string())));
+    let deliveries_due = Arc::new(tokio::sync::Notify::new());
+    let deliverer = webhook_delivery::spawn(pool.clone(), config.webhooks.clone(), deliveries_due.clone());
     let state = web::Data::new(State {
         pool,
         keys,
         token_ttl,
+        webhooks: config.webhooks,
+        deliveries_due,
     });
     Ok(server::serve(listener, "registration", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
         api(cfg);
-    })?)
+    })?
+    .with_background(deliverer))
 }

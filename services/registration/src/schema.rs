@@ -26,8 +26,9 @@ diesel::table! {
         qualifying_rounds -> Int4,
         small_field_playoff -> Text,
         created_at -> Timestamptz,
-        partner_rules -> Nullable<Jsonb>,
+                partner_rules -> Nullable<Jsonb>,
         board_mode -> Text,
+        standings_count -> Text,
     }
 }
 
@@ -47,8 +48,11 @@ diesel::table! {
     entry_players (event_id, player_id) {
         event_id -> Uuid,
         entry_id -> Uuid,
-        player_id -> Uuid,
+                player_id -> Uuid,
         position -> Int4,
+        pin_sha256 -> Nullable<Bytea>,
+        failed_pin_attempts -> Int4,
+        pin_locked_until -> Nullable<Timestamptz>,
     }
 }
 

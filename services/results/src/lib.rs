@@ -1,9 +1,11 @@
 //! Results service: each table's results sheet, validated against the table's seats and the
 //! game's rules, recorded with every version kept, and read by the other services as a change feed.
 
+mod confirmations;
 mod routes;
 mod schema;
 mod store;
+mod webhook_events;
 
 use actix_web::{App, web};
 use catan_api::ApiClient;
@@ -22,6 +24,8 @@ pub const SCHEMA: &str = "results";
 pub struct Config {
     pub database_url: String,
     pub peers: PeerUrls,
+    /// The outbox relay's settings (`CATAN_INTERNAL_KEY`, `CATAN_WEBHOOKS_POLL_MS`).
+    pub webhooks: catan_kit::webhooks::WebhookSettings,
 }
 
 impl Config {
@@ -32,6 +36,7 @@ impl Config {
                 catan_kit::config::DEFAULT_DATABASE_URL,
             ),
             peers: PeerUrls::from_env(),
+            webhooks: catan_kit::webhooks::WebhookSettings::from_env().unwrap_or_else(|e| panic!("{e}")),
         }
     }
 }
@@ -45,6 +50,7 @@ pub(crate) struct State {
 /// Everything the service serves, registered with its OpenAPI in one place.
 pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     routes::register(cfg);
+    confirmations::register(cfg);
 }
 
 /// The service's OpenAPI document.
@@ -71,8 +77,10 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
                 registration: ApiClient::new(&config.peers.registration),
         pairing: ApiClient::new(&config.peers.pairing),
     });
+    let relay = catan_kit::webhooks::spawn_relay(state.pool.clone(), &config.peers.registration, config.webhooks);
     Ok(server::serve(listener, "results", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
         api(cfg);
-    })?)
+    })?
+    .with_background(relay))
 }

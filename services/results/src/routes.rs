@@ -257,6 +257,7 @@ async fn submit_result(
                 recorded_by,
             },
         )?;
+        crate::webhook_events::result_posted(conn, &result)?;
         tracing::info!(%event_id, round = round_number, table = table_number, version, "result recorded");
         let status = if version == 1 { StatusCode::CREATED } else { StatusCode::OK };
         Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))

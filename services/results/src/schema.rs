@@ -30,4 +30,28 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(results, result_versions);
+diesel::allow_tables_to_appear_in_same_query!(results, result_versions, confirmations, disputes);
+
+diesel::table! {
+    confirmations (event_id, round, table_number, version, player_id) {
+        event_id -> Uuid,
+        round -> Int4,
+        table_number -> Int4,
+        version -> Int4,
+        player_id -> Uuid,
+        confirmed_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    disputes (event_id, round, table_number, version, player_id) {
+        event_id -> Uuid,
+        round -> Int4,
+        table_number -> Int4,
+        version -> Int4,
+        player_id -> Uuid,
+        reason -> Text,
+        created_at -> Timestamptz,
+        resolved_by_version -> Nullable<Int4>,
+    }
+}

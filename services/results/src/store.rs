@@ -1,7 +1,7 @@
 //! The results schema: current results, their versions, and the change feed.
 
-use crate::schema::{result_versions, results};
-use catan_api::{OutcomeKind, ScoreRecorded, Stage, TableResult, TeamScore};
+use crate::schema::{confirmations, disputes, result_versions, results};
+use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult, TeamScore};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use chrono::{DateTime, Utc};
@@ -74,7 +74,11 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         winner_player_id: sheet.winner_player_id,
         winner_entry_id: sheet.winner_entry_id,
         scores: sheet.scores,
-        teams: sheet.teams,
+                teams: sheet.teams,
+        // Filled in by `annotate`.
+        status: ResultStatus::Posted,
+        confirmed_by: Vec::new(),
+        disputes: Vec::new(),
         recorded_at,
         recorded_by,
     })
@@ -108,7 +112,8 @@ pub fn current(
         .select(columns!(results))
         .first(conn)
         .optional()?;
-    row.map(from_row).transpose()
+    let results = row.map(from_row).transpose()?.into_iter().collect();
+    Ok(annotate(conn, results)?.pop())
 }
 
 pub fn of_round(
@@ -122,7 +127,8 @@ pub fn of_round(
         .order(results::table_number)
         .select(columns!(results))
         .load(conn)?;
-    rows.into_iter().map(from_row).collect()
+    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    annotate(conn, results)
 }
 
 pub fn changes(
@@ -138,7 +144,8 @@ pub fn changes(
         .limit(limit)
         .select(columns!(results))
         .load(conn)?;
-    rows.into_iter().map(from_row).collect()
+    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    annotate(conn, results)
 }
 
 pub fn history(
@@ -154,7 +161,8 @@ pub fn history(
         .order(result_versions::version)
         .select(columns!(result_versions))
         .load(conn)?;
-    rows.into_iter().map(from_row).collect()
+    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    annotate(conn, results)
 }
 
 /// Holds the event's lock until the transaction ends: writes of one event are serialised, so
@@ -180,6 +188,16 @@ pub struct NewVersion<'a> {
 
 /// Records a version: the current result and its history row, with the next change number.
 pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, ApiError> {
+    // A director's correction resolves the table's open disputes.
+    diesel::update(
+        disputes::table
+            .filter(disputes::event_id.eq(new.event_id))
+            .filter(disputes::round.eq(new.round as i32))
+            .filter(disputes::table_number.eq(new.table as i32))
+            .filter(disputes::resolved_by_version.is_null()),
+    )
+    .set(disputes::resolved_by_version.eq(new.version as i32))
+    .execute(conn)?;
     let seq: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
         "nextval('result_seq')",
     ))
@@ -220,4 +238,82 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         .execute(conn)?;
     current(conn, new.event_id, new.round, new.table)?
         .ok_or_else(|| ApiError::internal("result vanished"))
+}
+
+/// Fills in who confirmed each result's version, the table's disputes, and so its status.
+pub fn annotate(conn: &mut PgConnection, mut results: Vec<TableResult>) -> Result<Vec<TableResult>, ApiError> {
+    let Some(event_id) = results.first().map(|r| r.event_id) else {
+        return Ok(results);
+    };
+    let rounds: Vec<i32> = results.iter().map(|r| r.round as i32).collect();
+    let confirmed: Vec<(i32, i32, i32, Uuid)> = confirmations::table
+        .filter(confirmations::event_id.eq(event_id))
+        .filter(confirmations::round.eq_any(&rounds))
+        .select((
+            confirmations::round,
+            confirmations::table_number,
+            confirmations::version,
+            confirmations::player_id,
+        ))
+        .order(confirmations::confirmed_at)
+        .load(conn)?;
+    type DisputeRow = (i32, i32, i32, Uuid, String, DateTime<Utc>, Option<i32>);
+    let disputed: Vec<DisputeRow> = disputes::table
+        .filter(disputes::event_id.eq(event_id))
+        .filter(disputes::round.eq_any(&rounds))
+        .select((
+            disputes::round,
+            disputes::table_number,
+            disputes::version,
+            disputes::player_id,
+            disputes::reason,
+            disputes::created_at,
+            disputes::resolved_by_version,
+        ))
+        .order(disputes::created_at)
+        .load(conn)?;
+    for result in &mut results {
+        let (round, table) = (result.round as i32, result.table as i32);
+        result.confirmed_by = confirmed
+            .iter()
+            .filter(|c| (c.0, c.1, c.2) == (round, table, result.version as i32))
+            .map(|c| c.3)
+            .collect();
+        result.disputes = disputed
+            .iter()
+            .filter(|d| (d.0, d.1) == (round, table))
+            .map(|d| Dispute {
+                player_id: d.3,
+                reason: d.4.clone(),
+                version: d.2 as u32,
+                created_at: d.5,
+                resolved_by_version: d.6.map(|v| v as u32),
+            })
+            .collect();
+        result.status = status_of(result);
+    }
+    Ok(results)
+}
+
+/// An open dispute outweighs everything; then every seated player's confirmation; then the
+/// director's correction of a dispute.
+fn status_of(result: &TableResult) -> ResultStatus {
+    if result.disputes.iter().any(|d| d.resolved_by_version.is_none()) {
+        ResultStatus::Disputed
+    } else if result.scores.iter().all(|s| result.confirmed_by.contains(&s.player_id)) {
+        ResultStatus::Confirmed
+    } else if result.disputes.iter().any(|d| d.resolved_by_version == Some(result.version)) {
+        ResultStatus::Resolved
+    } else {
+        ResultStatus::Posted
+    }
+}
+
+/// Gives a table's result the next change number, so that readers of the feed see its new
+/// status. Call it under the event's lock.
+pub fn touch(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<(), ApiError> {
+    diesel::update(results::table.find((event_id, round as i32, table as i32)))
+        .set(results::seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>("nextval('result_seq')")))
+        .execute(conn)?;
+    Ok(())
 }

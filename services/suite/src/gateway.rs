@@ -25,12 +25,14 @@ pub fn owner_of(path: &str) -> Option<Owner> {
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match segments.as_slice() {
         [".well-known", ..] => Some(Owner::Registration),
+        ["v1", "webhooks", ..] => Some(Owner::Registration),
         ["v1", "auth" | "admin" | "api-keys" | "regions" | "players", ..] => Some(Owner::Registration),
         ["v1", "events", _, "rounds", _, "tables", _, "result", ..] => Some(Owner::Results),
         ["v1", "events", _, "rounds", _, "results"] => Some(Owner::Results),
         ["v1", "events", _, "results"] => Some(Owner::Results),
         ["v1", "events", _, "rounds", ..] => Some(Owner::Pairing),
         ["v1", "events", _, "standings" | "placements"] => Some(Owner::Ranking),
+        ["v1", "events", _, "standings", "stream"] => Some(Owner::Ranking),
         ["v1", "events", ..] => Some(Owner::Registration),
         _ => None,
     }
@@ -95,6 +97,10 @@ async fn forward(
     let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
         .map_err(ApiError::internal)?;
     let mut upstream = http.request(method, url).body(body.freeze());
+    if is_stream(req.path()) {
+        // A server-sent event stream stays open as long as its reader: no overall timeout.
+        upstream = upstream.timeout(STREAM_TIMEOUT);
+    }
     for (name, value) in req.headers() {
         if name != actix_web::http::header::HOST && !HOP_BY_HOP.contains(&name.as_str()) {
             upstream = upstream.header(name.as_str(), value.as_bytes());
@@ -111,11 +117,40 @@ async fn forward(
             response.append_header((name.as_str(), value.as_bytes()));
         }
     }
+    if is_event_stream(&answer) {
+        // Passed on chunk by chunk as it comes, never buffered.
+        let chunks = futures_util::stream::unfold(Some(answer), |answer| async move {
+            let mut answer = answer?;
+            match answer.chunk().await {
+                Ok(Some(chunk)) => Some((Ok(chunk), Some(answer))),
+                Ok(None) => None,
+                Err(e) => Some((Err(actix_web::error::ErrorBadGateway(e)), None)),
+            }
+        });
+        return Ok(response.streaming(chunks));
+    }
     let bytes = answer
         .bytes()
         .await
         .map_err(|e| ApiError::Unavailable(e.to_string()))?;
     Ok(response.body(bytes))
+}
+
+/// How long the gateway keeps a stream open at most.
+const STREAM_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+
+/// Paths that answer server-sent events.
+fn is_stream(path: &str) -> bool {
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    matches!(segments.as_slice(), ["v1", "events", _, "standings", "stream"])
+}
+
+fn is_event_stream(answer: &reqwest::Response) -> bool {
+    answer
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
 }
 
 /// The v1 API of all four services as one OpenAPI document.
@@ -353,6 +388,12 @@ mod tests {
             owner_of(&format!("/v1/events/{e}/placements")),
             Some(Owner::Ranking)
         );
+        assert_eq!(
+            owner_of(&format!("/v1/events/{e}/standings/stream")),
+            Some(Owner::Ranking)
+        );
+        assert_eq!(owner_of(&format!("/v1/webhooks/{e}/deliveries")), Some(Owner::Registration));
+        assert_eq!(owner_of("/internal/webhook-events"), None);
         assert_eq!(owner_of("/nothing"), None);
     }
 }

@@ -18,6 +18,9 @@ pub struct SuiteConfig {
     pub gateway_addr: String,
     /// The admin key to start from; generated and printed once when absent.
     pub admin_key: Option<String>,
+    /// Webhook settings for every service (`WebhookSettings::from_env()`); without an internal
+    /// key the suite makes one for its services.
+    pub webhooks: catan_kit::webhooks::WebhookSettings,
 }
 
 /// Applies every service's migrations to `database_url` without serving anything.
@@ -59,7 +62,10 @@ fn slot(owner: Owner) -> usize {
 
 impl Suite {
     /// Starts the four services on free local ports and the gateway on `config.gateway_addr`.
-    pub async fn start(config: SuiteConfig) -> anyhow::Result<Suite> {
+    pub async fn start(mut config: SuiteConfig) -> anyhow::Result<Suite> {
+        if config.webhooks.internal_key.is_none() {
+            config.webhooks.internal_key = Some(format!("cik_{}", uuid::Uuid::new_v4().simple()));
+        }
         let listeners = [
             bind("127.0.0.1:0")?,
             bind("127.0.0.1:0")?,
@@ -117,6 +123,7 @@ impl Suite {
                         catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600)
                             .map_err(anyhow::Error::msg)?,
                     ),
+                    webhooks: self.config.webhooks.clone(),
                 };
                 catan_registration::start(config, listener).await?
             }
@@ -125,6 +132,7 @@ impl Suite {
                     catan_pairing::Config {
                         database_url,
                         peers,
+                        webhooks: self.config.webhooks.clone(),
                     },
                     listener,
                 )
@@ -135,6 +143,7 @@ impl Suite {
                     catan_results::Config {
                         database_url,
                         peers,
+                        webhooks: self.config.webhooks.clone(),
                     },
                     listener,
                 )

@@ -176,6 +176,29 @@ impl ApiClient {
         .await
     }
 
+        /// A player's token for one event, from his PIN.
+    pub async fn player_token(&self, event_id: Uuid, player_id: Uuid, pin: &str) -> Result<TokenResponse, ClientError> {
+        let body = PlayerTokenRequest {
+            event_id,
+            player_id,
+            pin: pin.to_string(),
+        };
+        self.post("/v1/auth/player-token", &body).await
+    }
+
+    /// The signed-in player confirms a table's current result.
+    pub async fn confirm_result(&self, event_id: Uuid, round: u32, table: u32) -> Result<TableResult, ClientError> {
+        self.post(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm"), &serde_json::json!({}))
+            .await
+    }
+
+    /// The signed-in player disputes a table's current result.
+    pub async fn dispute_result(&self, event_id: Uuid, round: u32, table: u32, reason: &str) -> Result<TableResult, ClientError> {
+        let body = DisputeResult { reason: reason.to_string() };
+        self.post(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute"), &body)
+            .await
+    }
+
     pub async fn create_api_key(&self, body: &CreateApiKey) -> Result<ApiKeyCreated, ClientError> {
         self.post("/v1/api-keys", body).await
     }

@@ -21,21 +21,25 @@ pub enum Role {
     Admin,
     /// A tournament director: runs the events the key names.
     Director,
-    /// A table app: posts results for the events the key names.
+        /// A table app: posts results for the events the key names.
     Scorer,
+    /// A player signed in with his PIN for one event (no API key): confirms or disputes the
+    /// results of his tables.
+    Player,
 }
 
 impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
-            Role::Admin => "admin",
+                        Role::Admin => "admin",
+            Role::Player => "player",
             Role::Director => "director",
             Role::Scorer => "scorer",
         }
     }
 
     pub fn parse(s: &str) -> Option<Role> {
-        [Role::Admin, Role::Director, Role::Scorer]
+                [Role::Admin, Role::Director, Role::Scorer, Role::Player]
             .into_iter()
             .find(|r| r.as_str() == s)
     }
@@ -53,6 +57,14 @@ pub struct TokenResponse {
     pub token_type: String,
     /// Seconds until the token expires.
     pub expires_in: u64,
+}
+
+/// A player signs in for one event with the PIN he was given when entered.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerTokenRequest {
+    pub event_id: Uuid,
+    pub player_id: Uuid,
+    pub pin: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -150,9 +162,21 @@ pub struct CreateEvent {
     /// draw), `draw`, or `no_winner` (a loss for both).
     #[serde(default)]
     pub time_limit_rule: Option<TimeLimitRule>,
-    /// Partner events: points for a bye (default 3, as a win).
+        /// Partner events: points for a bye (default 3, as a win).
     #[serde(default)]
     pub bye_points: Option<i64>,
+    /// Which results the standings count: `posted` (default: as soon as a table posts) or
+    /// `confirmed` (once every player of the table confirmed, or the director resolved a dispute).
+    #[serde(default)]
+    pub standings_count: Option<StandingsCount>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StandingsCount {
+    #[default]
+    Posted,
+    Confirmed,
 }
 
 impl CreateEvent {
@@ -169,8 +193,9 @@ impl CreateEvent {
             team_target_vp: None,
             minutes_per_game: None,
             thinking_seconds_per_turn: None,
-            time_limit_rule: None,
+                        time_limit_rule: None,
             bye_points: None,
+            standings_count: None,
         }
     }
 
@@ -192,6 +217,7 @@ pub struct Event {
     pub qualifying_rounds: u32,
     pub small_field_playoff: SmallFieldRule,
     pub board_mode: BoardMode,
+        pub standings_count: StandingsCount,
     /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
     pub partner_rules: Option<PartnerSettings>,
@@ -255,9 +281,19 @@ pub struct Entry {
     /// The player's name, or the team's.
     pub name: String,
     pub status: EntryStatus,
-    /// Why the entry was dropped or excluded.
+        /// Why the entry was dropped or excluded.
     pub status_reason: Option<String>,
     pub created_at: DateTime<Utc>,
+    /// Only in the answer to the entry's creation: each player's PIN, with which he signs in to
+    /// confirm or dispute his tables' results. Hand it to the player; it is not shown again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pins: Option<Vec<PlayerPin>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerPin {
+    pub player_id: Uuid,
+    pub pin: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -390,6 +426,38 @@ pub struct ScoreRecorded {
     pub breakdown: Option<BreakdownInput>,
 }
 
+/// Where a table's results sheet stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultStatus {
+    /// Recorded; not every player has confirmed it yet.
+    Posted,
+    /// Every player at the table confirmed this version.
+    Confirmed,
+    /// A player disputes it; the director resolves it with a correction.
+    Disputed,
+    /// The director corrected it after a dispute.
+    Resolved,
+}
+
+/// A player's dispute of a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Dispute {
+    pub player_id: Uuid,
+    pub reason: String,
+    /// The version disputed.
+    pub version: u32,
+    pub created_at: DateTime<Utc>,
+    /// The director's correction that resolved it.
+    pub resolved_by_version: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct DisputeResult {
+    #[schema(min_length = 1, max_length = 500)]
+    pub reason: String,
+}
+
 /// A table's recorded result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TableResult {
@@ -408,8 +476,13 @@ pub struct TableResult {
     /// Partner events: the winning team's entry.
     pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreRecorded>,
-    /// Partner events: each team's VP, result and points.
+        /// Partner events: each team's VP, result and points.
     pub teams: Vec<TeamScore>,
+    pub status: ResultStatus,
+    /// The players who confirmed this version.
+    pub confirmed_by: Vec<Uuid>,
+    /// Disputes of this result, open and resolved.
+    pub disputes: Vec<Dispute>,
     pub recorded_at: DateTime<Utc>,
     /// The API key that recorded this version.
     pub recorded_by: Uuid,

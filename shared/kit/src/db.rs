@@ -61,8 +61,11 @@ pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool
             ) => Ok(0),
             other => Err(other),
         })?;
-    Pool::builder()
+        Pool::builder()
         .max_size(max_size)
+        // Connections open as load needs them: a replica at rest holds one, not `max_size`.
+        .min_idle(Some(1))
+        .idle_timeout(Some(Duration::from_secs(300)))
         .connection_timeout(Duration::from_secs(5))
         .connection_customizer(Box::new(SessionSettings {
             schema: schema.to_string(),

@@ -89,6 +89,23 @@ impl TestSuite {
 
 /// Starts the suite over a fresh database cloned from a migrated template.
 pub async fn spawn_suite() -> TestSuite {
+    spawn_suite_with(catan_kit::webhooks::WebhookSettings::from_env().expect("webhook settings")).await
+}
+
+/// Webhook settings for tests: receivers on this machine allowed, retries within a second.
+pub fn fast_webhooks() -> catan_kit::webhooks::WebhookSettings {
+    catan_kit::webhooks::WebhookSettings {
+        allow_private: true,
+        max_attempts: 4,
+        first_retry: std::time::Duration::from_millis(300),
+        timeout: std::time::Duration::from_secs(2),
+        poll_interval: std::time::Duration::from_millis(100),
+        ..catan_kit::webhooks::WebhookSettings::default()
+    }
+}
+
+/// Starts the suite as `spawn_suite` does, with these webhook settings.
+pub async fn spawn_suite_with(webhooks: catan_kit::webhooks::WebhookSettings) -> TestSuite {
     let database_url = tokio::task::spawn_blocking(fresh_database)
         .await
         .expect("database task")
@@ -98,6 +115,7 @@ pub async fn spawn_suite() -> TestSuite {
         database_url: database_url.clone(),
         gateway_addr: "127.0.0.1:0".into(),
         admin_key: Some(admin_key.clone()),
+        webhooks,
     })
     .await
     .expect("the suite starts");

@@ -590,8 +590,9 @@ impl Search<'_> {
     /// Tabu search against repeated meetings and keep-apart breaks: each step makes the best
     /// swap of a player meeting someone again (a few sampled) with anyone of the same round; a
     /// player may not return to a table it just left for a few steps. After a long stall a few
-    /// random swaps shake the layout. Returns the best layout seen and its cost; stops once no
-    /// pair meets again (play-order positions are the hill climber's) or after `iterations`.
+    /// random swaps shake the layout. Once no pair meets again the players repeating a play-order
+    /// position are the ones moved; a swap between tables reseats both tables. Returns the best
+    /// layout seen and its cost; stops at the lower bound or after `iterations`.
     fn tabu(&mut self, iterations: u64, rng: &mut ChaCha8Rng) -> (Vec<Vec<u32>>, u64) {
         const SAMPLED_CONFLICTS: usize = 8;
         const STALL: u64 = 2_000;

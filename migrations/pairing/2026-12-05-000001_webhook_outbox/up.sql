@@ -1,0 +1,13 @@
+-- Webhook events written in the same transaction as the change they announce, until the relay
+-- has handed them to registration (which signs and delivers them).
+CREATE TABLE outbox (
+    id uuid PRIMARY KEY,
+    event_type text NOT NULL,
+    event_id uuid NOT NULL,
+    payload jsonb NOT NULL,
+    occurred_at timestamptz NOT NULL DEFAULT now(),
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    last_error text
+);
+CREATE INDEX outbox_due ON outbox (next_attempt_at);

@@ -1,0 +1,2 @@
+DROP TABLE disputes;
+DROP TABLE confirmations;

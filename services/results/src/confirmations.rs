@@ -1,0 +1,155 @@
+//! The signed results sheet: each seated player confirms the posted result, or disputes it with
+//! a reason; the director resolves a dispute with a correction (`PUT .../result` with If-Match).
+
+use crate::State;
+use crate::store;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, post, web};
+use catan_api::{DisputeResult, Problem, Role, TableResult};
+use catan_kit::ApiError;
+use catan_kit::auth::Principal;
+use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
+use diesel::prelude::*;
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(confirm_result).service(dispute_result);
+}
+
+/// The signed-in player, who must be signed in for this event.
+fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
+    let claims = &principal.0;
+    let for_event = claims.events.as_ref().is_some_and(|events| events.contains(&event_id));
+    if claims.role != Role::Player || !for_event {
+        return Err(ApiError::Forbidden(
+            "confirming or disputing a result needs the player's own token for this event (POST /v1/auth/player-token)".into(),
+        ));
+    }
+    Ok(claims.sub)
+}
+
+/// The table's current result, which the player must have played in.
+fn played(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32, player: Uuid) -> Result<TableResult, ApiError> {
+    store::lock_event(conn, event_id)?;
+    let result = store::current(conn, event_id, round, table)?
+        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
+    if !result.scores.iter().any(|s| s.player_id == player) {
+        return Err(ApiError::Forbidden(format!("you did not play at table {table} of round {round}")));
+    }
+    Ok(result)
+}
+
+fn answer(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Reply, ApiError> {
+    let result = store::current(conn, event_id, round, table)?.ok_or_else(|| ApiError::internal("result vanished"))?;
+    Reply::new(StatusCode::OK, &result)
+}
+
+/// The signed-in player confirms the table's current result, as signing the results sheet.
+/// Once every seated player has confirmed, the table's status is `confirmed`.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The result with its confirmations and status", body = TableResult),
+        (status = 403, description = "Not a player of this table signed in for this event", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm")]
+async fn confirm_result(
+    state: web::Data<State>,
+    principal: Principal,
+    idempotency: IdempotencyKey,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    let player = player_of(&principal, event_id)?;
+    let route = format!("POST /v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm");
+    let claim = Claim::of(&principal, &idempotency, &route, &());
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    write_once(&state.pool, claim, move |conn| {
+        let result = played(conn, event_id, round, table, player)?;
+        use crate::schema::confirmations;
+        let added = diesel::insert_into(confirmations::table)
+            .values((
+                confirmations::event_id.eq(event_id),
+                confirmations::round.eq(round as i32),
+                confirmations::table_number.eq(table as i32),
+                confirmations::version.eq(result.version as i32),
+                confirmations::player_id.eq(player),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+        if added > 0 {
+            store::touch(conn, event_id, round, table)?;
+        }
+        answer(conn, event_id, round, table)
+    })
+    .await
+}
+
+/// The signed-in player disputes the table's current result, with a reason. The table's status
+/// is `disputed` until the director corrects the result, which resolves the dispute.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    request_body = DisputeResult,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The result with the dispute and its status", body = TableResult),
+        (status = 403, description = "Not a player of this table signed in for this event", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player already disputes this version", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute")]
+async fn dispute_result(
+    state: web::Data<State>,
+    principal: Principal,
+    idempotency: IdempotencyKey,
+    path: web::Path<(Uuid, u32, u32)>,
+    body: web::Json<DisputeResult>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    let player = player_of(&principal, event_id)?;
+    let reason = body.reason.trim().to_string();
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err(ApiError::field(
+            "reason",
+            "invalid_reason",
+            "a dispute needs a reason of 1 to 500 characters, without control characters",
+        ));
+    }
+    let route = format!("POST /v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute");
+    let claim = Claim::of(&principal, &idempotency, &route, &*body);
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    write_once(&state.pool, claim, move |conn| {
+        let result = played(conn, event_id, round, table, player)?;
+        use crate::schema::disputes;
+        let added = diesel::insert_into(disputes::table)
+            .values((
+                disputes::event_id.eq(event_id),
+                disputes::round.eq(round as i32),
+                disputes::table_number.eq(table as i32),
+                disputes::version.eq(result.version as i32),
+                disputes::player_id.eq(player),
+                disputes::reason.eq(&reason),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+        if added == 0 {
+            return Err(ApiError::Conflict(format!(
+                "you already dispute version {} of this result",
+                result.version
+            )));
+        }
+        store::touch(conn, event_id, round, table)?;
+        answer(conn, event_id, round, table)
+    })
+    .await
+}

@@ -96,7 +96,12 @@ where
         }
         let round = build(conn, &rounds)?;
         store::insert_round(conn, &round, drawn_by)?;
-        catan_kit::webhooks::enqueue(conn, catan_api::WebhookEventType::RoundDrawn, event_id, &round)?;
+        catan_kit::webhooks::enqueue(
+            conn,
+            catan_api::WebhookEventType::RoundDrawn,
+            event_id,
+            &round,
+        )?;
         Reply::new(StatusCode::CREATED, &round)
     })
     .await

@@ -36,7 +36,8 @@ impl Config {
                 catan_kit::config::DEFAULT_DATABASE_URL,
             ),
             peers: PeerUrls::from_env(),
-            webhooks: catan_kit::webhooks::WebhookSettings::from_env().unwrap_or_else(|e| panic!("{e}")),
+            webhooks: catan_kit::webhooks::WebhookSettings::from_env()
+                .unwrap_or_else(|e| panic!("{e}")),
         }
     }
 }
@@ -78,7 +79,11 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
         results: ApiClient::new(&config.peers.results),
         ranking: ApiClient::new(&config.peers.ranking),
     });
-    let relay = catan_kit::webhooks::spawn_relay(state.pool.clone(), &config.peers.registration, config.webhooks);
+    let relay = catan_kit::webhooks::spawn_relay(
+        state.pool.clone(),
+        &config.peers.registration,
+        config.webhooks,
+    );
     Ok(server::serve(listener, "pairing", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
         api(cfg);

@@ -9,6 +9,7 @@ use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::pagination::{PageQuery, page_response};
 use catan_kit::peer::peer_error;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey};
 use uuid::Uuid;
@@ -75,16 +76,21 @@ async fn draw_round(
 }
 
 /// Every round of the event drawn so far.
-#[utoipa::path(tag = "pairing", params(("event_id" = Uuid, Path)), responses((status = 200, body = Vec<Round>)))]
+#[utoipa::path(tag = "pairing", params(("event_id" = Uuid, Path), PageQuery), responses((status = 200, description = "A page of the event's rounds, oldest first", body = Vec<Round>)))]
 #[get("/v1/events/{event_id}/rounds")]
-async fn list_rounds(state: web::Data<State>, path: web::Path<Uuid>) -> Result<web::Json<Vec<Round>>, ApiError> {
+async fn list_rounds(
+    state: web::Data<State>,
+    request: HttpRequest,
+    path: web::Path<Uuid>,
+    page: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if rounds.is_empty() {
         // No round yet, or no such event: registration knows which.
         state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
     }
-    Ok(web::Json(rounds))
+    Ok(page_response(&request, &page, &page.slice(rounds)))
 }
 
 

@@ -78,7 +78,9 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     let (hub, close_streams) = stream::StandingsHub::from_env().map_err(anyhow::Error::msg)?;
     let hub = web::Data::new(hub);
     Ok(server::serve(listener, "ranking", move |cfg| {
-        cfg.app_data(state.clone()).app_data(verifier.clone()).app_data(hub.clone());
+        cfg.app_data(state.clone())
+            .app_data(verifier.clone())
+            .app_data(hub.clone());
         api(cfg);
     })?
     .with_background(close_streams))

@@ -200,8 +200,15 @@ async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<Htt
 }
 
 /// The event's standings now, and whether they are up to date with the results service.
-pub(crate) async fn current_standings(state: &State, event_id: Uuid) -> Result<(AnyStandings, bool), ApiError> {
-    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+pub(crate) async fn current_standings(
+    state: &State,
+    event_id: Uuid,
+) -> Result<(AnyStandings, bool), ApiError> {
+    let event = state
+        .registration
+        .event(event_id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
     let view = load(state, &event).await?;
     let body = match event.format {
         EventFormat::Classic => AnyStandings::Classic(classic_standings_of(event_id, &view)),

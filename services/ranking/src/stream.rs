@@ -45,7 +45,10 @@ impl StandingsHub {
         });
         let hub = StandingsHub {
             feeds: Mutex::new(HashMap::new()),
-            poll_interval: Duration::from_millis(catan_kit::config::env_parse("CATAN_STANDINGS_POLL_MS", 1000u64)?),
+            poll_interval: Duration::from_millis(catan_kit::config::env_parse(
+                "CATAN_STANDINGS_POLL_MS",
+                1000u64,
+            )?),
             closing,
         };
         Ok((hub, open_while_running))
@@ -64,9 +67,17 @@ impl StandingsHub {
         receiver
     }
 
-    async fn poll(self: Arc<Self>, state: web::Data<State>, event_id: Uuid, sender: Arc<watch::Sender<Latest>>) {
+    async fn poll(
+        self: Arc<Self>,
+        state: web::Data<State>,
+        event_id: Uuid,
+        sender: Arc<watch::Sender<Latest>>,
+    ) {
         loop {
-            match current_standings(&state, event_id).await.and_then(|(s, _)| to_json(&s)) {
+            match current_standings(&state, event_id)
+                .await
+                .and_then(|(s, _)| to_json(&s))
+            {
                 Ok(json) => {
                     sender.send_if_modified(|latest| {
                         let changed = latest.as_deref() != Some(&json);
@@ -77,7 +88,9 @@ impl StandingsHub {
                     });
                 }
                 // The watchers keep what they have; the next poll tries again.
-                Err(e) => tracing::warn!(%event_id, error = %e, "standings stream could not refresh"),
+                Err(e) => {
+                    tracing::warn!(%event_id, error = %e, "standings stream could not refresh")
+                }
             }
             tokio::time::sleep(self.poll_interval).await;
             let mut feeds = self.feeds.lock().expect("hub lock");

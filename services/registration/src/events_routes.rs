@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db::{self, enum_from_text, enum_to_text};
+use catan_kit::pagination::{PageQuery, page_response};
+use actix_web::HttpRequest;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
 use actix_web::http::StatusCode;
 use chrono::{DateTime, Utc};
@@ -393,26 +395,31 @@ async fn create_entry(
 /// The event's entries, in the order they were made.
 #[utoipa::path(
     tag = "registration",
-    params(("event_id" = Uuid, Path)),
+    params(("event_id" = Uuid, Path), PageQuery),
     responses((status = 200, body = Vec<Entry>), (status = 404, body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/entries")]
 async fn list_entries(
     state: web::Data<State>,
+    request: HttpRequest,
     path: web::Path<Uuid>,
-) -> Result<web::Json<Vec<Entry>>, ApiError> {
+    page: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
+    let page = page.into_inner();
     let entries = db::run(&state.pool, move |conn| {
         load_event(conn, event_id)?;
         let rows: Vec<EntryRow> = entries::table
             .filter(entries::event_id.eq(event_id))
             .order((entries::created_at, entries::id))
+            .limit(page.limit())
+            .offset(page.offset())
             .select(EntryRow::as_select())
             .load(conn)?;
         with_players(conn, rows)
     })
     .await?;
-    Ok(web::Json(entries))
+    Ok(page_response(&request, &page, &entries))
 }
 
 /// Drops a player from the event, or excludes him (the event's director). He is not seated in

@@ -92,7 +92,11 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     let ring = keys.clone();
     let verifier = web::Data::new(Verifier::local(move || ring.published_now().map_err(|e| e.to_string())));
     let deliveries_due = Arc::new(tokio::sync::Notify::new());
-    let deliverer = webhook_delivery::spawn(pool.clone(), config.webhooks.clone(), deliveries_due.clone());
+    let deliverer = webhook_delivery::spawn(
+        pool.clone(),
+        config.webhooks.clone(),
+        deliveries_due.clone(),
+    );
     let state = web::Data::new(State {
         pool,
         keys,

@@ -7,6 +7,8 @@ use catan_api::{CreatePlayer, CreateRegion, Player, Problem, Region, Role};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::pagination::{PageQuery, page_response};
+use actix_web::HttpRequest;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
 use actix_web::http::StatusCode;
 use chrono::{DateTime, Utc};
@@ -99,21 +101,25 @@ async fn create_region(
 }
 
 /// Lists the regions.
-#[utoipa::path(tag = "registration", responses((status = 200, body = Vec<Region>)))]
+#[utoipa::path(tag = "registration", params(PageQuery), responses((status = 200, description = "A page of regions, by name", body = Vec<Region>)))]
 #[get("/v1/regions")]
-async fn list_regions(state: web::Data<State>) -> Result<web::Json<Vec<Region>>, ApiError> {
-    let rows: Vec<(Uuid, String)> = db::run(&state.pool, |conn| {
+async fn list_regions(
+    state: web::Data<State>,
+    request: HttpRequest,
+    page: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page.into_inner();
+    let rows: Vec<(Uuid, String)> = db::run(&state.pool, move |conn| {
         Ok(regions::table
             .select((regions::id, regions::name))
-            .order(regions::name)
+            .order((regions::name, regions::id))
+            .limit(page.limit())
+            .offset(page.offset())
             .load(conn)?)
     })
     .await?;
-    Ok(web::Json(
-        rows.into_iter()
-            .map(|(id, name)| Region { id, name })
-            .collect(),
-    ))
+    let regions: Vec<Region> = rows.into_iter().map(|(id, name)| Region { id, name }).collect();
+    Ok(page_response(&request, &page, &regions))
 }
 
 /// Registers a player (admin or director): one identity for every event he enters.

@@ -8,7 +8,9 @@ use catan_kit::db::{self, PgPool};
 use catan_kit::webhooks::{self, WebhookSettings, pg_interval, truncate};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer, Interval, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{
+    BigInt, Integer, Interval, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
@@ -53,7 +55,11 @@ impl Outcome {
 }
 
 /// Runs the deliverer until the task is aborted; `due` wakes it when new deliveries arrive.
-pub fn spawn(pool: PgPool, settings: WebhookSettings, due: Arc<Notify>) -> tokio::task::JoinHandle<()> {
+pub fn spawn(
+    pool: PgPool,
+    settings: WebhookSettings,
+    due: Arc<Notify>,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let http = reqwest::Client::builder()
             .timeout(settings.timeout)
@@ -92,7 +98,11 @@ fn claim(conn: &mut PgConnection, lease: Duration) -> Result<Vec<DueDelivery>, A
     .load(conn)?)
 }
 
-async fn deliver_due(pool: &PgPool, http: &reqwest::Client, settings: &WebhookSettings) -> Result<usize, ApiError> {
+async fn deliver_due(
+    pool: &PgPool,
+    http: &reqwest::Client,
+    settings: &WebhookSettings,
+) -> Result<usize, ApiError> {
     let lease = settings.timeout * 2 + Duration::from_secs(30);
     let due = db::transaction(pool, move |conn| claim(conn, lease)).await?;
     let claimed = due.len();
@@ -107,7 +117,11 @@ async fn deliver_due(pool: &PgPool, http: &reqwest::Client, settings: &WebhookSe
 }
 
 /// One signed POST.
-async fn send(http: &reqwest::Client, settings: &WebhookSettings, delivery: &DueDelivery) -> Outcome {
+async fn send(
+    http: &reqwest::Client,
+    settings: &WebhookSettings,
+    delivery: &DueDelivery,
+) -> Outcome {
     let started = Instant::now();
     let failed = |error: String| Outcome {
         status_code: None,
@@ -158,13 +172,21 @@ async fn send(http: &reqwest::Client, settings: &WebhookSettings, delivery: &Due
                 elapsed: started.elapsed(),
             }
         }
-        Err(e) if e.is_timeout() => failed(format!("no answer within {} ms", settings.timeout.as_millis())),
+        Err(e) if e.is_timeout() => failed(format!(
+            "no answer within {} ms",
+            settings.timeout.as_millis()
+        )),
         Err(e) => failed(format!("could not send: {e}")),
     }
 }
 
 /// Records the try and decides what follows: delivered, another try later, or failed for good.
-async fn record(pool: &PgPool, settings: &WebhookSettings, delivery: &DueDelivery, outcome: Outcome) -> Result<(), ApiError> {
+async fn record(
+    pool: &PgPool,
+    settings: &WebhookSettings,
+    delivery: &DueDelivery,
+    outcome: Outcome,
+) -> Result<(), ApiError> {
     let id = delivery.id;
     let attempts = delivery.attempts;
     let exhausted = attempts as u32 >= settings.max_attempts;

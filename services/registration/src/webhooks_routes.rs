@@ -6,8 +6,8 @@ use crate::schema::events;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use catan_api::{
-    CreateWebhook, DeliveryAttempt, DeliveryStatus, Problem, Role, Webhook, WebhookCreated, WebhookDelivery,
-    WebhookDeliveryList, WebhookEventType,
+    CreateWebhook, DeliveryAttempt, DeliveryStatus, Problem, Role, Webhook, WebhookCreated,
+    WebhookDelivery, WebhookDeliveryList, WebhookEventType,
 };
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
@@ -16,7 +16,9 @@ use catan_kit::problem::FieldError;
 use catan_kit::webhooks::{self, InboxBatch};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{
+    Array, BigInt, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
@@ -112,8 +114,14 @@ async fn create_webhook(
         })
     };
     if body.url.len() > MAX_URL_LENGTH {
-        broken("url", "too_long", format!("the URL is longer than {MAX_URL_LENGTH} characters"));
-    } else if let Err((code, message)) = webhooks::check_url(&body.url, state.webhooks.allow_private).await {
+        broken(
+            "url",
+            "too_long",
+            format!("the URL is longer than {MAX_URL_LENGTH} characters"),
+        );
+    } else if let Err((code, message)) =
+        webhooks::check_url(&body.url, state.webhooks.allow_private).await
+    {
         broken("url", code, message);
     }
     let mut event_types: Vec<WebhookEventType> = Vec::new();
@@ -123,10 +131,18 @@ async fn create_webhook(
         }
     }
     if event_types.is_empty() {
-        broken("event_types", "empty", "name at least one event type".into());
+        broken(
+            "event_types",
+            "empty",
+            "name at least one event type".into(),
+        );
     }
     if body.event_ids.as_ref().is_some_and(|ids| ids.is_empty()) {
-        broken("event_ids", "empty", "name at least one event, or leave event_ids out for all".into());
+        broken(
+            "event_ids",
+            "empty",
+            "name at least one event, or leave event_ids out for all".into(),
+        );
     }
     let event_ids = body.event_ids.clone();
     let known: Vec<Uuid> = match event_ids.clone() {
@@ -143,7 +159,11 @@ async fn create_webhook(
     };
     for (i, id) in event_ids.iter().flatten().enumerate() {
         if !known.contains(id) {
-            broken(&format!("event_ids[{i}]"), "unknown_event", format!("there is no event {id}"));
+            broken(
+                &format!("event_ids[{i}]"),
+                "unknown_event",
+                format!("there is no event {id}"),
+            );
         }
     }
     if !errors.is_empty() {
@@ -185,7 +205,11 @@ async fn create_webhook(
 }
 
 /// The subscription, if the caller may see it; 404 for deleted ones.
-async fn visible_webhook(state: &State, principal: &Principal, id: Uuid) -> Result<Webhook, ApiError> {
+async fn visible_webhook(
+    state: &State,
+    principal: &Principal,
+    id: Uuid,
+) -> Result<Webhook, ApiError> {
     let row: Option<WebhookRow> = db::run(&state.pool, move |conn| {
         Ok(diesel::sql_query(
             "SELECT id, url, event_types, event_ids, created_at FROM webhooks WHERE id = $1 AND deleted_at IS NULL",
@@ -220,7 +244,9 @@ async fn get_webhook(
     principal: Principal,
     path: web::Path<Uuid>,
 ) -> Result<web::Json<Webhook>, ApiError> {
-    Ok(web::Json(visible_webhook(&state, &principal, path.into_inner()).await?))
+    Ok(web::Json(
+        visible_webhook(&state, &principal, path.into_inner()).await?,
+    ))
 }
 
 /// Deletes a subscription: nothing more is sent to it, and its pending deliveries are cancelled.
@@ -241,11 +267,15 @@ async fn delete_webhook(
     principal: Principal,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = visible_webhook(&state, &principal, path.into_inner()).await?.id;
+    let id = visible_webhook(&state, &principal, path.into_inner())
+        .await?
+        .id;
     db::transaction(&state.pool, move |conn| {
-        diesel::sql_query("UPDATE webhooks SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
-            .bind::<SqlUuid, _>(id)
-            .execute(conn)?;
+        diesel::sql_query(
+            "UPDATE webhooks SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL",
+        )
+        .bind::<SqlUuid, _>(id)
+        .execute(conn)?;
         diesel::sql_query(
             "UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL \
              WHERE webhook_id = $1 AND status = 'pending'",
@@ -321,7 +351,9 @@ async fn list_deliveries(
     path: web::Path<Uuid>,
     query: web::Query<DeliveriesQuery>,
 ) -> Result<web::Json<WebhookDeliveryList>, ApiError> {
-    let id = visible_webhook(&state, &principal, path.into_inner()).await?.id;
+    let id = visible_webhook(&state, &principal, path.into_inner())
+        .await?
+        .id;
     let limit = query.limit.unwrap_or(100).clamp(1, 500);
     let rows: Vec<DeliveryRow> = db::run(&state.pool, move |conn| {
         Ok(diesel::sql_query(
@@ -341,12 +373,14 @@ async fn list_deliveries(
     let items = rows
         .into_iter()
         .map(|row| {
-            let attempt_log: Vec<AttemptRow> = serde_json::from_value(row.attempt_log).map_err(ApiError::internal)?;
+            let attempt_log: Vec<AttemptRow> =
+                serde_json::from_value(row.attempt_log).map_err(ApiError::internal)?;
             Ok(WebhookDelivery {
                 id: row.id,
                 message_id: row.message_id,
-                event_type: WebhookEventType::parse(&row.event_type)
-                    .ok_or_else(|| ApiError::internal(format!("stored event type {}", row.event_type)))?,
+                event_type: WebhookEventType::parse(&row.event_type).ok_or_else(|| {
+                    ApiError::internal(format!("stored event type {}", row.event_type))
+                })?,
                 event_id: row.event_id,
                 status: db::enum_from_text::<DeliveryStatus>(&row.status)?,
                 attempts: row.attempts as u32,
@@ -379,7 +413,9 @@ async fn receive_events(
     body: web::Json<InboxBatch>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(expected) = state.webhooks.internal_key.as_deref() else {
-        return Err(ApiError::Unavailable("the internal key is not configured".into()));
+        return Err(ApiError::Unavailable(
+            "the internal key is not configured".into(),
+        ));
     };
     let given = request
         .headers()
@@ -388,7 +424,9 @@ async fn receive_events(
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or_default();
     if !webhooks::constant_time_eq(given.trim().as_bytes(), expected.as_bytes()) {
-        return Err(ApiError::Unauthorized("this endpoint is for the services".into()));
+        return Err(ApiError::Unauthorized(
+            "this endpoint is for the services".into(),
+        ));
     }
     let batch = body.into_inner();
     let fanned_out = db::transaction(&state.pool, move |conn| {

@@ -36,7 +36,8 @@ impl Config {
                 catan_kit::config::DEFAULT_DATABASE_URL,
             ),
             peers: PeerUrls::from_env(),
-            webhooks: catan_kit::webhooks::WebhookSettings::from_env().unwrap_or_else(|e| panic!("{e}")),
+            webhooks: catan_kit::webhooks::WebhookSettings::from_env()
+                .unwrap_or_else(|e| panic!("{e}")),
         }
     }
 }
@@ -77,7 +78,11 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
                 registration: ApiClient::new(&config.peers.registration),
         pairing: ApiClient::new(&config.peers.pairing),
     });
-    let relay = catan_kit::webhooks::spawn_relay(state.pool.clone(), &config.peers.registration, config.webhooks);
+    let relay = catan_kit::webhooks::spawn_relay(
+        state.pool.clone(),
+        &config.peers.registration,
+        config.webhooks,
+    );
     Ok(server::serve(listener, "results", move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
         api(cfg);

@@ -14,6 +14,7 @@ use catan_kit::auth::Principal;
 use actix_web::HttpRequest;
 use actix_web::http::StatusCode;
 use catan_kit::db;
+use catan_kit::pagination::{PageQuery, paged};
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
 use catan_kit::peer::peer_error;
 use serde::Deserialize;
@@ -291,14 +292,16 @@ async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) 
 /// Every version of a table's result, oldest first.
 #[utoipa::path(
     tag = "results",
-    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
-    responses((status = 200, body = ResultList))
+        params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path), PageQuery),
+    responses((status = 200, description = "A page of the versions, oldest first", body = ResultList))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
 async fn result_history(
     state: web::Data<State>,
+        request: HttpRequest,
+    page: web::Query<PageQuery>,
     path: web::Path<(Uuid, u32, u32)>,
-) -> Result<web::Json<ResultList>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
     let items = db::run(&state.pool, move |conn| {
         store::history(conn, event_id, round, table)
@@ -308,20 +311,23 @@ async fn result_history(
         // Nothing recorded yet, or no such event or round: pairing knows which.
         state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
     }
-    Ok(web::Json(ResultList { items }))
+    let items = page.slice(items);
+    Ok(paged(&request, &page, items.len()).json(ResultList { items }))
 }
 
 /// The current results of every table of a round that has one.
 #[utoipa::path(
     tag = "results",
-    params(("event_id" = Uuid, Path), ("round" = u32, Path)),
-    responses((status = 200, body = ResultList))
+        params(("event_id" = Uuid, Path), ("round" = u32, Path), PageQuery),
+    responses((status = 200, description = "A page of the round's results, by table", body = ResultList))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/results")]
 async fn round_results(
     state: web::Data<State>,
+        request: HttpRequest,
+    page: web::Query<PageQuery>,
     path: web::Path<(Uuid, u32)>,
-) -> Result<web::Json<ResultList>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let (event_id, round) = path.into_inner();
     let items = db::run(&state.pool, move |conn| {
         store::of_round(conn, event_id, round)
@@ -331,7 +337,8 @@ async fn round_results(
         // Nothing recorded yet, or no such event or round: pairing knows which.
         state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
     }
-    Ok(web::Json(ResultList { items }))
+    let items = page.slice(items);
+    Ok(paged(&request, &page, items.len()).json(ResultList { items }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

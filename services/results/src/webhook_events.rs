@@ -9,7 +9,12 @@ use diesel::PgConnection;
 /// A result recorded or corrected: `result.posted` with the result, and `standings.updated` when
 /// its stage counts in the standings (qualifying and Swiss rounds).
 pub(crate) fn result_posted(conn: &mut PgConnection, result: &TableResult) -> Result<(), ApiError> {
-    enqueue(conn, WebhookEventType::ResultPosted, result.event_id, result)?;
+    enqueue(
+        conn,
+        WebhookEventType::ResultPosted,
+        result.event_id,
+        result,
+    )?;
     if matches!(result.stage, Stage::Qualifying | Stage::Swiss) {
         let changed = serde_json::json!({
             "event_id": result.event_id,
@@ -17,7 +22,12 @@ pub(crate) fn result_posted(conn: &mut PgConnection, result: &TableResult) -> Re
             "table": result.table,
             "version": result.version,
         });
-        enqueue(conn, WebhookEventType::StandingsUpdated, result.event_id, &changed)?;
+        enqueue(
+            conn,
+            WebhookEventType::StandingsUpdated,
+            result.event_id,
+            &changed,
+        )?;
     }
     Ok(())
 }

@@ -142,7 +142,10 @@ const STREAM_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 /// Paths that answer server-sent events.
 fn is_stream(path: &str) -> bool {
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    matches!(segments.as_slice(), ["v1", "events", _, "standings", "stream"])
+    matches!(
+        segments.as_slice(),
+        ["v1", "events", _, "standings", "stream"]
+    )
 }
 
 fn is_event_stream(answer: &reqwest::Response) -> bool {
@@ -392,7 +395,10 @@ mod tests {
             owner_of(&format!("/v1/events/{e}/standings/stream")),
             Some(Owner::Ranking)
         );
-        assert_eq!(owner_of(&format!("/v1/webhooks/{e}/deliveries")), Some(Owner::Registration));
+        assert_eq!(
+            owner_of(&format!("/v1/webhooks/{e}/deliveries")),
+            Some(Owner::Registration)
+        );
         assert_eq!(owner_of("/internal/webhook-events"), None);
         assert_eq!(owner_of("/nothing"), None);
     }

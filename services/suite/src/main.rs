@@ -74,7 +74,8 @@ async fn main() -> anyhow::Result<()> {
                 admin_key: std::env::var("CATAN_ADMIN_KEY")
                     .ok()
                     .filter(|k| !k.is_empty()),
-                webhooks: catan_kit::webhooks::WebhookSettings::from_env().map_err(anyhow::Error::msg)?,
+                webhooks: catan_kit::webhooks::WebhookSettings::from_env()
+                    .map_err(anyhow::Error::msg)?,
             })
             .await
             .with_context(|| format!("starting the suite on {host}:{port}"))?;
@@ -98,7 +99,8 @@ async fn main() -> anyhow::Result<()> {
                 database_url,
                 gateway_addr: "127.0.0.1:0".into(),
                 admin_key: Some(admin_key.clone()),
-                webhooks: catan_kit::webhooks::WebhookSettings::from_env().map_err(anyhow::Error::msg)?,
+                webhooks: catan_kit::webhooks::WebhookSettings::from_env()
+                    .map_err(anyhow::Error::msg)?,
             })
             .await?;
             let report = match format {

@@ -14,6 +14,9 @@ use serde::de::DeserializeOwned;
 use std::time::Duration;
 use uuid::Uuid;
 
+/// Items asked for per page when the client reads a whole list: the largest page the API gives.
+const PAGE: usize = 1000;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The server answered with a problem document.
@@ -144,6 +147,19 @@ impl ApiClient {
         Err(last_error.unwrap_or_else(|| ClientError::Transport("no attempt made".into())))
     }
 
+    /// A list read page by page until a page comes back short.
+    async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> Result<Vec<T>, ClientError> {
+        let mut items = Vec::new();
+        loop {
+            let page: Vec<T> = self.get(&format!("{path}?limit={PAGE}&offset={}", items.len())).await?;
+            let full = page.len() == PAGE;
+            items.extend(page);
+            if !full {
+                return Ok(items);
+            }
+        }
+    }
+
     async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, ClientError> {
         self.call::<(), T>(Method::GET, path, None).await
     }
@@ -234,8 +250,9 @@ impl ApiClient {
             .await
     }
 
+    /// Every entry of the event (all pages).
     pub async fn entries(&self, event_id: Uuid) -> Result<Vec<Entry>, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/entries")).await
+        self.all_pages(&format!("/v1/events/{event_id}/entries")).await
     }
 
     pub async fn drop_entry(
@@ -263,8 +280,9 @@ impl ApiClient {
             .await
     }
 
+    /// Every round of the event (all pages).
     pub async fn rounds(&self, event_id: Uuid) -> Result<Vec<Round>, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds")).await
+        self.all_pages(&format!("/v1/events/{event_id}/rounds")).await
     }
 
     // ------------------------------------------------------------ results
@@ -333,13 +351,18 @@ impl ApiClient {
         .await
     }
 
-    pub async fn round_results(
-        &self,
-        event_id: Uuid,
-        round: u32,
-    ) -> Result<ResultList, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{round}/results"))
-            .await
+    /// Every recorded result of the round (all pages).
+    pub async fn round_results(&self, event_id: Uuid, round: u32) -> Result<ResultList, ClientError> {
+        let mut items = Vec::new();
+        loop {
+            let path = format!("/v1/events/{event_id}/rounds/{round}/results?limit={PAGE}&offset={}", items.len());
+            let page: ResultList = self.get(&path).await?;
+            let full = page.items.len() == PAGE;
+            items.extend(page.items);
+            if !full {
+                return Ok(ResultList { items });
+            }
+        }
     }
 
     /// The event's results changed after `after_seq`, oldest change first (the current version of each table).

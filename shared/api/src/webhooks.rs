@@ -55,7 +55,10 @@ impl WebhookEventType {
 /// refused unless the deployment allows them.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreateWebhook {
-    #[schema(example = "https://dashboard.example.org/hooks/catan", max_length = 2000)]
+    #[schema(
+        example = "https://dashboard.example.org/hooks/catan",
+        max_length = 2000
+    )]
     pub url: String,
     /// At least one.
     pub event_types: Vec<WebhookEventType>,
@@ -159,12 +162,16 @@ pub struct WebhookMessage {
 }
 
 impl ApiClient {
-    pub async fn create_webhook(&self, body: &CreateWebhook) -> Result<WebhookCreated, ClientError> {
+    pub async fn create_webhook(
+        &self,
+        body: &CreateWebhook,
+    ) -> Result<WebhookCreated, ClientError> {
         self.call(Method::POST, "/v1/webhooks", Some(body)).await
     }
 
     pub async fn webhook(&self, id: Uuid) -> Result<Webhook, ClientError> {
-        self.call::<(), _>(Method::GET, &format!("/v1/webhooks/{id}"), None).await
+        self.call::<(), _>(Method::GET, &format!("/v1/webhooks/{id}"), None)
+            .await
     }
 
     pub async fn webhook_deliveries(&self, id: Uuid) -> Result<WebhookDeliveryList, ClientError> {

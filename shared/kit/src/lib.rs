@@ -5,6 +5,7 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod idempotency;
+pub mod pagination;
 pub mod peer;
 pub mod problem;
 pub mod ratelimit;

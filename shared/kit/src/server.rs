@@ -70,7 +70,12 @@ impl RunningServer {
     pub fn spawn(server: actix_web::dev::Server, addr: SocketAddr) -> Self {
         let handle = server.handle();
         let task = tokio::spawn(server);
-        RunningServer { addr, handle, task, background: Vec::new() }
+        RunningServer {
+            addr,
+            handle,
+            task,
+            background: Vec::new(),
+        }
     }
 
     /// Ties a background task to the server: stopping the server aborts it.

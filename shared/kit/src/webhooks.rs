@@ -236,8 +236,9 @@ async fn relay_once(
         }
         Err(error) => {
             tracing::warn!(%error, rows = claimed, "registration did not take the webhook events; retrying later");
-            let wait = (settings.poll_interval * 2u32.saturating_pow(most_attempts.clamp(1, 16) as u32))
-                .min(RELAY_MAX_BACKOFF);
+            let wait = (settings.poll_interval
+                * 2u32.saturating_pow(most_attempts.clamp(1, 16) as u32))
+            .min(RELAY_MAX_BACKOFF);
             crate::db::run(pool, move |conn| {
                 diesel::sql_query(
                     "UPDATE outbox SET next_attempt_at = now() + $2, last_error = $3 WHERE id = ANY($1)",
@@ -358,13 +359,19 @@ pub type UrlRefusal = (&'static str, String);
 /// Checks a webhook URL: http or https, with a host that is not (and does not resolve to) a
 /// private address unless `allow_private`.
 pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, UrlRefusal> {
-    let parsed = reqwest::Url::parse(url)
-        .map_err(|e| ("invalid_url", format!("not a URL: {e}")))?;
+    let parsed =
+        reqwest::Url::parse(url).map_err(|e| ("invalid_url", format!("not a URL: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(("unsupported_scheme", "only http and https URLs receive webhooks".into()));
+        return Err((
+            "unsupported_scheme",
+            "only http and https URLs receive webhooks".into(),
+        ));
     }
     if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err(("credentials_in_url", "the URL must not carry credentials".into()));
+        return Err((
+            "credentials_in_url",
+            "the URL must not carry credentials".into(),
+        ));
     }
     let host = parsed
         .host_str()
@@ -377,20 +384,36 @@ pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, U
     }
     if let Ok(ip) = host.parse::<IpAddr>() {
         return match is_private(ip) {
-            true => Err(("private_address", format!("{ip} is a loopback or private address; webhooks go to public addresses only"))),
+            true => Err((
+                "private_address",
+                format!(
+                    "{ip} is a loopback or private address; webhooks go to public addresses only"
+                ),
+            )),
             false => Ok(parsed),
         };
     }
     let port = parsed.port_or_known_default().unwrap_or(80);
-    let resolved = tokio::time::timeout(Duration::from_secs(5), tokio::net::lookup_host((host.as_str(), port)))
-        .await
-        .map_err(|_| ("unresolvable_host", format!("{host} did not resolve in time")))?
-        .map_err(|e| ("unresolvable_host", format!("{host} does not resolve: {e}")))?;
+    let resolved = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::net::lookup_host((host.as_str(), port)),
+    )
+    .await
+    .map_err(|_| {
+        (
+            "unresolvable_host",
+            format!("{host} did not resolve in time"),
+        )
+    })?
+    .map_err(|e| ("unresolvable_host", format!("{host} does not resolve: {e}")))?;
     for address in resolved {
         if is_private(address.ip()) {
             return Err((
                 "private_address",
-                format!("{host} resolves to {}, a loopback or private address", address.ip()),
+                format!(
+                    "{host} resolves to {}, a loopback or private address",
+                    address.ip()
+                ),
             ));
         }
     }
@@ -410,7 +433,10 @@ mod tests {
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
         let long_key = [0xaa; 131];
-        let mac = hmac_sha256(&long_key, b"Test Using Larger Than Block-Size Key - Hash Key First");
+        let mac = hmac_sha256(
+            &long_key,
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+        );
         let hex: String = mac.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(
             hex,
@@ -438,8 +464,18 @@ mod tests {
     #[test]
     fn private_addresses_are_recognised() {
         for private in [
-            "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-            "0.0.0.0", "::1", "fc00::1", "fd12::1", "fe80::1", "::ffff:127.0.0.1",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "::1",
+            "fc00::1",
+            "fd12::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
         ] {
             assert!(is_private(private.parse().unwrap()), "{private}");
         }
@@ -450,11 +486,32 @@ mod tests {
 
     #[tokio::test]
     async fn urls_are_checked() {
-        assert_eq!(check_url("ftp://example.org/x", false).await.unwrap_err().0, "unsupported_scheme");
-        assert_eq!(check_url("http://127.0.0.1:9/x", false).await.unwrap_err().0, "private_address");
-        assert_eq!(check_url("http://[::1]/x", false).await.unwrap_err().0, "private_address");
-        assert_eq!(check_url("http://localhost:9/x", false).await.unwrap_err().0, "private_address");
-        assert_eq!(check_url("http://u:p@8.8.8.8/", false).await.unwrap_err().0, "credentials_in_url");
+        assert_eq!(
+            check_url("ftp://example.org/x", false).await.unwrap_err().0,
+            "unsupported_scheme"
+        );
+        assert_eq!(
+            check_url("http://127.0.0.1:9/x", false)
+                .await
+                .unwrap_err()
+                .0,
+            "private_address"
+        );
+        assert_eq!(
+            check_url("http://[::1]/x", false).await.unwrap_err().0,
+            "private_address"
+        );
+        assert_eq!(
+            check_url("http://localhost:9/x", false)
+                .await
+                .unwrap_err()
+                .0,
+            "private_address"
+        );
+        assert_eq!(
+            check_url("http://u:p@8.8.8.8/", false).await.unwrap_err().0,
+            "credentials_in_url"
+        );
         assert!(check_url("http://127.0.0.1:9/x", true).await.is_ok());
         assert!(check_url("https://8.8.8.8/hook", false).await.is_ok());
     }

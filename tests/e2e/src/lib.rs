@@ -89,7 +89,8 @@ impl TestSuite {
 
 /// Starts the suite over a fresh database cloned from a migrated template.
 pub async fn spawn_suite() -> TestSuite {
-    spawn_suite_with(catan_kit::webhooks::WebhookSettings::from_env().expect("webhook settings")).await
+    spawn_suite_with(catan_kit::webhooks::WebhookSettings::from_env().expect("webhook settings"))
+        .await
 }
 
 /// Webhook settings for tests: receivers on this machine allowed, retries within a second.

@@ -58,3 +58,30 @@ async fn framework_errors_are_problems_with_the_right_status() {
     assert_eq!(r.status(), StatusCode::CREATED);
     ts.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_list_pages_with_a_clamped_limit_and_a_link_to_the_next_page() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(5, Some(1)).await;
+    let http = reqwest::Client::new();
+    let base = ts.suite.url();
+    let entries = format!("{base}/v1/events/{}/entries", fx.event.id);
+    let r = http.get(format!("{entries}?limit=2")).send().await.expect("page 1");
+    let next = r.headers()["link"].to_str().expect("link").to_string();
+    assert!(next.contains("limit=2&offset=2") && next.ends_with("rel=\"next\""), "{next}");
+    let first: Vec<serde_json::Value> = r.json().await.expect("json");
+    let second: Vec<serde_json::Value> = http.get(format!("{entries}?limit=2&offset=2")).send().await.expect("page 2").json().await.expect("json");
+    let last = http.get(format!("{entries}?limit=2&offset=4")).send().await.expect("page 3");
+    assert!(last.headers().get("link").is_none(), "a short page is the last");
+    let last: Vec<serde_json::Value> = last.json().await.expect("json");
+    assert_eq!((first.len(), second.len(), last.len()), (2, 2, 1));
+    assert_ne!(first[0]["id"], second[0]["id"]);
+    // Out-of-range limits are clamped, not refused.
+    let all: Vec<serde_json::Value> = http.get(format!("{entries}?limit=5000&offset=-3")).send().await.expect("clamped").json().await.expect("json");
+    assert_eq!(all.len(), 5);
+    let one: Vec<serde_json::Value> = http.get(format!("{entries}?limit=0")).send().await.expect("clamped").json().await.expect("json");
+    assert_eq!(one.len(), 1);
+    // The typed client reads whole lists page by page.
+    assert_eq!(ts.anonymous.entries(fx.event.id).await.expect("entries").len(), 5);
+    ts.shutdown().await;
+}

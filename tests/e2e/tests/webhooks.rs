@@ -2,8 +2,8 @@
 //! surviving restarts; and the live standings stream.
 
 use catan_api::{
-    ClientError, CreateWebhook, DeliveryStatus, DrawRound, Round, WebhookCreated, WebhookDelivery, WebhookEventType,
-    WebhookMessage,
+    ClientError, CreateWebhook, DeliveryStatus, DrawRound, Round, WebhookCreated, WebhookDelivery,
+    WebhookEventType, WebhookMessage,
 };
 use catan_e2e::{EventFixture, TestSuite, fast_webhooks, spawn_suite, spawn_suite_with};
 use catan_kit::webhooks::{WebhookSettings, secret_key, verify_signature};
@@ -36,7 +36,10 @@ struct Receiver {
 impl Receiver {
     async fn start(failures: usize) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let url = format!("http://{}/hooks/catan", listener.local_addr().expect("addr"));
+        let url = format!(
+            "http://{}/hooks/catan",
+            listener.local_addr().expect("addr")
+        );
         let received = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::new(AtomicUsize::new(0));
         let log = received.clone();
@@ -45,19 +48,27 @@ impl Receiver {
                 let log = log.clone();
                 let seen = seen.clone();
                 tokio::spawn(async move {
-                    let Some(request) = read_request(&mut socket).await else { return };
+                    let Some(request) = read_request(&mut socket).await else {
+                        return;
+                    };
                     log.lock().unwrap().push(request);
                     let status = if seen.fetch_add(1, Ordering::SeqCst) < failures {
                         "500 Internal Server Error"
                     } else {
                         "200 OK"
                     };
-                    let answer = format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                    let answer = format!(
+                        "HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                    );
                     let _ = socket.write_all(answer.as_bytes()).await;
                 });
             }
         });
-        Receiver { url, received, task }
+        Receiver {
+            url,
+            received,
+            task,
+        }
     }
 
     fn messages(&self) -> Vec<Received> {
@@ -91,7 +102,10 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Received> {
         .filter_map(|line| line.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let length: usize = headers.get("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let length: usize = headers
+        .get("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     while buffer.len() < head_end + length {
         let n = socket.read(&mut chunk).await.ok()?;
         if n == 0 {
@@ -108,14 +122,31 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Received> {
 /// Checks the delivery's Standard Webhooks signature and reads its body.
 fn verified(secret: &str, request: &Received) -> WebhookMessage {
     let id = &request.headers["webhook-id"];
-    let timestamp: i64 = request.headers["webhook-timestamp"].parse().expect("a Unix timestamp");
-    assert!((chrono::Utc::now().timestamp() - timestamp).abs() < 60, "a fresh timestamp");
+    let timestamp: i64 = request.headers["webhook-timestamp"]
+        .parse()
+        .expect("a Unix timestamp");
+    assert!(
+        (chrono::Utc::now().timestamp() - timestamp).abs() < 60,
+        "a fresh timestamp"
+    );
     let key = secret_key(secret).expect("a whsec_ secret");
     assert!(
-        verify_signature(&key, id, timestamp, &request.body, &request.headers["webhook-signature"]),
+        verify_signature(
+            &key,
+            id,
+            timestamp,
+            &request.body,
+            &request.headers["webhook-signature"]
+        ),
         "the signature verifies"
     );
-    assert!(!verify_signature(b"another key", id, timestamp, &request.body, &request.headers["webhook-signature"]));
+    assert!(!verify_signature(
+        b"another key",
+        id,
+        timestamp,
+        &request.body,
+        &request.headers["webhook-signature"]
+    ));
     let message: WebhookMessage = serde_json::from_slice(&request.body).expect("a webhook message");
     assert_eq!(message.id.to_string(), *id);
     message
@@ -133,7 +164,12 @@ async fn eventually<T>(seconds: u64, what: &str, mut done: impl AsyncFnMut() -> 
     }
 }
 
-async fn subscribe(ts: &TestSuite, fx: &EventFixture, url: &str, types: &[WebhookEventType]) -> WebhookCreated {
+async fn subscribe(
+    ts: &TestSuite,
+    fx: &EventFixture,
+    url: &str,
+    types: &[WebhookEventType],
+) -> WebhookCreated {
     ts.admin
         .create_webhook(&CreateWebhook {
             url: url.to_string(),
@@ -155,7 +191,10 @@ async fn post_first_result(fx: &EventFixture, round: &Round) -> catan_api::Table
 }
 
 fn of_type(messages: &[WebhookMessage], event_type: WebhookEventType) -> Vec<&WebhookMessage> {
-    messages.iter().filter(|m| m.event_type == event_type).collect()
+    messages
+        .iter()
+        .filter(|m| m.event_type == event_type)
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -175,7 +214,11 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
     let elsewhere = Receiver::start(0).await;
     subscribe(&ts, &other, &elsewhere.url, &all).await;
 
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let result = post_first_result(&fx, &round).await;
 
     let messages = eventually(10, "three deliveries", async || {
@@ -183,7 +226,8 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
         (got.len() >= 3).then_some(got)
     })
     .await;
-    let messages: Vec<WebhookMessage> = messages.iter().map(|m| verified(&hook.secret, m)).collect();
+    let messages: Vec<WebhookMessage> =
+        messages.iter().map(|m| verified(&hook.secret, m)).collect();
     assert_eq!(messages.len(), 3, "each event once: {messages:?}");
     let drawn = of_type(&messages, WebhookEventType::RoundDrawn);
     assert_eq!(drawn.len(), 1);
@@ -198,11 +242,19 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
     let updated = of_type(&messages, WebhookEventType::StandingsUpdated);
     assert_eq!(updated[0].data["round"], 1);
 
-    let deliveries = ts.admin.webhook_deliveries(hook.id).await.expect("deliveries").items;
+    let deliveries = ts
+        .admin
+        .webhook_deliveries(hook.id)
+        .await
+        .expect("deliveries")
+        .items;
     assert_eq!(deliveries.len(), 3);
     for delivery in &deliveries {
         assert_eq!(delivery.status, DeliveryStatus::Delivered, "{delivery:?}");
-        assert_eq!((delivery.attempts, delivery.last_status_code), (1, Some(200)));
+        assert_eq!(
+            (delivery.attempts, delivery.last_status_code),
+            (1, Some(200))
+        );
         assert_eq!(delivery.attempt_log.len(), 1);
         assert!(delivery.next_attempt_at.is_none());
     }
@@ -210,7 +262,10 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
     let read = ts.admin.webhook(hook.id).await.expect("webhook");
     assert_eq!(read.event_ids, Some(vec![fx.event.id]));
     assert!(!serde_json::to_string(&read).unwrap().contains("whsec_"));
-    assert!(elsewhere.messages().is_empty(), "the other event's subscriber got nothing");
+    assert!(
+        elsewhere.messages().is_empty(),
+        "the other event's subscriber got nothing"
+    );
 
     // A director subscribes for its own events only.
     let own = fx
@@ -234,10 +289,22 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
             .expect_err("not the director's events");
         assert_eq!(refused.status(), Some(403));
     }
-    assert_eq!(fx.scorer.webhook(own.id).await.expect_err("a scorer").status(), Some(403));
+    assert_eq!(
+        fx.scorer
+            .webhook(own.id)
+            .await
+            .expect_err("a scorer")
+            .status(),
+        Some(403)
+    );
 
     // Deleted: gone, and nothing more is sent to it.
-    let token = ts.anonymous.token(&ts.admin_key).await.expect("token").access_token;
+    let token = ts
+        .anonymous
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token;
     let deleted = reqwest::Client::new()
         .delete(format!("{}/v1/webhooks/{}", ts.suite.url(), hook.id))
         .bearer_auth(&token)
@@ -245,8 +312,22 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
         .await
         .expect("delete");
     assert_eq!(deleted.status(), 204);
-    assert_eq!(ts.admin.webhook(hook.id).await.expect_err("deleted").status(), Some(404));
-    assert_eq!(ts.admin.webhook_deliveries(hook.id).await.expect_err("deleted").status(), Some(404));
+    assert_eq!(
+        ts.admin
+            .webhook(hook.id)
+            .await
+            .expect_err("deleted")
+            .status(),
+        Some(404)
+    );
+    assert_eq!(
+        ts.admin
+            .webhook_deliveries(hook.id)
+            .await
+            .expect_err("deleted")
+            .status(),
+        Some(404)
+    );
     ts.shutdown().await;
 }
 
@@ -257,11 +338,21 @@ async fn a_failed_delivery_is_retried_with_backoff_until_the_receiver_answers() 
     // Two 500s, then 200.
     let receiver = Receiver::start(2).await;
     let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::RoundDrawn]).await;
-    fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    fx.director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
 
     let delivery: WebhookDelivery = eventually(15, "the delivery to succeed", async || {
-        let items = ts.admin.webhook_deliveries(hook.id).await.expect("deliveries").items;
-        items.into_iter().find(|d| d.status == DeliveryStatus::Delivered)
+        let items = ts
+            .admin
+            .webhook_deliveries(hook.id)
+            .await
+            .expect("deliveries")
+            .items;
+        items
+            .into_iter()
+            .find(|d| d.status == DeliveryStatus::Delivered)
     })
     .await;
     assert_eq!(delivery.attempts, 3);
@@ -269,7 +360,13 @@ async fn a_failed_delivery_is_retried_with_backoff_until_the_receiver_answers() 
     assert_eq!(delivery.last_error, None);
     let codes: Vec<Option<u16>> = delivery.attempt_log.iter().map(|a| a.status_code).collect();
     assert_eq!(codes, [Some(500), Some(500), Some(200)]);
-    assert!(delivery.attempt_log[0].error.as_deref().unwrap().contains("500"));
+    assert!(
+        delivery.attempt_log[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("500")
+    );
     // Backoff: the second wait is at least the first retry doubled (300 ms, then 600 ms).
     let gaps: Vec<i64> = delivery
         .attempt_log
@@ -296,13 +393,30 @@ async fn deliveries_give_up_after_the_last_attempt() {
     let fx = ts.classic_event(4, Some(1)).await;
     let receiver = Receiver::start(usize::MAX).await;
     let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::RoundDrawn]).await;
-    fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    fx.director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let failed = eventually(10, "the delivery to fail", async || {
-        let items = ts.admin.webhook_deliveries(hook.id).await.expect("deliveries").items;
-        items.into_iter().find(|d| d.status == DeliveryStatus::Failed)
+        let items = ts
+            .admin
+            .webhook_deliveries(hook.id)
+            .await
+            .expect("deliveries")
+            .items;
+        items
+            .into_iter()
+            .find(|d| d.status == DeliveryStatus::Failed)
     })
     .await;
-    assert_eq!((failed.attempts, failed.last_status_code, failed.next_attempt_at), (2, Some(500), None));
+    assert_eq!(
+        (
+            failed.attempts,
+            failed.last_status_code,
+            failed.next_attempt_at
+        ),
+        (2, Some(500), None)
+    );
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.messages().len(), 2, "no try after the last");
     ts.shutdown().await;
@@ -314,23 +428,39 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
     let fx = ts.classic_event(4, Some(1)).await;
     let receiver = Receiver::start(0).await;
     let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::ResultPosted]).await;
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
 
     // Registration (which delivers) is down when the result is posted: the event waits in the
     // results service's outbox, committed with the result.
     ts.suite.stop_service(Owner::Registration).await;
     let result = post_first_result(&fx, &round).await;
-    assert_eq!(ts.count("SELECT count(*) AS n FROM results.outbox WHERE event_type = 'result.posted'"), 1);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM results.outbox WHERE event_type = 'result.posted'"),
+        1
+    );
     // The producer goes down too, and registration comes back: nothing can be relayed yet.
     ts.suite.stop_service(Owner::Results).await;
-    ts.suite.restart_service(Owner::Registration).await.expect("registration restarts");
+    ts.suite
+        .restart_service(Owner::Registration)
+        .await
+        .expect("registration restarts");
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(receiver.messages().is_empty());
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.outbox"), 2);
 
     // Once the results service is back its relay resumes, and the delivery is made.
-    ts.suite.restart_service(Owner::Results).await.expect("results restarts");
-    let got = eventually(10, "the delivery after the restart", async || receiver.messages().pop()).await;
+    ts.suite
+        .restart_service(Owner::Results)
+        .await
+        .expect("results restarts");
+    let got = eventually(10, "the delivery after the restart", async || {
+        receiver.messages().pop()
+    })
+    .await;
     let message = verified(&hook.secret, &got);
     assert_eq!(message.event_type, WebhookEventType::ResultPosted);
     assert_eq!(message.data["seq"], result.seq);
@@ -338,7 +468,12 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
         (ts.count("SELECT count(*) AS n FROM results.outbox") == 0).then_some(())
     })
     .await;
-    let deliveries = ts.admin.webhook_deliveries(hook.id).await.expect("deliveries").items;
+    let deliveries = ts
+        .admin
+        .webhook_deliveries(hook.id)
+        .await
+        .expect("deliveries")
+        .items;
     assert_eq!(deliveries.len(), 1, "delivered once");
     assert_eq!(deliveries[0].status, DeliveryStatus::Delivered);
     ts.shutdown().await;
@@ -380,7 +515,14 @@ async fn urls_on_private_networks_are_refused_unless_allowed() {
             panic!("a problem for {url}");
         };
         assert_eq!(problem.status, 422, "{url}");
-        assert_eq!((problem.errors[0].field.as_str(), problem.errors[0].code.as_str()), ("url", code), "{url}");
+        assert_eq!(
+            (
+                problem.errors[0].field.as_str(),
+                problem.errors[0].code.as_str()
+            ),
+            ("url", code),
+            "{url}"
+        );
     }
     // Every broken rule at once.
     let ClientError::Problem { problem } = attempt("http://127.0.0.1/x", vec![]).await else {
@@ -388,7 +530,10 @@ async fn urls_on_private_networks_are_refused_unless_allowed() {
     };
     let fields: Vec<&str> = problem.errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(fields, ["url", "event_types"]);
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.webhooks"), 0);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.webhooks"),
+        0
+    );
     // A public address is accepted.
     ts.admin
         .create_webhook(&CreateWebhook {
@@ -414,7 +559,8 @@ async fn next_standings(
             let name = event.lines().find_map(|l| l.strip_prefix("event: "));
             let data = event.lines().find_map(|l| l.strip_prefix("data: "));
             if let (Some("standings"), Some(data)) = (name, data) {
-                let standings: serde_json::Value = serde_json::from_str(data).expect("standings JSON");
+                let standings: serde_json::Value =
+                    serde_json::from_str(data).expect("standings JSON");
                 if wanted(&standings) {
                     return standings;
                 }
@@ -434,14 +580,27 @@ async fn next_standings(
 async fn the_standings_stream_sends_the_standings_and_each_change_through_the_gateway() {
     let ts = spawn_suite().await;
     let fx = ts.classic_event(8, Some(2)).await;
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let mut stream = reqwest::Client::new()
-        .get(format!("{}/v1/events/{}/standings/stream", ts.suite.url(), fx.event.id))
+        .get(format!(
+            "{}/v1/events/{}/standings/stream",
+            ts.suite.url(),
+            fx.event.id
+        ))
         .send()
         .await
         .expect("the stream opens");
     assert_eq!(stream.status(), 200);
-    assert!(stream.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    assert!(
+        stream.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
     let mut buffer = String::new();
     let first = next_standings(&mut stream, &mut buffer, |_| true).await;
     assert_eq!(first["results_counted"], 0);
@@ -453,10 +612,17 @@ async fn the_standings_stream_sends_the_standings_and_each_change_through_the_ga
     assert_eq!(updated["rows"][0]["vp"], winner.credited_vp);
     drop(stream);
 
-    let unknown = reqwest::get(format!("{}/v1/events/{}/standings/stream", ts.suite.url(), Uuid::new_v4()))
-        .await
-        .expect("answered");
+    let unknown = reqwest::get(format!(
+        "{}/v1/events/{}/standings/stream",
+        ts.suite.url(),
+        Uuid::new_v4()
+    ))
+    .await
+    .expect("answered");
     assert_eq!(unknown.status(), 404);
-    assert_eq!(unknown.headers()["content-type"], "application/problem+json");
+    assert_eq!(
+        unknown.headers()["content-type"],
+        "application/problem+json"
+    );
     ts.shutdown().await;
 }

@@ -153,7 +153,7 @@ impl Watcher {
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
     responses(
-        (status = 200, description = "`event: standings` events, each with `data:` the standings as JSON", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "`event: standings` events, each with `data:` the standings as JSON", body = catan_api::types::StandingsEvent, content_type = "text/event-stream"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
         (status = 503, body = Problem, content_type = "application/problem+json"),
     )

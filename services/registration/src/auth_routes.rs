@@ -60,6 +60,9 @@ async fn issue_token(
 const PIN_ATTEMPTS: i32 = 5;
 const PIN_LOCK_MINUTES: i64 = 15;
 
+/// A player's stored PIN digest, wrong tries in a row, and lock.
+type PinRow = (Option<Vec<u8>>, i32, Option<chrono::DateTime<chrono::Utc>>);
+
 enum PinCheck {
     Good,
     Wrong,
@@ -84,7 +87,7 @@ async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenReques
     // The failed attempt must be counted even though the answer is an error: decide inside the
     // transaction, answer after it commits.
     let check = db::transaction(&state.pool, move |conn| {
-        let row: Option<(Option<Vec<u8>>, i32, Option<chrono::DateTime<chrono::Utc>>)> = entry_players::table
+                let row: Option<PinRow> = entry_players::table
             .filter(entry_players::event_id.eq(event_id))
             .filter(entry_players::player_id.eq(player_id))
             .select((

@@ -76,10 +76,10 @@ impl KeyRing {
 
     /// Newest first (blocking: reads the database when the cache is stale).
     fn keys(&self) -> anyhow::Result<Vec<StoredKey>> {
-        if let Some((read_at, keys)) = &*self.cache.read().expect("key cache") {
-            if read_at.elapsed() < KEY_CACHE {
-                return Ok(keys.clone());
-            }
+                if let Some((read_at, keys)) = &*self.cache.read().expect("key cache")
+            && read_at.elapsed() < KEY_CACHE
+        {
+            return Ok(keys.clone());
         }
         let mut conn = self.pool.get()?;
         let rows: Vec<(Vec<u8>, DateTime<Utc>)> = signing_keys::table

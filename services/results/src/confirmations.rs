@@ -39,9 +39,8 @@ fn played(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32, playe
     Ok(result)
 }
 
-fn answer(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<Reply, ApiError> {
-    let result = store::current(conn, event_id, round, table)?.ok_or_else(|| ApiError::internal("result vanished"))?;
-    Reply::new(StatusCode::OK, &result)
+fn current(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<TableResult, ApiError> {
+    store::current(conn, event_id, round, table)?.ok_or_else(|| ApiError::internal("result vanished"))
 }
 
 /// The signed-in player confirms the table's current result, as signing the results sheet.
@@ -83,10 +82,14 @@ async fn confirm_result(
             ))
             .on_conflict_do_nothing()
             .execute(conn)?;
-        if added > 0 {
+                if added > 0 {
             store::touch(conn, event_id, round, table)?;
         }
-        answer(conn, event_id, round, table)
+        let result = current(conn, event_id, round, table)?;
+        if added > 0 {
+            crate::webhook_events::result_confirmed(conn, &result)?;
+        }
+        Reply::new(StatusCode::OK, &result)
     })
     .await
 }
@@ -148,8 +151,10 @@ async fn dispute_result(
                 result.version
             )));
         }
-        store::touch(conn, event_id, round, table)?;
-        answer(conn, event_id, round, table)
+                store::touch(conn, event_id, round, table)?;
+        let result = current(conn, event_id, round, table)?;
+        crate::webhook_events::result_disputed(conn, &result)?;
+        Reply::new(StatusCode::OK, &result)
     })
     .await
 }

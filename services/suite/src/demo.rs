@@ -47,7 +47,7 @@ pub fn random_partner_sheet(table: &Table, rules: &PartnerSettings, rng: &mut im
         } else {
             // Below the target: a team that reached it would have won.
             let first = rng.random_range(2..=((target - 4) / 2).max(2));
-            (first, rng.random_range(2..=((target - 1 - first).min(12)).max(2)))
+            (first, rng.random_range(2..=(target - 1 - first).clamp(2, 12)))
         };
         for (seat, vp) in team.iter().zip([first, second]) {
             scores.push(ScoreInput {

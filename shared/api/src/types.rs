@@ -67,10 +67,21 @@ pub struct PlayerTokenRequest {
     pub pin: String,
 }
 
+/// The roles an API key can have: `Role` without `player` (players sign in with their PIN).
+/// Documentation only: `CreateApiKey.role` is a `Role` the handler checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyRole {
+    Admin,
+    Director,
+    Scorer,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreateApiKey {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
+    #[schema(value_type = KeyRole)]
     pub role: Role,
     /// Required for director and scorer keys: the events the key may act on. Not allowed for admin keys.
     #[serde(default)]
@@ -571,6 +582,48 @@ impl<'de> Deserialize<'de> for AnyStandings {
             Some("partner") => serde_json::from_value(value).map(AnyStandings::Partner).map_err(D::Error::custom),
             _ => serde_json::from_value(value).map(AnyStandings::Classic).map_err(D::Error::custom),
         }
+    }
+}
+
+/// One server-sent event of `GET /v1/events/{id}/standings/stream`, as OpenAPI 3.1 describes
+/// the events of a `text/event-stream` (its fields `event`, `data`, `id`, `retry`): `event` is
+/// `standings` and `data` the standings as JSON. Documentation only; the stream is written by
+/// hand.
+pub struct StandingsEvent;
+
+impl utoipa::PartialSchema for StandingsEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        use utoipa::openapi::Ref;
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("One server-sent event: `event: standings`, `data:` the standings as JSON."))
+            .property("event", ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["standings"])))
+            .property(
+                "data",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some("The standings, as `GET .../standings` answers them."))
+                    .content_media_type("application/json")
+                    .content_schema(Some(Ref::from_schema_name("AnyStandings"))),
+            )
+            .property("id", ObjectBuilder::new().schema_type(Type::String))
+            .property(
+                "retry",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .description(Some("Milliseconds a client waits before it reconnects.")),
+            )
+            .required("data")
+            .into()
+    }
+}
+
+impl ToSchema for StandingsEvent {
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        schemas.push((AnyStandings::name().into(), <AnyStandings as utoipa::PartialSchema>::schema()));
+        <AnyStandings as ToSchema>::schemas(schemas);
     }
 }
 

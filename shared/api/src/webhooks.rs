@@ -61,10 +61,12 @@ pub struct CreateWebhook {
     )]
     pub url: String,
     /// At least one.
+    #[schema(min_items = 1)]
     pub event_types: Vec<WebhookEventType>,
     /// Only these events (tournaments); absent for every event (admins only). A director's
     /// subscription must name events of its key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(min_items = 1)]
     pub event_ids: Option<Vec<Uuid>>,
 }
 

@@ -177,6 +177,21 @@ pub fn database_exists(admin_url: &str, name: &str) -> Result<bool, DbError> {
     Ok(row.found)
 }
 
+
+/// An enum as stored in a text column: its JSON name (`"semifinal"`, `"time_limit"`).
+pub fn enum_to_text<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => text,
+        other => panic!("only unit enum variants are stored as text, not {other:?}"),
+    }
+}
+
+/// The enum a text column holds.
+pub fn enum_from_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, crate::ApiError> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|e| crate::ApiError::internal(format!("stored value {text:?}: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::replace_database;
@@ -196,18 +211,4 @@ mod tests {
             "postgres://u@h/x?sslmode=disable"
         );
     }
-}
-
-/// An enum as stored in a text column: its JSON name (`"semifinal"`, `"time_limit"`).
-pub fn enum_to_text<T: serde::Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(text)) => text,
-        other => panic!("only unit enum variants are stored as text, not {other:?}"),
-    }
-}
-
-/// The enum a text column holds.
-pub fn enum_from_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, crate::ApiError> {
-    serde_json::from_value(serde_json::Value::String(text.to_string()))
-        .map_err(|e| crate::ApiError::internal(format!("stored value {text:?}: {e}")))
 }

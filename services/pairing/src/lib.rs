@@ -64,15 +64,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    let database_url = config.database_url.clone();
-    let pool = tokio::task::spawn_blocking(move || -> anyhow::Result<PgPool> {
-        let pool = db::connect(&database_url, SCHEMA, 10)?;
-        db::migrate(&pool, MIGRATIONS)?;
-        Ok(pool)
-    })
-    .await??;
-    let verifier = web::Data::new(Verifier::remote(&config.peers.registration));
-    verifier.prefetch().await;
+        let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
+    let verifier = Verifier::of_registration(&config.peers.registration).await;
     let state = web::Data::new(State {
         pool,
         registration: ApiClient::new(&config.peers.registration),

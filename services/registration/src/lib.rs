@@ -78,12 +78,10 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    let database_url = config.database_url.clone();
-    let admin_key = config.admin_key.clone();
-        let token_ttl = config.token_ttl;
+        let admin_key = config.admin_key.clone();
+    let token_ttl = config.token_ttl;
+    let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
     let (pool, keys) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
-        let pool = db::connect(&database_url, SCHEMA, 10)?;
-        db::migrate(&pool, MIGRATIONS)?;
         let keys = keys::KeyRing::open(pool.clone(), token_ttl)?;
         keys::ensure_admin_key(&mut *pool.get()?, admin_key.as_deref())?;
         Ok((pool, Arc::new(keys)))

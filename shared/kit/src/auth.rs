@@ -219,6 +219,13 @@ impl Verifier {
         Ok(())
     }
 
+        /// A verifier of registration's tokens with its keys already loaded, as app data.
+    pub async fn of_registration(registration_url: &str) -> actix_web::web::Data<Verifier> {
+        let verifier = actix_web::web::Data::new(Verifier::remote(registration_url));
+        verifier.prefetch().await;
+        verifier
+    }
+
     /// Loads the keys ahead of the first request; a registration that is not up yet is not an error.
     pub async fn prefetch(&self) {
         if let Err(e) = self.refresh().await {

@@ -90,6 +90,19 @@ pub fn migrate(pool: &PgPool, migrations: EmbeddedMigrations) -> Result<(), DbEr
     outcome
 }
 
+/// A service's pool over its schema, migrated: what every service does first at start-up.
+/// Pools grow to `DATABASE_POOL_SIZE` connections (default 10) as load needs them.
+pub async fn open(database_url: &str, schema: &'static str, migrations: EmbeddedMigrations) -> anyhow::Result<PgPool> {
+    let database_url = database_url.to_string();
+    let size = crate::config::env_parse("DATABASE_POOL_SIZE", 10u32).map_err(anyhow::Error::msg)?;
+    tokio::task::spawn_blocking(move || -> anyhow::Result<PgPool> {
+        let pool = connect(&database_url, schema, size)?;
+        migrate(&pool, migrations)?;
+        Ok(pool)
+    })
+    .await?
+}
+
 /// Runs blocking diesel work off the async executor.
 pub async fn run<T, F>(pool: &PgPool, work: F) -> Result<T, crate::ApiError>
 where

@@ -3,26 +3,46 @@
 #
 #   CATAN_BASE_URL=http://127.0.0.1:18090 CATAN_ADMIN_KEY=... tests/python/run.sh
 #
-# CATAN_PY_VENV      virtualenv to use/create (default /tmp/catan-python-venv)
+# `cargo test --workspace` runs it against a suite of its own (tests/e2e/tests/third_party.rs).
+#
+# CATAN_PY_VENV      virtualenv to use/create, with requirements.txt from PyPI
+#                    (default: target/python-venv, under CARGO_TARGET_DIR if set)
 # CATAN_REPORT_DIR   where schemathesis writes its reports (default /tmp/catan-schemathesis-report)
 # CATAN_SPEC         OpenAPI document (default: the committed openapi/openapi.json)
-# CATAN_ST_SEED      schemathesis seed (default 42); CATAN_ST_WORKERS (default 2)
-# Nothing is written inside the repository.
+# CATAN_ST_SEED      schemathesis seed (default 42); CATAN_ST_WORKERS (default 2);
+# CATAN_ST_MAX_EXAMPLES  test cases per operation and phase (default 40)
+# Only the virtualenv is written inside the repository, under target/ (never committed).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 : "${CATAN_BASE_URL:?set CATAN_BASE_URL, e.g. http://127.0.0.1:18090}"
 : "${CATAN_ADMIN_KEY:?set CATAN_ADMIN_KEY}"
-venv="${CATAN_PY_VENV:-/tmp/catan-python-venv}"
+venv="${CATAN_PY_VENV:-${CARGO_TARGET_DIR:-$repo/target}/python-venv}"
 reports="${CATAN_REPORT_DIR:-/tmp/catan-schemathesis-report}"
 spec="${CATAN_SPEC:-$repo/openapi/openapi.json}"
 export CATAN_BASE_URL CATAN_ADMIN_KEY CATAN_SPEC="$spec" PYTHONDONTWRITEBYTECODE=1
 
 if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" || exit 1
+    if ! command -v python3 >/dev/null; then
+        echo "python3 is missing: install Python 3.11 or newer with venv and pip (apt-get install python3 python3-venv python3-pip)" >&2
+        exit 1
+    fi
+    python3 -m venv "$venv" || {
+        echo "python3 cannot create a virtualenv at $venv: install venv and pip (apt-get install python3-venv python3-pip)" >&2
+        rm -rf "$venv"
+        exit 1
+    }
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt" || exit 1
+# Installs the pinned versions once; later runs skip pip while requirements.txt is unchanged.
+stamp="$venv/.catan-requirements"
+if ! cmp -s "$here/requirements.txt" "$stamp"; then
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" || {
+        echo "pip could not install tests/python/requirements.txt from PyPI into $venv" >&2
+        exit 1
+    }
+    cp "$here/requirements.txt" "$stamp"
+fi
 
 status=0
 
@@ -41,12 +61,12 @@ print(json.load(urllib.request.urlopen(req, timeout=30))["access_token"])
 PY
 )" || { echo "could not get an admin token" >&2; exit 1; }
 mkdir -p "$reports"
-(cd "$reports" && "$venv/bin/schemathesis" run "$spec" \
+(cd "$reports" && "$venv/bin/schemathesis" --config-file "$here/schemathesis.toml" run "$spec" \
     --url "$CATAN_BASE_URL" \
     -H "Authorization: Bearer $token" \
     --phases examples,coverage,fuzzing,stateful \
-    --checks all \
     --seed "${CATAN_ST_SEED:-42}" \
+    --max-examples "${CATAN_ST_MAX_EXAMPLES:-40}" \
     --workers "${CATAN_ST_WORKERS:-2}" \
     --generation-database none \
     --report junit,json \

@@ -2,15 +2,16 @@
 
 use crate::State;
 use crate::store;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
 use catan_api::{
-    ApiClient, BoardMode, Entry, EntryStatus, Event, EventFormat, Round, RoundFigures, Seat, Stage, Table,
+    ApiClient, BoardMode, Entry, EntryStatus, Event, EventFormat, Round, RoundFigures, Seat, Stage,
+    Table,
 };
 use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tables};
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
 use catan_domain::seating::SEAT_ORDER;
 use catan_kit::ApiError;
-use actix_web::HttpResponse;
-use actix_web::http::StatusCode;
 use catan_kit::db;
 use catan_kit::idempotency::{Claim, Reply, write_once};
 use catan_kit::peer::peer_error;
@@ -50,25 +51,40 @@ pub async fn draw_next_round(
             let next = next_draw(state, &event, &existing).await?;
             let qualifying_rounds = event.qualifying_rounds as usize;
             let board_mode = event.board_mode;
-            store_new_round(&pool, event_id, rounds_before, drawn_by, claim, move |conn, rounds| {
-                let numbers = store::numbers_for(conn, event_id, &next.players)?;
-                let mut round = build_round(
-                    event_id,
-                    rounds_before as u32 + 1,
-                    seed,
-                    &next,
-                    rounds,
-                    &numbers,
-                    qualifying_rounds,
-                )?;
-                round.board_mode = board_mode;
-                Ok(round)
-            })
+            store_new_round(
+                &pool,
+                event_id,
+                rounds_before,
+                drawn_by,
+                claim,
+                move |conn, rounds| {
+                    let numbers = store::numbers_for(conn, event_id, &next.players)?;
+                    let mut round = build_round(
+                        event_id,
+                        rounds_before as u32 + 1,
+                        seed,
+                        &next,
+                        rounds,
+                        &numbers,
+                        qualifying_rounds,
+                    )?;
+                    round.board_mode = board_mode;
+                    Ok(round)
+                },
+            )
             .await
         }
         EventFormat::Partner => {
             let round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
-            store_new_round(&pool, event_id, rounds_before, drawn_by, claim, move |_, _| Ok(round)).await
+            store_new_round(
+                &pool,
+                event_id,
+                rounds_before,
+                drawn_by,
+                claim,
+                move |_, _| Ok(round),
+            )
+            .await
         }
     }
 }
@@ -147,7 +163,10 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     if qualifying_drawn < event.qualifying_rounds as usize {
         return Ok(NextDraw {
             stage: Stage::Qualifying,
-            players: active.iter().filter_map(|e| Some((e.id, e.player_id?))).collect(),
+            players: active
+                .iter()
+                .filter_map(|e| Some((e.id, e.player_id?)))
+                .collect(),
         });
     }
     let semifinal = existing.iter().find(|r| r.stage == Stage::Semifinal);
@@ -161,8 +180,10 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
         .standings(event.id)
         .await
         .map_err(|e| peer_error("ranking", e))?;
-    let entry_of_player: HashMap<Uuid, Uuid> =
-        entries.iter().filter_map(|e| Some((e.player_id?, e.id))).collect();
+    let entry_of_player: HashMap<Uuid, Uuid> = entries
+        .iter()
+        .filter_map(|e| Some((e.player_id?, e.id)))
+        .collect();
     if let Some(semifinal) = semifinal {
         // The semi-finals' winners play the final.
         let qualifying_order: Vec<Uuid> = standings.rows.iter().map(|r| r.player_id).collect();

@@ -64,7 +64,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-        let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
+    let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
     let verifier = Verifier::of_registration(&config.peers.registration).await;
     let state = web::Data::new(State {
         pool,

@@ -4,14 +4,14 @@ use crate::State;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use catan_domain::board::{generate_board, render_svg, table_board_seed};
 use catan_api::{DrawRound, Problem, Role, Round};
+use catan_domain::board::{generate_board, render_svg, table_board_seed};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
+use catan_kit::idempotency::{self, Claim, IdempotencyKey};
 use catan_kit::pagination::{PageQuery, page_response};
 use catan_kit::peer::peer_error;
-use catan_kit::idempotency::{self, Claim, IdempotencyKey};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -56,7 +56,9 @@ async fn draw_round(
         match serde_json::from_slice::<Option<DrawRound>>(&body) {
             Ok(request) => request.unwrap_or_default(),
             Err(e) if e.is_syntax() || e.is_eof() => {
-                return Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}")));
+                return Err(ApiError::BadRequest(format!(
+                    "the body is not valid JSON: {e}"
+                )));
             }
             Err(e) => return Err(ApiError::field("body", "invalid_json", e.to_string())),
         }
@@ -68,7 +70,12 @@ async fn draw_round(
             format!("seed must be 0 to {MAX_SEED}"),
         ));
     }
-    let claim = Claim::of(&principal, &idempotency, &format!("POST /v1/events/{event_id}/rounds"), &request);
+    let claim = Claim::of(
+        &principal,
+        &idempotency,
+        &format!("POST /v1/events/{event_id}/rounds"),
+        &request,
+    );
     if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
         return Ok(replay);
     }
@@ -88,11 +95,14 @@ async fn list_rounds(
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if rounds.is_empty() {
         // No round yet, or no such event: registration knows which.
-        state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+        state
+            .registration
+            .event(event_id)
+            .await
+            .map_err(|e| peer_error("registration", e))?;
     }
     Ok(page_response(&request, &page, &page.slice(rounds)))
 }
-
 
 /// One round: its stage, seed, the engine's figures, and its tables with seats in play order and
 /// why each table was formed.
@@ -141,9 +151,15 @@ async fn table_board(
     let round = rounds
         .into_iter()
         .find(|r| r.number == number)
-        .ok_or_else(|| ApiError::NotFound(format!("round {number} of event {event_id} has not been drawn")))?;
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "round {number} of event {event_id} has not been drawn"
+            ))
+        })?;
     if !round.tables.iter().any(|t| t.number == table) {
-        return Err(ApiError::NotFound(format!("round {number} has no table {table}")));
+        return Err(ApiError::NotFound(format!(
+            "round {number} has no table {table}"
+        )));
     }
     let board = generate_board(table_board_seed(round.seed, table, round.board_mode));
     let wants_svg = request
@@ -152,7 +168,9 @@ async fn table_board(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains("image/svg+xml"));
     Ok(if wants_svg {
-        HttpResponse::Ok().content_type("image/svg+xml").body(render_svg(&board))
+        HttpResponse::Ok()
+            .content_type("image/svg+xml")
+            .body(render_svg(&board))
     } else {
         HttpResponse::Ok().json(board)
     })

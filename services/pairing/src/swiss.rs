@@ -12,7 +12,11 @@ use uuid::Uuid;
 /// The two teams at a drawn partner table.
 fn teams_at(table: &Table) -> Option<(Uuid, Uuid)> {
     let first = table.seats.first()?.entry_id;
-    let second = table.seats.iter().map(|s| s.entry_id).find(|e| *e != first)?;
+    let second = table
+        .seats
+        .iter()
+        .map(|s| s.entry_id)
+        .find(|e| *e != first)?;
     Some((first, second))
 }
 
@@ -21,7 +25,12 @@ fn table_seed(round_seed: u64, table: usize) -> u64 {
     round_seed ^ (table as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-pub async fn draw_swiss_round(state: &State, event: &Event, existing: &[Round], seed: u64) -> Result<Round, ApiError> {
+pub async fn draw_swiss_round(
+    state: &State,
+    event: &Event,
+    existing: &[Round],
+    seed: u64,
+) -> Result<Round, ApiError> {
     let rules = event
         .partner_rules
         .ok_or_else(|| ApiError::internal(format!("partner event {} has no rules", event.id)))?;
@@ -57,7 +66,9 @@ pub async fn draw_swiss_round(state: &State, event: &Event, existing: &[Round], 
         })
         .collect();
     if rows.iter().filter(|r| !r.dropped).count() < 2 {
-        return Err(ApiError::Conflict("a Swiss round needs at least two teams in the event".into()));
+        return Err(ApiError::Conflict(
+            "a Swiss round needs at least two teams in the event".into(),
+        ));
     }
     let played: Vec<(Uuid, Uuid)> = existing
         .iter()
@@ -75,10 +86,16 @@ pub async fn draw_swiss_round(state: &State, event: &Event, existing: &[Round], 
     let mut tables = Vec::with_capacity(pairing.tables.len());
     for (i, (a, b)) in pairing.tables.iter().enumerate() {
         let (&(a_name, a_players, a_points), &(b_name, b_players, b_points)) = (
-            team_of.get(a).ok_or_else(|| ApiError::internal(format!("team {a} has no players")))?,
-            team_of.get(b).ok_or_else(|| ApiError::internal(format!("team {b} has no players")))?,
+            team_of
+                .get(a)
+                .ok_or_else(|| ApiError::internal(format!("team {a} has no players")))?,
+            team_of
+                .get(b)
+                .ok_or_else(|| ApiError::internal(format!("team {b} has no players")))?,
         );
-        let rematch = played.iter().any(|&(x, y)| (x, y) == (*a, *b) || (y, x) == (*a, *b));
+        let rematch = played
+            .iter()
+            .any(|&(x, y)| (x, y) == (*a, *b) || (y, x) == (*a, *b));
         let mut notes = vec![format!(
             "Swiss: {a_name} ({a_points} points) against {b_name} ({b_points} points); partners sit opposite"
         )];

@@ -4,9 +4,8 @@ use crate::State;
 use crate::feed;
 use actix_web::{HttpResponse, get, web};
 use catan_api::{
-    ResultStatus, StandingsCount,
-    AnyStandings, Entry, EventFormat, PartnerStandingRow, PartnerStandings, PlacementRow, Placements, Problem,
-    StandingRow, Stage, Standings, TableResult,
+    AnyStandings, Entry, EventFormat, PartnerStandingRow, PartnerStandings, PlacementRow,
+    Placements, Problem, ResultStatus, Stage, StandingRow, Standings, StandingsCount, TableResult,
 };
 use catan_domain::partner::{PartnerGame, partner_standings_with_drops};
 use catan_domain::playoffs::{PlayoffPlan, placements, playoff_plan};
@@ -38,7 +37,7 @@ async fn load(state: &State, event: &catan_api::Event) -> Result<EventView, ApiE
         .entries(event_id)
         .await
         .map_err(|e| peer_error("registration", e))?;
-        let mut results = feed::known(&state.pool, event_id).await?;
+    let mut results = feed::known(&state.pool, event_id).await?;
     if event.standings_count == StandingsCount::Confirmed {
         results.retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));
     }
@@ -62,7 +61,10 @@ impl EventView {
     }
 
     fn entry_of_player(&self) -> HashMap<Uuid, &Entry> {
-        self.entries.iter().filter_map(|e| Some((e.player_id?, e))).collect()
+        self.entries
+            .iter()
+            .filter_map(|e| Some((e.player_id?, e)))
+            .collect()
     }
 
     fn counted(&self, stage: Stage) -> u32 {
@@ -86,10 +88,16 @@ fn complete_rounds(results: &[TableResult], stage: Stage) -> u32 {
     complete
 }
 
-fn with_freshness(mut response: actix_web::HttpResponseBuilder, up_to_date: bool) -> actix_web::HttpResponseBuilder {
+fn with_freshness(
+    mut response: actix_web::HttpResponseBuilder,
+    up_to_date: bool,
+) -> actix_web::HttpResponseBuilder {
     if !up_to_date {
         // The copy could not be brought up to date: say so rather than fail the read.
-        response.insert_header(("Warning", "110 - \"results service unreachable; this may be out of date\""));
+        response.insert_header((
+            "Warning",
+            "110 - \"results service unreachable; this may be out of date\"",
+        ));
     }
     response
 }
@@ -116,7 +124,7 @@ fn classic_standings_of(event_id: Uuid, view: &EventView) -> Standings {
             }
         })
         .collect();
-        Standings {
+    Standings {
         format: EventFormat::Classic,
         event_id,
         after_round: complete_rounds(&view.results, Stage::Qualifying),
@@ -134,15 +142,20 @@ async fn partner_standings_of(
         .partner_rules
         .ok_or_else(|| ApiError::internal(format!("partner event {} has no rules", event.id)))?;
     // Byes are the pairing's: a round's bye is known once the round is drawn.
-    let rounds = state.pairing.rounds(event.id).await.map_err(|e| peer_error("pairing", e))?;
+    let rounds = state
+        .pairing
+        .rounds(event.id)
+        .await
+        .map_err(|e| peer_error("pairing", e))?;
     let byes: Vec<Uuid> = rounds.iter().flat_map(|r| r.byes.iter().copied()).collect();
     let games: Vec<PartnerGame> = view
         .results
         .iter()
         .filter(|r| r.stage == Stage::Swiss)
         .map(|r| {
-            r.to_partner_game()
-                .ok_or_else(|| ApiError::internal(format!("partner result of table {} has no teams", r.table)))
+            r.to_partner_game().ok_or_else(|| {
+                ApiError::internal(format!("partner result of table {} has no teams", r.table))
+            })
         })
         .collect::<Result<_, _>>()?;
     let teams: Vec<Uuid> = view.entries.iter().map(|e| e.id).collect();
@@ -172,7 +185,7 @@ async fn partner_standings_of(
             }
         })
         .collect();
-        Ok(PartnerStandings {
+    Ok(PartnerStandings {
         format: EventFormat::Partner,
         event_id: event.id,
         after_round: complete_rounds(&view.results, Stage::Swiss),
@@ -194,7 +207,10 @@ async fn partner_standings_of(
     )
 )]
 #[get("/v1/events/{event_id}/standings")]
-async fn standings(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+async fn standings(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
     let (body, up_to_date) = current_standings(&state, path.into_inner()).await?;
     Ok(with_freshness(HttpResponse::Ok(), up_to_date).json(body))
 }
@@ -212,7 +228,9 @@ pub(crate) async fn current_standings(
     let view = load(state, &event).await?;
     let body = match event.format {
         EventFormat::Classic => AnyStandings::Classic(classic_standings_of(event_id, &view)),
-        EventFormat::Partner => AnyStandings::Partner(partner_standings_of(state, &event, &view).await?),
+        EventFormat::Partner => {
+            AnyStandings::Partner(partner_standings_of(state, &event, &view).await?)
+        }
     };
     Ok((body, view.up_to_date))
 }
@@ -230,9 +248,16 @@ pub(crate) async fn current_standings(
     )
 )]
 #[get("/v1/events/{event_id}/placements")]
-async fn event_placements(state: web::Data<State>, path: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+async fn event_placements(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    let event = state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+    let event = state
+        .registration
+        .event(event_id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
     if event.format == EventFormat::Partner {
         return Err(ApiError::NotFound(
             "a partner event is placed by its standings (rank and prize)".into(),
@@ -257,8 +282,11 @@ async fn event_placements(state: web::Data<State>, path: web::Path<Uuid>) -> Res
                 .collect()
         }
         None => {
-            let no_playoff = playoff_plan(rows.len(), event.small_field_playoff) == PlayoffPlan::None;
-            if !(no_playoff && complete_rounds(&view.results, Stage::Qualifying) >= event.qualifying_rounds) {
+            let no_playoff =
+                playoff_plan(rows.len(), event.small_field_playoff) == PlayoffPlan::None;
+            if !(no_playoff
+                && complete_rounds(&view.results, Stage::Qualifying) >= event.qualifying_rounds)
+            {
                 return Err(ApiError::NotFound(
                     "no placements yet: they are known once the final has a result".into(),
                 ));

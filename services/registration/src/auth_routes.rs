@@ -4,7 +4,9 @@ use crate::State;
 use crate::keys::{digest, new_secret};
 use crate::schema::{api_keys, entry_players};
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{ApiKeyCreated, CreateApiKey, PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
+use catan_api::{
+    ApiKeyCreated, CreateApiKey, PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse,
+};
 use catan_kit::ApiError;
 use catan_kit::auth::{Principal, claims_for};
 use catan_kit::db;
@@ -15,7 +17,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(issue_token)
         .service(jwks)
         .service(create_api_key)
-                .service(rotate_signing_key)
+        .service(rotate_signing_key)
         .service(player_token);
 }
 
@@ -50,7 +52,11 @@ async fn issue_token(
         Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
     let claims = claims_for(id, role, events, state.token_ttl);
     Ok(web::Json(TokenResponse {
-                access_token: state.keys.current().map_err(ApiError::internal)?.sign(&claims)?,
+        access_token: state
+            .keys
+            .current()
+            .map_err(ApiError::internal)?
+            .sign(&claims)?,
         token_type: "Bearer".into(),
         expires_in: state.token_ttl.as_secs(),
     }))
@@ -82,12 +88,19 @@ enum PinCheck {
     )
 )]
 #[post("/v1/auth/player-token")]
-async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenRequest>) -> Result<web::Json<TokenResponse>, ApiError> {
-    let PlayerTokenRequest { event_id, player_id, pin } = body.into_inner();
+async fn player_token(
+    state: web::Data<State>,
+    body: web::Json<PlayerTokenRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let PlayerTokenRequest {
+        event_id,
+        player_id,
+        pin,
+    } = body.into_inner();
     // The failed attempt must be counted even though the answer is an error: decide inside the
     // transaction, answer after it commits.
     let check = db::transaction(&state.pool, move |conn| {
-                let row: Option<PinRow> = entry_players::table
+        let row: Option<PinRow> = entry_players::table
             .filter(entry_players::event_id.eq(event_id))
             .filter(entry_players::player_id.eq(player_id))
             .select((
@@ -112,12 +125,16 @@ async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenReques
             .filter(entry_players::player_id.eq(player_id));
         if crate::keys::pin_digest(event_id, player_id, &pin) == stored {
             diesel::update(target)
-                .set((entry_players::failed_pin_attempts.eq(0), entry_players::pin_locked_until.eq(None::<chrono::DateTime<chrono::Utc>>)))
+                .set((
+                    entry_players::failed_pin_attempts.eq(0),
+                    entry_players::pin_locked_until.eq(None::<chrono::DateTime<chrono::Utc>>),
+                ))
                 .execute(conn)?;
             return Ok(PinCheck::Good);
         }
         let failed = failed + 1;
-        let lock = (failed >= PIN_ATTEMPTS).then(|| now + chrono::Duration::minutes(PIN_LOCK_MINUTES));
+        let lock =
+            (failed >= PIN_ATTEMPTS).then(|| now + chrono::Duration::minutes(PIN_LOCK_MINUTES));
         diesel::update(target)
             .set((
                 entry_players::failed_pin_attempts.eq(if lock.is_some() { 0 } else { failed }),
@@ -129,14 +146,25 @@ async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenReques
     .await?;
     match check {
         PinCheck::Good => {
-            let claims = claims_for(player_id, Role::Player, Some(vec![event_id]), state.token_ttl);
+            let claims = claims_for(
+                player_id,
+                Role::Player,
+                Some(vec![event_id]),
+                state.token_ttl,
+            );
             Ok(web::Json(TokenResponse {
-                access_token: state.keys.current().map_err(ApiError::internal)?.sign(&claims)?,
+                access_token: state
+                    .keys
+                    .current()
+                    .map_err(ApiError::internal)?
+                    .sign(&claims)?,
                 token_type: "Bearer".into(),
                 expires_in: state.token_ttl.as_secs(),
             }))
         }
-        PinCheck::Wrong => Err(ApiError::Unauthorized("unknown player or wrong PIN for this event".into())),
+        PinCheck::Wrong => Err(ApiError::Unauthorized(
+            "unknown player or wrong PIN for this event".into(),
+        )),
         PinCheck::Locked { seconds } => Err(ApiError::TooManyRequests {
             detail: format!("too many wrong PINs: sign-in is locked for {seconds} more seconds"),
             retry_after_seconds: seconds as u64,
@@ -149,7 +177,10 @@ async fn player_token(state: web::Data<State>, body: web::Json<PlayerTokenReques
 #[get("/.well-known/jwks.json")]
 async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
     let keys = state.keys.clone();
-    let published = db::run(&state.pool, move |_| keys.published().map_err(ApiError::internal)).await?;
+    let published = db::run(&state.pool, move |_| {
+        keys.published().map_err(ApiError::internal)
+    })
+    .await?;
     Ok(HttpResponse::Ok()
         // Short: verifiers fetch again on an unknown kid anyway.
         .insert_header(("Cache-Control", "public, max-age=60"))
@@ -168,14 +199,19 @@ async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
     )
 )]
 #[post("/v1/admin/signing-keys")]
-async fn rotate_signing_key(state: web::Data<State>, principal: Principal) -> Result<HttpResponse, ApiError> {
+async fn rotate_signing_key(
+    state: web::Data<State>,
+    principal: Principal,
+) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let keys = state.keys.clone();
-    let key = db::run(&state.pool, move |_| keys.rotate().map_err(ApiError::internal)).await?;
+    let key = db::run(&state.pool, move |_| {
+        keys.rotate().map_err(ApiError::internal)
+    })
+    .await?;
     tracing::info!(kid = %key.kid, "token signing key rotated");
     Ok(HttpResponse::Created().json(serde_json::json!({ "kid": key.kid })))
 }
-
 
 /// Creates an API key (admin only). Director and scorer keys name the events they may act on.
 #[utoipa::path(
@@ -198,7 +234,7 @@ async fn create_api_key(
     principal.require_admin()?;
     let body = body.into_inner();
     let name = crate::people_routes::valid_name("name", &body.name)?;
-        if body.role == Role::Player {
+    if body.role == Role::Player {
         return Err(ApiError::field(
             "role",
             "not_a_key_role",

@@ -3,22 +3,22 @@
 use crate::State;
 use crate::people_routes::{region_must_exist, valid_name};
 use crate::schema::{entries, entry_players, events, players};
+use actix_web::HttpRequest;
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{
-    BoardMode, CreateEntry, PlayerPin, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat, PartnerSettings, Problem, Role,
-    SmallFieldRule,
+    BoardMode, CreateEntry, CreateEvent, DropEntry, Entry, EntryStatus, Event, EventFormat,
+    PartnerSettings, PlayerPin, Problem, Role, SmallFieldRule,
 };
 use catan_domain::partner::ByeRule;
-use std::collections::HashMap;
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db::{self, enum_from_text, enum_to_text};
-use catan_kit::pagination::{PageQuery, page_response};
-use actix_web::HttpRequest;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
-use actix_web::http::StatusCode;
+use catan_kit::pagination::{PageQuery, page_response};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use std::collections::HashMap;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -41,7 +41,7 @@ struct EventRow {
     format: String,
     qualifying_rounds: i32,
     small_field_playoff: String,
-        board_mode: String,
+    board_mode: String,
     standings_count: String,
     partner_rules: Option<serde_json::Value>,
     created_at: DateTime<Utc>,
@@ -55,7 +55,7 @@ fn event_from_row(row: EventRow) -> Result<Event, ApiError> {
         format: enum_from_text::<EventFormat>(&row.format)?,
         qualifying_rounds: row.qualifying_rounds as u32,
         small_field_playoff: enum_from_text::<SmallFieldRule>(&row.small_field_playoff)?,
-                board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
+        board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
         standings_count: enum_from_text(&row.standings_count)?,
         partner_rules: row
             .partner_rules
@@ -67,7 +67,12 @@ fn event_from_row(row: EventRow) -> Result<Event, ApiError> {
 }
 
 /// A number setting within `range`, named by its field.
-fn setting(field: &str, value: Option<i64>, default: i64, range: std::ops::RangeInclusive<i64>) -> Result<i64, ApiError> {
+fn setting(
+    field: &str,
+    value: Option<i64>,
+    default: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, ApiError> {
     let value = value.unwrap_or(default);
     if range.contains(&value) {
         Ok(value)
@@ -96,9 +101,24 @@ fn refuse_foreign(fields: &[(&str, bool)], format: &str) -> Result<(), ApiError>
 fn partner_rules(body: &CreateEvent) -> Result<PartnerSettings, ApiError> {
     let defaults = PartnerSettings::default();
     let rules = PartnerSettings {
-        rounds: setting("swiss_rounds", body.swiss_rounds, defaults.rounds.into(), 1..=MAX_ROUNDS)? as u32,
-        target_vp: setting("team_target_vp", body.team_target_vp, defaults.target_vp.into(), 5..=44)? as u8,
-        minutes_per_game: setting("minutes_per_game", body.minutes_per_game, defaults.minutes_per_game.into(), 1..=600)? as u32,
+        rounds: setting(
+            "swiss_rounds",
+            body.swiss_rounds,
+            defaults.rounds.into(),
+            1..=MAX_ROUNDS,
+        )? as u32,
+        target_vp: setting(
+            "team_target_vp",
+            body.team_target_vp,
+            defaults.target_vp.into(),
+            5..=44,
+        )? as u8,
+        minutes_per_game: setting(
+            "minutes_per_game",
+            body.minutes_per_game,
+            defaults.minutes_per_game.into(),
+            1..=600,
+        )? as u32,
         thinking_seconds_per_turn: setting(
             "thinking_seconds_per_turn",
             body.thinking_seconds_per_turn,
@@ -107,7 +127,12 @@ fn partner_rules(body: &CreateEvent) -> Result<PartnerSettings, ApiError> {
         )? as u32,
         time_limit_rule: body.time_limit_rule.unwrap_or(defaults.time_limit_rule),
         bye_rule: ByeRule {
-            points: setting("bye_points", body.bye_points, defaults.bye_rule.points.into(), 0..=defaults.points.win.into())? as u32,
+            points: setting(
+                "bye_points",
+                body.bye_points,
+                defaults.bye_rule.points.into(),
+                0..=defaults.points.win.into(),
+            )? as u32,
             ..defaults.bye_rule
         },
         ..defaults
@@ -152,13 +177,21 @@ async fn create_event(
                     ("swiss_rounds", body.swiss_rounds.is_some()),
                     ("team_target_vp", body.team_target_vp.is_some()),
                     ("minutes_per_game", body.minutes_per_game.is_some()),
-                    ("thinking_seconds_per_turn", body.thinking_seconds_per_turn.is_some()),
+                    (
+                        "thinking_seconds_per_turn",
+                        body.thinking_seconds_per_turn.is_some(),
+                    ),
                     ("time_limit_rule", body.time_limit_rule.is_some()),
                     ("bye_points", body.bye_points.is_some()),
                 ],
                 "classic",
             )?;
-            let rounds = setting("qualifying_rounds", body.qualifying_rounds, DEFAULT_QUALIFYING_ROUNDS.into(), 1..=MAX_ROUNDS)?;
+            let rounds = setting(
+                "qualifying_rounds",
+                body.qualifying_rounds,
+                DEFAULT_QUALIFYING_ROUNDS.into(),
+                1..=MAX_ROUNDS,
+            )?;
             (rounds, None)
         }
         EventFormat::Partner => {
@@ -170,12 +203,15 @@ async fn create_event(
                 "partner",
             )?;
             let rules = partner_rules(&body)?;
-            (rules.rounds.into(), Some(serde_json::to_value(rules).map_err(ApiError::internal)?))
+            (
+                rules.rounds.into(),
+                Some(serde_json::to_value(rules).map_err(ApiError::internal)?),
+            )
         }
     };
     let format = enum_to_text(&body.format);
     let small_field = enum_to_text(&body.small_field_playoff.unwrap_or_default());
-        let board_mode = enum_to_text(&body.board_mode.unwrap_or_default());
+    let board_mode = enum_to_text(&body.board_mode.unwrap_or_default());
     let standings_count = enum_to_text(&body.standings_count.unwrap_or_default());
     let region_id = body.region_id;
     write_once(&state.pool, claim, move |conn| {
@@ -188,7 +224,7 @@ async fn create_event(
                 events::format.eq(format),
                 events::qualifying_rounds.eq(rounds as i32),
                 events::small_field_playoff.eq(small_field),
-                                events::board_mode.eq(board_mode),
+                events::board_mode.eq(board_mode),
                 events::standings_count.eq(standings_count),
                 events::partner_rules.eq(partner),
             ))
@@ -200,7 +236,11 @@ async fn create_event(
 }
 
 fn load_event(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
-    let row: Option<EventRow> = events::table.find(id).select(EventRow::as_select()).first(conn).optional()?;
+    let row: Option<EventRow> = events::table
+        .find(id)
+        .select(EventRow::as_select())
+        .first(conn)
+        .optional()?;
     event_from_row(row.ok_or_else(|| ApiError::NotFound(format!("there is no event {id}")))?)
 }
 
@@ -252,7 +292,12 @@ fn with_players(conn: &mut PgConnection, rows: Vec<EntryRow>) -> Result<Vec<Entr
             let name = match (&row.team_name, players.first()) {
                 (Some(team), _) => team.clone(),
                 (None, Some((_, player))) => player.clone(),
-                (None, None) => return Err(ApiError::internal(format!("entry {} has no players", row.id))),
+                (None, None) => {
+                    return Err(ApiError::internal(format!(
+                        "entry {} has no players",
+                        row.id
+                    )));
+                }
             };
             Ok(Entry {
                 id: row.id,
@@ -262,7 +307,7 @@ fn with_players(conn: &mut PgConnection, rows: Vec<EntryRow>) -> Result<Vec<Entr
                 player_ids: players.into_iter().map(|(id, _)| id).collect(),
                 name,
                 status: enum_from_text::<EntryStatus>(&row.status)?,
-                                status_reason: row.status_reason,
+                status_reason: row.status_reason,
                 created_at: row.created_at,
                 pins: None,
             })
@@ -277,21 +322,30 @@ fn load_entry(conn: &mut PgConnection, event_id: Uuid, entry_id: Uuid) -> Result
         .select(EntryRow::as_select())
         .first(conn)
         .optional()?;
-    let row = row.ok_or_else(|| ApiError::NotFound(format!("there is no entry {entry_id} in this event")))?;
-    with_players(conn, vec![row])?.pop().ok_or_else(|| ApiError::internal("entry vanished"))
+    let row = row
+        .ok_or_else(|| ApiError::NotFound(format!("there is no entry {entry_id} in this event")))?;
+    with_players(conn, vec![row])?
+        .pop()
+        .ok_or_else(|| ApiError::internal("entry vanished"))
 }
 
 /// Who an entry request enters: (team name, players), checked against the event's format.
-fn entrants(format: EventFormat, body: &CreateEntry) -> Result<(Option<String>, Vec<Uuid>), ApiError> {
+fn entrants(
+    format: EventFormat,
+    body: &CreateEntry,
+) -> Result<(Option<String>, Vec<Uuid>), ApiError> {
     match format {
         EventFormat::Classic => {
             refuse_foreign(
-                &[("team_name", body.team_name.is_some()), ("player_ids", body.player_ids.is_some())],
+                &[
+                    ("team_name", body.team_name.is_some()),
+                    ("player_ids", body.player_ids.is_some()),
+                ],
                 "classic",
             )?;
-            let player = body
-                .player_id
-                .ok_or_else(|| ApiError::field("player_id", "required", "a classic entry names its player"))?;
+            let player = body.player_id.ok_or_else(|| {
+                ApiError::field("player_id", "required", "a classic entry names its player")
+            })?;
             Ok((None, vec![player]))
         }
         EventFormat::Partner => {
@@ -299,10 +353,18 @@ fn entrants(format: EventFormat, body: &CreateEntry) -> Result<(Option<String>, 
             let name = valid_name("team_name", body.team_name.as_deref().unwrap_or_default())?;
             let players = body.player_ids.clone().unwrap_or_default();
             if players.len() != 2 {
-                return Err(ApiError::field("player_ids", "team_of_two", "a team has exactly two players"));
+                return Err(ApiError::field(
+                    "player_ids",
+                    "team_of_two",
+                    "a team has exactly two players",
+                ));
             }
             if players[0] == players[1] {
-                return Err(ApiError::field("player_ids[1]", "duplicate_player", "a team has two different players"));
+                return Err(ApiError::field(
+                    "player_ids[1]",
+                    "duplicate_player",
+                    "a team has two different players",
+                ));
             }
             Ok((Some(name), players))
         }
@@ -337,7 +399,12 @@ async fn create_entry(
     let event_id = path.into_inner();
     principal.require_event(event_id, &[Role::Director])?;
     let body = body.into_inner();
-    let claim = Claim::of(&principal, &idempotency, &format!("POST /v1/events/{event_id}/entries"), &body);
+    let claim = Claim::of(
+        &principal,
+        &idempotency,
+        &format!("POST /v1/events/{event_id}/entries"),
+        &body,
+    );
     if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
         return Ok(replay);
     }
@@ -349,8 +416,16 @@ async fn create_entry(
             .select(players::id)
             .load(conn)?;
         if let Some(i) = members.iter().position(|p| !known.contains(p)) {
-            let field = if team_name.is_some() { format!("player_ids[{i}]") } else { "player_id".to_string() };
-            return Err(ApiError::field(&field, "unknown_player", format!("there is no player {}", members[i])));
+            let field = if team_name.is_some() {
+                format!("player_ids[{i}]")
+            } else {
+                "player_id".to_string()
+            };
+            return Err(ApiError::field(
+                &field,
+                "unknown_player",
+                format!("there is no player {}", members[i]),
+            ));
         }
         let entered: Vec<Uuid> = entry_players::table
             .filter(entry_players::event_id.eq(event_id))
@@ -358,18 +433,24 @@ async fn create_entry(
             .select(entry_players::player_id)
             .load(conn)?;
         if let Some(player) = entered.first() {
-            return Err(ApiError::Conflict(format!("player {player} is already entered in this event")));
+            return Err(ApiError::Conflict(format!(
+                "player {player} is already entered in this event"
+            )));
         }
         let id = Uuid::new_v4();
         diesel::insert_into(entries::table)
             .values((
                 entries::id.eq(id),
                 entries::event_id.eq(event_id),
-                entries::player_id.eq(if team_name.is_none() { members.first().copied() } else { None }),
+                entries::player_id.eq(if team_name.is_none() {
+                    members.first().copied()
+                } else {
+                    None
+                }),
                 entries::team_name.eq(&team_name),
             ))
             .execute(conn)?;
-                let mut pins = Vec::with_capacity(members.len());
+        let mut pins = Vec::with_capacity(members.len());
         for (position, player) in members.iter().enumerate() {
             let pin = crate::keys::new_pin();
             diesel::insert_into(entry_players::table)
@@ -381,9 +462,12 @@ async fn create_entry(
                     entry_players::pin_sha256.eq(crate::keys::pin_digest(event_id, *player, &pin)),
                 ))
                 .execute(conn)?;
-            pins.push(PlayerPin { player_id: *player, pin });
+            pins.push(PlayerPin {
+                player_id: *player,
+                pin,
+            });
         }
-                let entry = Entry {
+        let entry = Entry {
             pins: Some(pins),
             ..load_entry(conn, event_id, id)?
         };
@@ -458,7 +542,11 @@ async fn drop_entry(
         return Ok(replay);
     }
     let reason = valid_name("reason", &body.reason)?;
-    let status = if body.exclude { EntryStatus::Excluded } else { EntryStatus::Dropped };
+    let status = if body.exclude {
+        EntryStatus::Excluded
+    } else {
+        EntryStatus::Dropped
+    };
     write_once(&state.pool, claim, move |conn| {
         let changed = diesel::update(
             entries::table
@@ -466,7 +554,10 @@ async fn drop_entry(
                 .filter(entries::event_id.eq(event_id)),
         )
         .filter(entries::status.eq("active"))
-        .set((entries::status.eq(enum_to_text(&status)), entries::status_reason.eq(reason)))
+        .set((
+            entries::status.eq(enum_to_text(&status)),
+            entries::status_reason.eq(reason),
+        ))
         .execute(conn)?;
         let entry = load_entry(conn, event_id, entry_id)?;
         if changed == 0 {
@@ -478,4 +569,3 @@ async fn drop_entry(
     })
     .await
 }
-

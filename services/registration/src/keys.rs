@@ -4,9 +4,9 @@ use crate::schema::{api_keys, signing_keys};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use catan_kit::auth::SigningKey;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
-use chrono::{DateTime, Utc};
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
@@ -76,7 +76,7 @@ impl KeyRing {
 
     /// Newest first (blocking: reads the database when the cache is stale).
     fn keys(&self) -> anyhow::Result<Vec<StoredKey>> {
-                if let Some((read_at, keys)) = &*self.cache.read().expect("key cache")
+        if let Some((read_at, keys)) = &*self.cache.read().expect("key cache")
             && read_at.elapsed() < KEY_CACHE
         {
             return Ok(keys.clone());
@@ -115,7 +115,8 @@ impl KeyRing {
     /// successor came less than a token lifetime ago (its tokens may still be valid).
     pub fn published(&self) -> anyhow::Result<Vec<jsonwebtoken::jwk::Jwk>> {
         let keys = self.keys()?;
-        let horizon = Utc::now() - chrono::Duration::from_std(self.token_ttl)? - chrono::Duration::minutes(1);
+        let horizon =
+            Utc::now() - chrono::Duration::from_std(self.token_ttl)? - chrono::Duration::minutes(1);
         Ok(keys
             .iter()
             .enumerate()
@@ -124,7 +125,7 @@ impl KeyRing {
             .collect())
     }
 
-        /// The published keys as the database has them now, for verifying a token whose key this
+    /// The published keys as the database has them now, for verifying a token whose key this
     /// replica has not seen yet.
     pub fn published_now(&self) -> anyhow::Result<Vec<jsonwebtoken::jwk::Jwk>> {
         *self.cache.write().expect("key cache") = None;
@@ -141,7 +142,11 @@ impl KeyRing {
     }
 }
 
-fn insert_key(conn: &mut PgConnection, key: &SigningKey, only_if_first: bool) -> QueryResult<usize> {
+fn insert_key(
+    conn: &mut PgConnection,
+    key: &SigningKey,
+    only_if_first: bool,
+) -> QueryResult<usize> {
     let insert = diesel::insert_into(signing_keys::table).values((
         signing_keys::kid.eq(&key.kid),
         signing_keys::seed.eq(key.seed().to_vec()),

@@ -78,7 +78,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-        let admin_key = config.admin_key.clone();
+    let admin_key = config.admin_key.clone();
     let token_ttl = config.token_ttl;
     let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
     let (pool, keys) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
@@ -88,7 +88,9 @@ pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<Runn
     })
     .await??;
     let ring = keys.clone();
-    let verifier = web::Data::new(Verifier::local(move || ring.published_now().map_err(|e| e.to_string())));
+    let verifier = web::Data::new(Verifier::local(move || {
+        ring.published_now().map_err(|e| e.to_string())
+    }));
     let deliveries_due = Arc::new(tokio::sync::Notify::new());
     let deliverer = webhook_delivery::spawn(
         pool.clone(),

@@ -2,15 +2,15 @@
 
 use crate::State;
 use crate::schema::{players, regions};
+use actix_web::HttpRequest;
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{CreatePlayer, CreateRegion, Player, Problem, Region, Role};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
-use catan_kit::pagination::{PageQuery, page_response};
-use actix_web::HttpRequest;
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
-use actix_web::http::StatusCode;
+use catan_kit::pagination::{PageQuery, page_response};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -91,7 +91,10 @@ async fn create_region(
     }
     let name = valid_name("name", &body.name)?;
     write_once(&state.pool, claim, move |conn| {
-        let region = Region { id: Uuid::new_v4(), name };
+        let region = Region {
+            id: Uuid::new_v4(),
+            name,
+        };
         diesel::insert_into(regions::table)
             .values((regions::id.eq(region.id), regions::name.eq(&region.name)))
             .execute(conn)?;
@@ -118,7 +121,10 @@ async fn list_regions(
             .load(conn)?)
     })
     .await?;
-    let regions: Vec<Region> = rows.into_iter().map(|(id, name)| Region { id, name }).collect();
+    let regions: Vec<Region> = rows
+        .into_iter()
+        .map(|(id, name)| Region { id, name })
+        .collect();
     Ok(page_response(&request, &page, &regions))
 }
 
@@ -157,9 +163,22 @@ async fn create_player(
                     players::name.eq(name),
                     players::region_id.eq(region_id),
                 ))
-                .returning((players::id, players::name, players::region_id, players::created_at))
+                .returning((
+                    players::id,
+                    players::name,
+                    players::region_id,
+                    players::created_at,
+                ))
                 .get_result(conn)?;
-        Reply::new(StatusCode::CREATED, &Player { id, name, region_id, created_at })
+        Reply::new(
+            StatusCode::CREATED,
+            &Player {
+                id,
+                name,
+                region_id,
+                created_at,
+            },
+        )
     })
     .await
 }

@@ -19,7 +19,10 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// The signed-in player, who must be signed in for this event.
 fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
     let claims = &principal.0;
-    let for_event = claims.events.as_ref().is_some_and(|events| events.contains(&event_id));
+    let for_event = claims
+        .events
+        .as_ref()
+        .is_some_and(|events| events.contains(&event_id));
     if claims.role != Role::Player || !for_event {
         return Err(ApiError::Forbidden(
             "confirming or disputing a result needs the player's own token for this event (POST /v1/auth/player-token)".into(),
@@ -29,18 +32,33 @@ fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
 }
 
 /// The table's current result, which the player must have played in.
-fn played(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32, player: Uuid) -> Result<TableResult, ApiError> {
+fn played(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+    player: Uuid,
+) -> Result<TableResult, ApiError> {
     store::lock_event(conn, event_id)?;
-    let result = store::current(conn, event_id, round, table)?
-        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
+    let result = store::current(conn, event_id, round, table)?.ok_or_else(|| {
+        ApiError::NotFound(format!("table {table} of round {round} has no result"))
+    })?;
     if !result.scores.iter().any(|s| s.player_id == player) {
-        return Err(ApiError::Forbidden(format!("you did not play at table {table} of round {round}")));
+        return Err(ApiError::Forbidden(format!(
+            "you did not play at table {table} of round {round}"
+        )));
     }
     Ok(result)
 }
 
-fn current(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<TableResult, ApiError> {
-    store::current(conn, event_id, round, table)?.ok_or_else(|| ApiError::internal("result vanished"))
+fn current(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<TableResult, ApiError> {
+    store::current(conn, event_id, round, table)?
+        .ok_or_else(|| ApiError::internal("result vanished"))
 }
 
 /// The signed-in player confirms the table's current result, as signing the results sheet.
@@ -82,7 +100,7 @@ async fn confirm_result(
             ))
             .on_conflict_do_nothing()
             .execute(conn)?;
-                if added > 0 {
+        if added > 0 {
             store::touch(conn, event_id, round, table)?;
         }
         let result = current(conn, event_id, round, table)?;
@@ -151,7 +169,7 @@ async fn dispute_result(
                 result.version
             )));
         }
-                store::touch(conn, event_id, round, table)?;
+        store::touch(conn, event_id, round, table)?;
         let result = current(conn, event_id, round, table)?;
         crate::webhook_events::result_disputed(conn, &result)?;
         Reply::new(StatusCode::OK, &result)

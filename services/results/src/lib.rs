@@ -43,7 +43,7 @@ impl Config {
 }
 
 pub(crate) struct State {
-        pub pool: PgPool,
+    pub pool: PgPool,
     pub registration: ApiClient,
     pub pairing: ApiClient,
 }
@@ -64,11 +64,11 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-        let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
+    let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
     let verifier = Verifier::of_registration(&config.peers.registration).await;
     let state = web::Data::new(State {
         pool,
-                registration: ApiClient::new(&config.peers.registration),
+        registration: ApiClient::new(&config.peers.registration),
         pairing: ApiClient::new(&config.peers.pairing),
     });
     let relay = catan_kit::webhooks::spawn_relay(

@@ -2,20 +2,20 @@
 
 use crate::State;
 use crate::store::{self, NewVersion, Sheet};
+use actix_web::HttpRequest;
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, put, web};
 use catan_api::{
-    EventFormat, Problem, ResultList, Role, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TableResult,
-    TeamScore,
+    EventFormat, Problem, ResultList, Role, Round, ScoreRecorded, SeatPosition, Stage,
+    SubmitResult, Table, TableResult, TeamScore,
 };
 use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
 use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
-use actix_web::HttpRequest;
-use actix_web::http::StatusCode;
 use catan_kit::db;
-use catan_kit::pagination::{PageQuery, paged};
 use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
+use catan_kit::pagination::{PageQuery, paged};
 use catan_kit::peer::peer_error;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -60,7 +60,8 @@ fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<She
         ));
     }
     let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let validated = validate_sheet(&raw_sheet(body), &seated, stage).map_err(ApiError::violations)?;
+    let validated =
+        validate_sheet(&raw_sheet(body), &seated, stage).map_err(ApiError::violations)?;
     Ok(Sheet {
         outcome: body.outcome,
         winner_player_id: validated.winner,
@@ -84,11 +85,9 @@ fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<She
 fn table_teams(table: &Table) -> Result<TableTeams, ApiError> {
     let team = |positions: [SeatPosition; 2]| -> Result<(Uuid, [Uuid; 2]), ApiError> {
         let seat = |p: SeatPosition| {
-            table
-                .seats
-                .iter()
-                .find(|s| s.position == p)
-                .ok_or_else(|| ApiError::internal(format!("partner table {} has no seat {p:?}", table.number)))
+            table.seats.iter().find(|s| s.position == p).ok_or_else(|| {
+                ApiError::internal(format!("partner table {} has no seat {p:?}", table.number))
+            })
         };
         let (first, second) = (seat(positions[0])?, seat(positions[1])?);
         Ok((first.entry_id, [first.player_id, second.player_id]))
@@ -107,9 +106,9 @@ fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sh
             "a partner game names its winning team by winner_entry_id",
         ));
     }
-    let rules = round
-        .partner_rules
-        .ok_or_else(|| ApiError::internal(format!("partner round {} has no rules", round.number)))?;
+    let rules = round.partner_rules.ok_or_else(|| {
+        ApiError::internal(format!("partner round {} has no rules", round.number))
+    })?;
     let raw = raw_sheet(body);
     let game = validate_partner_sheet(
         &RawPartnerSheet {
@@ -189,7 +188,9 @@ async fn submit_result(
     let claim = Claim::of(
         &principal,
         &idempotency,
-        &format!("PUT /v1/events/{event_id}/rounds/{round_number}/tables/{table_number}/result {if_match:?}"),
+        &format!(
+            "PUT /v1/events/{event_id}/rounds/{round_number}/tables/{table_number}/result {if_match:?}"
+        ),
         &body,
     );
     if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
@@ -278,16 +279,20 @@ fn etag(result: &TableResult) -> String {
     responses((status = 200, body = TableResult), (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
-async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) -> Result<HttpResponse, ApiError> {
+async fn get_result(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    let result = db::run(&state.pool, move |conn| store::current(conn, event_id, round, table))
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
+    let result = db::run(&state.pool, move |conn| {
+        store::current(conn, event_id, round, table)
+    })
+    .await?
+    .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::ETAG, etag(&result)))
         .json(result))
 }
-
 
 /// Every version of a table's result, oldest first.
 #[utoipa::path(
@@ -298,7 +303,7 @@ async fn get_result(state: web::Data<State>, path: web::Path<(Uuid, u32, u32)>) 
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
 async fn result_history(
     state: web::Data<State>,
-        request: HttpRequest,
+    request: HttpRequest,
     page: web::Query<PageQuery>,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
@@ -309,7 +314,11 @@ async fn result_history(
     .await?;
     if items.is_empty() {
         // Nothing recorded yet, or no such event or round: pairing knows which.
-        state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
+        state
+            .pairing
+            .round(event_id, round)
+            .await
+            .map_err(|e| peer_error("pairing", e))?;
     }
     let items = page.slice(items);
     Ok(paged(&request, &page, items.len()).json(ResultList { items }))
@@ -324,7 +333,7 @@ async fn result_history(
 #[get("/v1/events/{event_id}/rounds/{round}/results")]
 async fn round_results(
     state: web::Data<State>,
-        request: HttpRequest,
+    request: HttpRequest,
     page: web::Query<PageQuery>,
     path: web::Path<(Uuid, u32)>,
 ) -> Result<HttpResponse, ApiError> {
@@ -335,7 +344,11 @@ async fn round_results(
     .await?;
     if items.is_empty() {
         // Nothing recorded yet, or no such event or round: pairing knows which.
-        state.pairing.round(event_id, round).await.map_err(|e| peer_error("pairing", e))?;
+        state
+            .pairing
+            .round(event_id, round)
+            .await
+            .map_err(|e| peer_error("pairing", e))?;
     }
     let items = page.slice(items);
     Ok(paged(&request, &page, items.len()).json(ResultList { items }))
@@ -343,10 +356,10 @@ async fn round_results(
 
 #[derive(Debug, Deserialize, IntoParams)]
 struct ChangesQuery {
-        /// Only results changed after this change number (0, or anything below, for all).
+    /// Only results changed after this change number (0, or anything below, for all).
     #[serde(default)]
     after_seq: i64,
-        /// At most this many: default 500; values outside 1 to 1000 are clamped into it.
+    /// At most this many: default 500; values outside 1 to 1000 are clamped into it.
     #[serde(default)]
     limit: Option<i64>,
 }
@@ -369,7 +382,11 @@ async fn result_changes(
     .await?;
     if items.is_empty() && after == 0 {
         // Nothing recorded yet, or no such event: registration knows which.
-        state.registration.event(event_id).await.map_err(|e| peer_error("registration", e))?;
+        state
+            .registration
+            .event(event_id)
+            .await
+            .map_err(|e| peer_error("registration", e))?;
     }
     Ok(web::Json(ResultList { items }))
 }

@@ -74,7 +74,7 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         winner_player_id: sheet.winner_player_id,
         winner_entry_id: sheet.winner_entry_id,
         scores: sheet.scores,
-                teams: sheet.teams,
+        teams: sheet.teams,
         // Filled in by `annotate`.
         status: ResultStatus::Posted,
         confirmed_by: Vec::new(),
@@ -127,7 +127,10 @@ pub fn of_round(
         .order(results::table_number)
         .select(columns!(results))
         .load(conn)?;
-    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    let results = rows
+        .into_iter()
+        .map(from_row)
+        .collect::<Result<Vec<_>, _>>()?;
     annotate(conn, results)
 }
 
@@ -144,7 +147,10 @@ pub fn changes(
         .limit(limit)
         .select(columns!(results))
         .load(conn)?;
-    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    let results = rows
+        .into_iter()
+        .map(from_row)
+        .collect::<Result<Vec<_>, _>>()?;
     annotate(conn, results)
 }
 
@@ -161,7 +167,10 @@ pub fn history(
         .order(result_versions::version)
         .select(columns!(result_versions))
         .load(conn)?;
-    let results = rows.into_iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    let results = rows
+        .into_iter()
+        .map(from_row)
+        .collect::<Result<Vec<_>, _>>()?;
     annotate(conn, results)
 }
 
@@ -241,7 +250,10 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
 }
 
 /// Fills in who confirmed each result's version, the table's disputes, and so its status.
-pub fn annotate(conn: &mut PgConnection, mut results: Vec<TableResult>) -> Result<Vec<TableResult>, ApiError> {
+pub fn annotate(
+    conn: &mut PgConnection,
+    mut results: Vec<TableResult>,
+) -> Result<Vec<TableResult>, ApiError> {
     let Some(event_id) = results.first().map(|r| r.event_id) else {
         return Ok(results);
     };
@@ -298,11 +310,23 @@ pub fn annotate(conn: &mut PgConnection, mut results: Vec<TableResult>) -> Resul
 /// An open dispute outweighs everything; then every seated player's confirmation; then the
 /// director's correction of a dispute.
 fn status_of(result: &TableResult) -> ResultStatus {
-    if result.disputes.iter().any(|d| d.resolved_by_version.is_none()) {
+    if result
+        .disputes
+        .iter()
+        .any(|d| d.resolved_by_version.is_none())
+    {
         ResultStatus::Disputed
-    } else if result.scores.iter().all(|s| result.confirmed_by.contains(&s.player_id)) {
+    } else if result
+        .scores
+        .iter()
+        .all(|s| result.confirmed_by.contains(&s.player_id))
+    {
         ResultStatus::Confirmed
-    } else if result.disputes.iter().any(|d| d.resolved_by_version == Some(result.version)) {
+    } else if result
+        .disputes
+        .iter()
+        .any(|d| d.resolved_by_version == Some(result.version))
+    {
         ResultStatus::Resolved
     } else {
         ResultStatus::Posted
@@ -311,9 +335,18 @@ fn status_of(result: &TableResult) -> ResultStatus {
 
 /// Gives a table's result the next change number, so that readers of the feed see its new
 /// status. Call it under the event's lock.
-pub fn touch(conn: &mut PgConnection, event_id: Uuid, round: u32, table: u32) -> Result<(), ApiError> {
+pub fn touch(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<(), ApiError> {
     diesel::update(results::table.find((event_id, round as i32, table as i32)))
-        .set(results::seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>("nextval('result_seq')")))
+        .set(
+            results::seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "nextval('result_seq')",
+            )),
+        )
         .execute(conn)?;
     Ok(())
 }

@@ -15,14 +15,22 @@ pub(crate) fn result_posted(conn: &mut PgConnection, result: &TableResult) -> Re
         result.event_id,
         result,
     )?;
-        standings_updated(conn, result)
+    standings_updated(conn, result)
 }
 
 /// A player confirmed a result: `result.confirmed` with the result (its status says whether
 /// every player has); and `standings.updated` once it is fully confirmed, since events that count
 /// only confirmed results see it count from then on.
-pub(crate) fn result_confirmed(conn: &mut PgConnection, result: &TableResult) -> Result<(), ApiError> {
-    enqueue(conn, WebhookEventType::ResultConfirmed, result.event_id, result)?;
+pub(crate) fn result_confirmed(
+    conn: &mut PgConnection,
+    result: &TableResult,
+) -> Result<(), ApiError> {
+    enqueue(
+        conn,
+        WebhookEventType::ResultConfirmed,
+        result.event_id,
+        result,
+    )?;
     if result.status == ResultStatus::Confirmed {
         standings_updated(conn, result)?;
     }
@@ -30,8 +38,16 @@ pub(crate) fn result_confirmed(conn: &mut PgConnection, result: &TableResult) ->
 }
 
 /// A player disputed a result: `result.disputed` with the result and its disputes.
-pub(crate) fn result_disputed(conn: &mut PgConnection, result: &TableResult) -> Result<(), ApiError> {
-    enqueue(conn, WebhookEventType::ResultDisputed, result.event_id, result)
+pub(crate) fn result_disputed(
+    conn: &mut PgConnection,
+    result: &TableResult,
+) -> Result<(), ApiError> {
+    enqueue(
+        conn,
+        WebhookEventType::ResultDisputed,
+        result.event_id,
+        result,
+    )
 }
 
 fn standings_updated(conn: &mut PgConnection, result: &TableResult) -> Result<(), ApiError> {

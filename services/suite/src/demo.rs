@@ -1,9 +1,9 @@
 //! `catan-suite demo`: a whole event played through the API with random but legal results.
 
 use catan_api::{
-    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event, OutcomeKind,
-    PartnerSettings, PartnerStandings, Placements, Role, Round, ScoreInput, SeatPosition, Stage, Standings,
-    SubmitResult, Table,
+    ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event,
+    OutcomeKind, PartnerSettings, PartnerStandings, Placements, Role, Round, ScoreInput,
+    SeatPosition, Stage, Standings, SubmitResult, Table,
 };
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -17,14 +17,22 @@ pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> Submit
     let finished = stage == Stage::Final || rng.random_bool(0.8);
     let winner = finished.then(|| *seated.choose(rng).expect("a table has players"));
     SubmitResult {
-        outcome: if finished { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
+        outcome: if finished {
+            OutcomeKind::Won
+        } else {
+            OutcomeKind::TimeLimit
+        },
         winner_player_id: winner,
         winner_entry_id: None,
         scores: seated
             .iter()
             .map(|&player_id| ScoreInput {
                 player_id,
-                vp: if Some(player_id) == winner { rng.random_range(10..=12) } else { rng.random_range(2..=9) },
+                vp: if Some(player_id) == winner {
+                    rng.random_range(10..=12)
+                } else {
+                    rng.random_range(2..=9)
+                },
                 breakdown: None,
             })
             .collect(),
@@ -33,9 +41,22 @@ pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> Submit
 
 /// A legal partner results sheet for a table: two games in three won by a team whose players
 /// together reach the target; otherwise stopped at the time limit with both teams below it.
-pub fn random_partner_sheet(table: &Table, rules: &PartnerSettings, rng: &mut impl Rng) -> SubmitResult {
-    let seat = |p: SeatPosition| table.seats.iter().find(|s| s.position == p).expect("a full partner table");
-    let teams = [[seat(SeatPosition::N), seat(SeatPosition::S)], [seat(SeatPosition::E), seat(SeatPosition::W)]];
+pub fn random_partner_sheet(
+    table: &Table,
+    rules: &PartnerSettings,
+    rng: &mut impl Rng,
+) -> SubmitResult {
+    let seat = |p: SeatPosition| {
+        table
+            .seats
+            .iter()
+            .find(|s| s.position == p)
+            .expect("a full partner table")
+    };
+    let teams = [
+        [seat(SeatPosition::N), seat(SeatPosition::S)],
+        [seat(SeatPosition::E), seat(SeatPosition::W)],
+    ];
     let finished = rng.random_bool(2.0 / 3.0);
     let winner = finished.then(|| rng.random_range(0..2usize));
     let target = i64::from(rules.target_vp);
@@ -43,11 +64,17 @@ pub fn random_partner_sheet(table: &Table, rules: &PartnerSettings, rng: &mut im
     for (i, team) in teams.iter().enumerate() {
         let (first, second) = if Some(i) == winner {
             let first = rng.random_range((target - 12).max(2)..=12.min(target - 2));
-            (first, (target - first + rng.random_range(0..=1)).clamp(2, 12))
+            (
+                first,
+                (target - first + rng.random_range(0..=1)).clamp(2, 12),
+            )
         } else {
             // Below the target: a team that reached it would have won.
             let first = rng.random_range(2..=((target - 4) / 2).max(2));
-            (first, rng.random_range(2..=(target - 1 - first).clamp(2, 12)))
+            (
+                first,
+                rng.random_range(2..=(target - 1 - first).clamp(2, 12)),
+            )
         };
         for (seat, vp) in team.iter().zip([first, second]) {
             scores.push(ScoreInput {
@@ -58,7 +85,11 @@ pub fn random_partner_sheet(table: &Table, rules: &PartnerSettings, rng: &mut im
         }
     }
     SubmitResult {
-        outcome: if finished { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
+        outcome: if finished {
+            OutcomeKind::Won
+        } else {
+            OutcomeKind::TimeLimit
+        },
         winner_player_id: None,
         winner_entry_id: winner.map(|i| teams[i][0].entry_id),
         scores,
@@ -74,7 +105,11 @@ pub struct DemoEvent {
 }
 
 /// Creates the event described by `body` and keys for its director and table app.
-pub async fn create_event(base_url: &str, admin_key: &str, body: &CreateEvent) -> Result<DemoEvent, ClientError> {
+pub async fn create_event(
+    base_url: &str,
+    admin_key: &str,
+    body: &CreateEvent,
+) -> Result<DemoEvent, ClientError> {
     let public = ApiClient::new(base_url);
     let admin = public.with_token(public.token(admin_key).await?.access_token);
     let event = admin.create_event(body).await?;
@@ -83,8 +118,12 @@ pub async fn create_event(base_url: &str, admin_key: &str, body: &CreateEvent) -
         role,
         event_ids: Some(vec![event.id]),
     };
-    let director_key = admin.create_api_key(&key_for(Role::Director, "demo director")).await?;
-    let scorer_key = admin.create_api_key(&key_for(Role::Scorer, "demo table app")).await?;
+    let director_key = admin
+        .create_api_key(&key_for(Role::Director, "demo director"))
+        .await?;
+    let scorer_key = admin
+        .create_api_key(&key_for(Role::Scorer, "demo table app"))
+        .await?;
     Ok(DemoEvent {
         director: public.with_token(public.token(&director_key.api_key).await?.access_token),
         scorer: public.with_token(public.token(&scorer_key.api_key).await?.access_token),
@@ -98,10 +137,23 @@ async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round
     let event = &demo.event;
     let mut rounds = Vec::new();
     loop {
-        let round = match demo.director.draw_round(event.id, &DrawRound { seed: Some(rng.random_range(0..1 << 53)) }).await {
+        let round = match demo
+            .director
+            .draw_round(
+                event.id,
+                &DrawRound {
+                    seed: Some(rng.random_range(0..1 << 53)),
+                },
+            )
+            .await
+        {
             Ok(round) => round,
             // 409 once the last round is drawn and played.
-            Err(ClientError::Problem { problem }) if problem.status == 409 && !rounds.is_empty() => break,
+            Err(ClientError::Problem { problem })
+                if problem.status == 409 && !rounds.is_empty() =>
+            {
+                break;
+            }
             Err(e) => return Err(e),
         };
         for table in &round.tables {
@@ -112,7 +164,9 @@ async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round
                     random_sheet(&seated, round.stage, rng)
                 }
             };
-            demo.scorer.submit_result(event.id, round.number, table.number, &sheet).await?;
+            demo.scorer
+                .submit_result(event.id, round.number, table.number, &sheet)
+                .await?;
         }
         let last = round.stage == Stage::Final;
         rounds.push(round);
@@ -147,11 +201,23 @@ pub struct PlayedEvent {
 }
 
 /// Plays a classic event of `players` players through the API at `base_url` with the admin key.
-pub async fn play_classic_event(base_url: &str, admin_key: &str, players: usize, seed: u64) -> Result<PlayedEvent, ClientError> {
+pub async fn play_classic_event(
+    base_url: &str,
+    admin_key: &str,
+    players: usize,
+    seed: u64,
+) -> Result<PlayedEvent, ClientError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let demo = create_event(base_url, admin_key, &CreateEvent::classic(&format!("Demo open ({players} players)"))).await?;
+    let demo = create_event(
+        base_url,
+        admin_key,
+        &CreateEvent::classic(&format!("Demo open ({players} players)")),
+    )
+    .await?;
     for player in register_players(&demo, players).await? {
-        demo.director.create_entry(demo.event.id, &CreateEntry::player(player)).await?;
+        demo.director
+            .create_entry(demo.event.id, &CreateEntry::player(player))
+            .await?;
     }
     let rounds = play_rounds(&demo, &mut rng).await?;
     Ok(PlayedEvent {
@@ -170,13 +236,26 @@ pub struct PlayedPartnerEvent {
 }
 
 /// Plays a partner event of `teams` teams of two through the API.
-pub async fn play_partner_event(base_url: &str, admin_key: &str, teams: usize, seed: u64) -> Result<PlayedPartnerEvent, ClientError> {
+pub async fn play_partner_event(
+    base_url: &str,
+    admin_key: &str,
+    teams: usize,
+    seed: u64,
+) -> Result<PlayedPartnerEvent, ClientError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let demo = create_event(base_url, admin_key, &CreateEvent::partner(&format!("Demo partner cup ({teams} teams)"))).await?;
+    let demo = create_event(
+        base_url,
+        admin_key,
+        &CreateEvent::partner(&format!("Demo partner cup ({teams} teams)")),
+    )
+    .await?;
     let players = register_players(&demo, teams * 2).await?;
     for (i, pair) in players.chunks(2).enumerate() {
         demo.director
-            .create_entry(demo.event.id, &CreateEntry::team(&format!("Team {:02}", i + 1), [pair[0], pair[1]]))
+            .create_entry(
+                demo.event.id,
+                &CreateEntry::team(&format!("Team {:02}", i + 1), [pair[0], pair[1]]),
+            )
             .await?;
     }
     let rounds = play_rounds(&demo, &mut rng).await?;

@@ -26,7 +26,11 @@ pub fn owner_of(path: &str) -> Option<Owner> {
     match segments.as_slice() {
         [".well-known", ..] => Some(Owner::Registration),
         ["v1", "webhooks", ..] => Some(Owner::Registration),
-        ["v1", "auth" | "admin" | "api-keys" | "regions" | "players", ..] => Some(Owner::Registration),
+        [
+            "v1",
+            "auth" | "admin" | "api-keys" | "regions" | "players",
+            ..,
+        ] => Some(Owner::Registration),
         ["v1", "events", _, "rounds", _, "tables", _, "result", ..] => Some(Owner::Results),
         ["v1", "events", _, "rounds", _, "results"] => Some(Owner::Results),
         ["v1", "events", _, "results"] => Some(Owner::Results),
@@ -175,7 +179,15 @@ pub fn merged_openapi() -> OpenApi {
     bearer.bearer_format = Some("JWT".into());
     components.add_security_scheme("bearer", SecurityScheme::Http(bearer));
     for item in doc.paths.paths.values_mut() {
-        for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
             document_errors(operation);
         }
     }
@@ -184,19 +196,27 @@ pub fn merged_openapi() -> OpenApi {
     doc
 }
 
-/// What the services accept as a name or reason (`valid_name` in registration, the dispute's
-/// reason in results): trimmed of whitespace, not empty, without control characters.
-/// Whitespace is Rust's (`char::is_whitespace`), controls are `char::is_control`.
-pub const TEXT_PATTERN: &str = concat!(
-    r"^[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*",
-    r"[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]",
-    r"(?:[^\u0000-\u001F\u007F-\u009F]*",
-    r"[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])?",
-    r"[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*$",
-);
+/// Rust's whitespace (`char::is_whitespace`), which `str::trim` removes.
+const SPACE: &str =
+    r"[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+/// Neither whitespace nor a control character (`char::is_control`).
+const VISIBLE: &str =
+    r"[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+/// Not a control character.
+const NOT_CONTROL: &str = r"[^\u0000-\u001F\u007F-\u009F]";
+
+/// What the services accept as a name or reason of at most `max` characters (`valid_name` in
+/// registration, the dispute's reason in results): once trimmed of whitespace, 1 to `max`
+/// characters without control characters. The whitespace around is not counted, so the bound is
+/// in the pattern rather than a `maxLength`.
+pub fn text_pattern(max: usize) -> String {
+    let inner = max.saturating_sub(2);
+    format!("^{SPACE}*{VISIBLE}(?:{NOT_CONTROL}{{0,{inner}}}{VISIBLE})?{SPACE}*$")
+}
 
 /// Every bounded text field of a request (`minLength` 1 and a `maxLength`: names, team names,
-/// reasons) gets `TEXT_PATTERN`, the rule the handlers apply to all of them.
+/// reasons) is checked by the rule of `text_pattern`, the same for all of them: the pattern
+/// replaces the `maxLength`.
 fn constrain_text(doc: &mut OpenApi) {
     use utoipa::openapi::{RefOr, Schema};
     let Some(components) = doc.components.as_mut() else {
@@ -207,10 +227,19 @@ fn constrain_text(doc: &mut OpenApi) {
             continue;
         };
         for property in object.properties.values_mut() {
-            if let RefOr::T(Schema::Object(text)) = property {
-                if text.min_length == Some(1) && text.max_length.is_some() && text.pattern.is_none() {
-                    text.pattern = Some(TEXT_PATTERN.to_string());
-                }
+            if let RefOr::T(Schema::Object(text)) = property
+                && let (Some(1), Some(max), None) =
+                    (text.min_length, text.max_length, &text.pattern)
+            {
+                text.pattern = Some(text_pattern(max));
+                text.max_length = None;
+                let rule = format!(
+                    "1 to {max} characters once trimmed of whitespace, without control characters."
+                );
+                text.description = Some(match text.description.take() {
+                    Some(d) if !d.is_empty() => format!("{d} {rule}"),
+                    _ => rule,
+                });
             }
         }
     }
@@ -242,10 +271,20 @@ fn link_operations(doc: &mut OpenApi) {
         ("create_event", "201", "standings", event.clone()),
         ("create_event", "201", "standings_stream", event.clone()),
         ("create_event", "201", "event_placements", event.clone()),
-        ("create_entry", "201", "drop_entry", json!({"event_id": EVENT, "entry_id": "$response.body#/id"})),
+        (
+            "create_entry",
+            "201",
+            "drop_entry",
+            json!({"event_id": EVENT, "entry_id": "$response.body#/id"}),
+        ),
         ("create_entry", "201", "list_entries", by_event.clone()),
         ("create_entry", "201", "draw_round", by_event.clone()),
-        ("create_player", "201", "get_player", json!({"player_id": "$response.body#/id"})),
+        (
+            "create_player",
+            "201",
+            "get_player",
+            json!({"player_id": "$response.body#/id"}),
+        ),
         ("draw_round", "201", "get_round", round.clone()),
         ("draw_round", "201", "round_results", round_as_round.clone()),
         ("draw_round", "201", "table_board", first_board.clone()),
@@ -254,17 +293,45 @@ fn link_operations(doc: &mut OpenApi) {
         ("draw_round", "201", "result_history", first_table.clone()),
         ("submit_result", "201", "get_result", result.clone()),
         ("submit_result", "201", "result_history", result.clone()),
-        ("submit_result", "201", "round_results", result_round.clone()),
+        (
+            "submit_result",
+            "201",
+            "round_results",
+            result_round.clone(),
+        ),
         ("submit_result", "201", "standings", by_event.clone()),
         ("submit_result", "201", "draw_round", by_event.clone()),
-        ("create_webhook", "201", "get_webhook", json!({"webhook_id": "$response.body#/id"})),
-        ("create_webhook", "201", "list_deliveries", json!({"webhook_id": "$response.body#/id"})),
-        ("create_webhook", "201", "delete_webhook", json!({"webhook_id": "$response.body#/id"})),
+        (
+            "create_webhook",
+            "201",
+            "get_webhook",
+            json!({"webhook_id": "$response.body#/id"}),
+        ),
+        (
+            "create_webhook",
+            "201",
+            "list_deliveries",
+            json!({"webhook_id": "$response.body#/id"}),
+        ),
+        (
+            "create_webhook",
+            "201",
+            "delete_webhook",
+            json!({"webhook_id": "$response.body#/id"}),
+        ),
     ];
     let mut operations: std::collections::HashMap<String, &mut utoipa::openapi::path::Operation> =
         std::collections::HashMap::new();
     for item in doc.paths.paths.values_mut() {
-        for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
             if let Some(id) = operation.operation_id.clone() {
                 operations.insert(id, operation);
             }
@@ -283,7 +350,9 @@ fn link_operations(doc: &mut OpenApi) {
         for (name, value) in parameters.as_object().into_iter().flatten() {
             link = link.parameter(name, value.clone());
         }
-        response.links.insert(to.to_string(), RefOr::T(link.build()));
+        response
+            .links
+            .insert(to.to_string(), RefOr::T(link.build()));
     }
 }
 
@@ -304,40 +373,64 @@ fn document_errors(operation: &mut utoipa::openapi::path::Operation) {
         })
         .collect();
     let mut standard: Vec<(&str, &str)> = vec![
-        ("500", "An unexpected error; its detail is logged, not shown"),
-        ("503", "A database or service this call needs did not answer; nothing was written"),
+        (
+            "500",
+            "An unexpected error; its detail is logged, not shown",
+        ),
+        (
+            "503",
+            "A database or service this call needs did not answer; nothing was written",
+        ),
     ];
     if operation.request_body.is_some() {
         standard.push(("400", "The body is not JSON"));
         standard.push(("413", "The body is larger than 64 KiB"));
-        standard.push(("422", "The body does not fit the schema or breaks a rule; `errors` names each field"));
+        standard.push((
+            "422",
+            "The body does not fit the schema or breaks a rule; `errors` names each field",
+        ));
     }
     if parameters.iter().any(|p| matches!(p, ParameterIn::Path)) {
-        standard.push(("404", "No such resource (or a path parameter that does not parse)"));
+        standard.push((
+            "404",
+            "No such resource (or a path parameter that does not parse)",
+        ));
     }
     if parameters.iter().any(|p| matches!(p, ParameterIn::Query)) {
         standard.push(("422", "A query parameter that does not parse"));
     }
     if operation.security.is_some() {
-        standard.push(("401", "No token, or one that is expired, not yet valid, tampered with or foreign"));
-                standard.push(("403", "The token's role or events do not allow this"));
-        standard.push(("429", "This API key is over its rate limit; retry after `Retry-After` seconds"));
+        standard.push((
+            "401",
+            "No token, or one that is expired, not yet valid, tampered with or foreign",
+        ));
+        standard.push(("403", "The token's role or events do not allow this"));
+        standard.push((
+            "429",
+            "This API key is over its rate limit; retry after `Retry-After` seconds",
+        ));
     }
     let problem = ContentBuilder::new()
-        .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name("Problem"))))
+        .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+            "Problem",
+        ))))
         .build();
     for (status, description) in standard {
-        operation.responses.responses.entry(status.to_string()).or_insert_with(|| {
-            RefOr::T(
-                ResponseBuilder::new()
-                    .description(description)
-                    .content(catan_kit::problem::PROBLEM_JSON, problem.clone())
-                    .build(),
-            )
-        });
+        operation
+            .responses
+            .responses
+            .entry(status.to_string())
+            .or_insert_with(|| {
+                RefOr::T(
+                    ResponseBuilder::new()
+                        .description(description)
+                        .content(catan_kit::problem::PROBLEM_JSON, problem.clone())
+                        .build(),
+                )
+            });
     }
     for (status, response) in operation.responses.responses.iter_mut() {
-                if let RefOr::T(response) = response
+        if let RefOr::T(response) = response
             && response.description.is_empty()
         {
             response.description = describe(status).to_string();
@@ -357,7 +450,7 @@ fn describe(status: &str) -> &'static str {
         "412" => "The resource changed since the ETag given in If-Match",
         "413" => "The body is larger than 64 KiB",
         "422" => "The request breaks a rule; `errors` names each field",
-                "428" => "The request must carry If-Match",
+        "428" => "The request must carry If-Match",
         "429" => "This API key is over its rate limit; retry after `Retry-After` seconds",
         "503" => "A database or service this call needs did not answer; nothing was written",
         _ => "See the problem document",

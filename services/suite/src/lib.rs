@@ -194,9 +194,10 @@ impl Suite {
         self.gateway.stop().await;
     }
 
-        /// Runs until the process is told to stop (Ctrl-C or SIGTERM), then stops gracefully.
+    /// Runs until the process is told to stop (Ctrl-C or SIGTERM), then stops gracefully.
     pub async fn wait(self) -> anyhow::Result<()> {
-        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = terminate.recv() => {}

@@ -104,12 +104,16 @@ async fn main() -> anyhow::Result<()> {
             })
             .await?;
             let report = match format {
-                DemoFormat::Classic => demo::play_classic_event(&suite.url(), &admin_key, players, seed)
-                    .await
-                    .map(|played| demo::report(&played)),
-                DemoFormat::Partner => demo::play_partner_event(&suite.url(), &admin_key, teams, seed)
-                    .await
-                    .map(|played| demo::partner_report(&played)),
+                DemoFormat::Classic => {
+                    demo::play_classic_event(&suite.url(), &admin_key, players, seed)
+                        .await
+                        .map(|played| demo::report(&played))
+                }
+                DemoFormat::Partner => {
+                    demo::play_partner_event(&suite.url(), &admin_key, teams, seed)
+                        .await
+                        .map(|played| demo::partner_report(&played))
+                }
             };
             suite.stop().await;
             print!("{}", report?);

@@ -96,8 +96,15 @@ impl ApiClient {
         &self.base_url
     }
 
-    pub(crate) async fn call<B: Serialize, T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<&B>) -> Result<T, ClientError> {
-        self.call_with(method, path, body, &[]).await.map(|(value, _)| value)
+    pub(crate) async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<T, ClientError> {
+        self.call_with(method, path, body, &[])
+            .await
+            .map(|(value, _)| value)
     }
 
     /// A call with extra headers, answering the body and the response's ETag.
@@ -114,7 +121,9 @@ impl ApiClient {
         let mut backoff = self.retry.first_backoff;
         let mut last_error = None;
         for attempt in 1..=attempts {
-            let mut request = self.http.request(method.clone(), format!("{}{}", self.base_url, path));
+            let mut request = self
+                .http
+                .request(method.clone(), format!("{}{}", self.base_url, path));
             if let Some(token) = &self.token {
                 request = request.bearer_auth(token);
             }
@@ -129,7 +138,11 @@ impl ApiClient {
             }
             let outcome = match request.send().await {
                 Ok(response) => {
-                    let etag = response.headers().get("etag").and_then(|v| v.to_str().ok()).map(str::to_owned);
+                    let etag = response
+                        .headers()
+                        .get("etag")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
                     decode(response).await.map(|value| (value, etag))
                 }
                 Err(e) => Err(ClientError::Transport(e.to_string())),
@@ -151,7 +164,9 @@ impl ApiClient {
     async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> Result<Vec<T>, ClientError> {
         let mut items = Vec::new();
         loop {
-            let page: Vec<T> = self.get(&format!("{path}?limit={PAGE}&offset={}", items.len())).await?;
+            let page: Vec<T> = self
+                .get(&format!("{path}?limit={PAGE}&offset={}", items.len()))
+                .await?;
             let full = page.len() == PAGE;
             items.extend(page);
             if !full {
@@ -192,8 +207,13 @@ impl ApiClient {
         .await
     }
 
-        /// A player's token for one event, from his PIN.
-    pub async fn player_token(&self, event_id: Uuid, player_id: Uuid, pin: &str) -> Result<TokenResponse, ClientError> {
+    /// A player's token for one event, from his PIN.
+    pub async fn player_token(
+        &self,
+        event_id: Uuid,
+        player_id: Uuid,
+        pin: &str,
+    ) -> Result<TokenResponse, ClientError> {
         let body = PlayerTokenRequest {
             event_id,
             player_id,
@@ -203,16 +223,35 @@ impl ApiClient {
     }
 
     /// The signed-in player confirms a table's current result.
-    pub async fn confirm_result(&self, event_id: Uuid, round: u32, table: u32) -> Result<TableResult, ClientError> {
-        self.post(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm"), &serde_json::json!({}))
-            .await
+    pub async fn confirm_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> Result<TableResult, ClientError> {
+        self.post(
+            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm"),
+            &serde_json::json!({}),
+        )
+        .await
     }
 
     /// The signed-in player disputes a table's current result.
-    pub async fn dispute_result(&self, event_id: Uuid, round: u32, table: u32, reason: &str) -> Result<TableResult, ClientError> {
-        let body = DisputeResult { reason: reason.to_string() };
-        self.post(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute"), &body)
-            .await
+    pub async fn dispute_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+        reason: &str,
+    ) -> Result<TableResult, ClientError> {
+        let body = DisputeResult {
+            reason: reason.to_string(),
+        };
+        self.post(
+            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute"),
+            &body,
+        )
+        .await
     }
 
     pub async fn create_api_key(&self, body: &CreateApiKey) -> Result<ApiKeyCreated, ClientError> {
@@ -252,7 +291,8 @@ impl ApiClient {
 
     /// Every entry of the event (all pages).
     pub async fn entries(&self, event_id: Uuid) -> Result<Vec<Entry>, ClientError> {
-        self.all_pages(&format!("/v1/events/{event_id}/entries")).await
+        self.all_pages(&format!("/v1/events/{event_id}/entries"))
+            .await
     }
 
     pub async fn drop_entry(
@@ -282,7 +322,8 @@ impl ApiClient {
 
     /// Every round of the event (all pages).
     pub async fn rounds(&self, event_id: Uuid) -> Result<Vec<Round>, ClientError> {
-        self.all_pages(&format!("/v1/events/{event_id}/rounds")).await
+        self.all_pages(&format!("/v1/events/{event_id}/rounds"))
+            .await
     }
 
     // ------------------------------------------------------------ results
@@ -314,14 +355,29 @@ impl ApiClient {
     }
 
     /// A table's board as JSON.
-    pub async fn board(&self, event_id: Uuid, round: u32, table: u32) -> Result<serde_json::Value, ClientError> {
-        self.get(&format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/board")).await
+    pub async fn board(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> Result<serde_json::Value, ClientError> {
+        self.get(&format!(
+            "/v1/events/{event_id}/rounds/{round}/tables/{table}/board"
+        ))
+        .await
     }
 
     /// A table's result and its ETag, for a correction.
-    pub async fn result_with_etag(&self, event_id: Uuid, round: u32, table: u32) -> Result<(TableResult, String), ClientError> {
+    pub async fn result_with_etag(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> Result<(TableResult, String), ClientError> {
         let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
-        let (result, etag) = self.call_with::<(), TableResult>(Method::GET, &path, None, &[]).await?;
+        let (result, etag) = self
+            .call_with::<(), TableResult>(Method::GET, &path, None, &[])
+            .await?;
         Ok((result, etag.unwrap_or_default()))
     }
 
@@ -336,7 +392,9 @@ impl ApiClient {
     ) -> Result<TableResult, ClientError> {
         let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
         let headers = [("If-Match", if_match.to_string())];
-        self.call_with(Method::PUT, &path, Some(body), &headers).await.map(|(result, _)| result)
+        self.call_with(Method::PUT, &path, Some(body), &headers)
+            .await
+            .map(|(result, _)| result)
     }
 
     pub async fn result_history(
@@ -352,10 +410,17 @@ impl ApiClient {
     }
 
     /// Every recorded result of the round (all pages).
-    pub async fn round_results(&self, event_id: Uuid, round: u32) -> Result<ResultList, ClientError> {
+    pub async fn round_results(
+        &self,
+        event_id: Uuid,
+        round: u32,
+    ) -> Result<ResultList, ClientError> {
         let mut items = Vec::new();
         loop {
-            let path = format!("/v1/events/{event_id}/rounds/{round}/results?limit={PAGE}&offset={}", items.len());
+            let path = format!(
+                "/v1/events/{event_id}/rounds/{round}/results?limit={PAGE}&offset={}",
+                items.len()
+            );
             let page: ResultList = self.get(&path).await?;
             let full = page.items.len() == PAGE;
             items.extend(page.items);

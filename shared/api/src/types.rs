@@ -21,7 +21,7 @@ pub enum Role {
     Admin,
     /// A tournament director: runs the events the key names.
     Director,
-        /// A table app: posts results for the events the key names.
+    /// A table app: posts results for the events the key names.
     Scorer,
     /// A player signed in with his PIN for one event (no API key): confirms or disputes the
     /// results of his tables.
@@ -31,7 +31,7 @@ pub enum Role {
 impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
-                        Role::Admin => "admin",
+            Role::Admin => "admin",
             Role::Player => "player",
             Role::Director => "director",
             Role::Scorer => "scorer",
@@ -39,7 +39,7 @@ impl Role {
     }
 
     pub fn parse(s: &str) -> Option<Role> {
-                [Role::Admin, Role::Director, Role::Scorer, Role::Player]
+        [Role::Admin, Role::Director, Role::Scorer, Role::Player]
             .into_iter()
             .find(|r| r.as_str() == s)
     }
@@ -67,8 +67,8 @@ pub struct PlayerTokenRequest {
     pub pin: String,
 }
 
-/// The roles an API key can have: `Role` without `player` (players sign in with their PIN).
-/// Documentation only: `CreateApiKey.role` is a `Role` the handler checks.
+/// The role of an API key: any role but `player` (players sign in with their PIN).
+// The schema of `CreateApiKey.role`, which is a `Role` the handler checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KeyRole {
@@ -173,7 +173,7 @@ pub struct CreateEvent {
     /// draw), `draw`, or `no_winner` (a loss for both).
     #[serde(default)]
     pub time_limit_rule: Option<TimeLimitRule>,
-        /// Partner events: points for a bye (default 3, as a win).
+    /// Partner events: points for a bye (default 3, as a win).
     #[serde(default)]
     pub bye_points: Option<i64>,
     /// Which results the standings count: `posted` (default: as soon as a table posts) or
@@ -204,7 +204,7 @@ impl CreateEvent {
             team_target_vp: None,
             minutes_per_game: None,
             thinking_seconds_per_turn: None,
-                        time_limit_rule: None,
+            time_limit_rule: None,
             bye_points: None,
             standings_count: None,
         }
@@ -228,7 +228,7 @@ pub struct Event {
     pub qualifying_rounds: u32,
     pub small_field_playoff: SmallFieldRule,
     pub board_mode: BoardMode,
-        pub standings_count: StandingsCount,
+    pub standings_count: StandingsCount,
     /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
     pub partner_rules: Option<PartnerSettings>,
@@ -292,7 +292,7 @@ pub struct Entry {
     /// The player's name, or the team's.
     pub name: String,
     pub status: EntryStatus,
-        /// Why the entry was dropped or excluded.
+    /// Why the entry was dropped or excluded.
     pub status_reason: Option<String>,
     pub created_at: DateTime<Utc>,
     /// Only in the answer to the entry's creation: each player's PIN, with which he signs in to
@@ -487,7 +487,7 @@ pub struct TableResult {
     /// Partner events: the winning team's entry.
     pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreRecorded>,
-        /// Partner events: each team's VP, result and points.
+    /// Partner events: each team's VP, result and points.
     pub teams: Vec<TeamScore>,
     pub status: ResultStatus,
     /// The players who confirmed this version.
@@ -527,6 +527,7 @@ pub struct StandingRow {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Standings {
     /// Always `classic`.
+    #[schema(value_type = ClassicFormat)]
     pub format: EventFormat,
     pub event_id: Uuid,
     /// The last qualifying round whose every table has a result (0 before any).
@@ -558,12 +559,29 @@ pub struct PartnerStandingRow {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PartnerStandings {
     /// Always `partner`.
+    #[schema(value_type = PartnerFormat)]
     pub format: EventFormat,
     pub event_id: Uuid,
     /// The last Swiss round whose every table has a result (0 before any).
     pub after_round: u32,
     pub results_counted: u32,
     pub rows: Vec<PartnerStandingRow>,
+}
+
+/// The `format` of classic standings: what tells them from partner standings.
+// The schema of `Standings.format`, an `EventFormat` that is always `classic` there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClassicFormat {
+    Classic,
+}
+
+/// The `format` of partner standings: what tells them from classic standings.
+// The schema of `PartnerStandings.format`, an `EventFormat` that is always `partner` there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartnerFormat {
+    Partner,
 }
 
 /// An event's standings: classic rows or partner rows, as its `format` says.
@@ -579,8 +597,12 @@ impl<'de> Deserialize<'de> for AnyStandings {
         use serde::de::Error;
         let value = serde_json::Value::deserialize(deserializer)?;
         match value.get("format").and_then(|f| f.as_str()) {
-            Some("partner") => serde_json::from_value(value).map(AnyStandings::Partner).map_err(D::Error::custom),
-            _ => serde_json::from_value(value).map(AnyStandings::Classic).map_err(D::Error::custom),
+            Some("partner") => serde_json::from_value(value)
+                .map(AnyStandings::Partner)
+                .map_err(D::Error::custom),
+            _ => serde_json::from_value(value)
+                .map(AnyStandings::Classic)
+                .map_err(D::Error::custom),
         }
     }
 }
@@ -593,12 +615,19 @@ pub struct StandingsEvent;
 
 impl utoipa::PartialSchema for StandingsEvent {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
         use utoipa::openapi::Ref;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
         ObjectBuilder::new()
             .schema_type(Type::Object)
-            .description(Some("One server-sent event: `event: standings`, `data:` the standings as JSON."))
-            .property("event", ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["standings"])))
+            .description(Some(
+                "One server-sent event: `event: standings`, `data:` the standings as JSON.",
+            ))
+            .property(
+                "event",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["standings"])),
+            )
             .property(
                 "data",
                 ObjectBuilder::new()
@@ -621,8 +650,16 @@ impl utoipa::PartialSchema for StandingsEvent {
 }
 
 impl ToSchema for StandingsEvent {
-    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
-        schemas.push((AnyStandings::name().into(), <AnyStandings as utoipa::PartialSchema>::schema()));
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            AnyStandings::name().into(),
+            <AnyStandings as utoipa::PartialSchema>::schema(),
+        ));
         <AnyStandings as ToSchema>::schemas(schemas);
     }
 }
@@ -686,7 +723,10 @@ impl TableResult {
             };
             Some(TeamResult {
                 team: line.entry_id,
-                players: [player(*line.player_ids.first()?)?, player(*line.player_ids.get(1)?)?],
+                players: [
+                    player(*line.player_ids.first()?)?,
+                    player(*line.player_ids.get(1)?)?,
+                ],
                 vp: line.vp,
                 result: line.result,
                 points: line.points,

@@ -196,22 +196,34 @@ impl Verifier {
     /// Fetches registration's keys. Unknown `kid`s trigger this at most every few seconds, so
     /// forged tokens cannot flood registration; a failure says why.
     async fn refresh(&self) -> Result<(), String> {
-                        let mut last = self.last_refresh.lock().await;
+        let mut last = self.last_refresh.lock().await;
         // Fetch at most once an interval (forged kids cannot flood registration), but wait for
         // the next fetch rather than refuse: a key rotated a moment ago must still verify.
-        if let Some(since) = last.map(|t| t.elapsed()).filter(|e| *e < MIN_REFRESH_INTERVAL) {
+        if let Some(since) = last
+            .map(|t| t.elapsed())
+            .filter(|e| *e < MIN_REFRESH_INTERVAL)
+        {
             tokio::time::sleep(MIN_REFRESH_INTERVAL - since).await;
         }
         let keys = match &self.source {
             KeySource::Local(load) => {
                 let load = load.clone();
-                tokio::task::spawn_blocking(move || load()).await.map_err(|e| e.to_string())??
+                tokio::task::spawn_blocking(move || load())
+                    .await
+                    .map_err(|e| e.to_string())??
             }
             KeySource::Remote { jwks_url, http } => {
-                async { http.get(jwks_url).send().await?.error_for_status()?.json::<JwkSet>().await }
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .keys
+                async {
+                    http.get(jwks_url)
+                        .send()
+                        .await?
+                        .error_for_status()?
+                        .json::<JwkSet>()
+                        .await
+                }
+                .await
+                .map_err(|e| e.to_string())?
+                .keys
             }
         };
         self.install(&keys);
@@ -219,7 +231,7 @@ impl Verifier {
         Ok(())
     }
 
-        /// A verifier of registration's tokens with its keys already loaded, as app data.
+    /// A verifier of registration's tokens with its keys already loaded, as app data.
     pub async fn of_registration(registration_url: &str) -> actix_web::web::Data<Verifier> {
         let verifier = actix_web::web::Data::new(Verifier::remote(registration_url));
         verifier.prefetch().await;
@@ -326,8 +338,10 @@ impl FromRequest for Principal {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-                let verifier = req.app_data::<web::Data<Verifier>>().cloned();
-        let limiter = req.app_data::<web::Data<crate::ratelimit::RateLimiter>>().cloned();
+        let verifier = req.app_data::<web::Data<Verifier>>().cloned();
+        let limiter = req
+            .app_data::<web::Data<crate::ratelimit::RateLimiter>>()
+            .cloned();
         let header = req
             .headers()
             .get(actix_web::http::header::AUTHORIZATION)
@@ -342,7 +356,7 @@ impl FromRequest for Principal {
             let token = header.strip_prefix("Bearer ").ok_or_else(|| {
                 ApiError::Unauthorized("the Authorization header must be 'Bearer <token>'".into())
             })?;
-                        let claims = verifier.verify(token.trim()).await?;
+            let claims = verifier.verify(token.trim()).await?;
             if let Some(limiter) = limiter {
                 limiter.check(claims.sub)?;
             }

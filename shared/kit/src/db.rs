@@ -61,7 +61,7 @@ pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool
             ) => Ok(0),
             other => Err(other),
         })?;
-        Pool::builder()
+    Pool::builder()
         .max_size(max_size)
         // Connections open as load needs them: a replica at rest holds one, not `max_size`.
         .min_idle(Some(1))
@@ -92,7 +92,11 @@ pub fn migrate(pool: &PgPool, migrations: EmbeddedMigrations) -> Result<(), DbEr
 
 /// A service's pool over its schema, migrated: what every service does first at start-up.
 /// Pools grow to `DATABASE_POOL_SIZE` connections (default 10) as load needs them.
-pub async fn open(database_url: &str, schema: &'static str, migrations: EmbeddedMigrations) -> anyhow::Result<PgPool> {
+pub async fn open(
+    database_url: &str,
+    schema: &'static str,
+    migrations: EmbeddedMigrations,
+) -> anyhow::Result<PgPool> {
     let database_url = database_url.to_string();
     let size = crate::config::env_parse("DATABASE_POOL_SIZE", 10u32).map_err(anyhow::Error::msg)?;
     tokio::task::spawn_blocking(move || -> anyhow::Result<PgPool> {
@@ -189,7 +193,6 @@ pub fn database_exists(admin_url: &str, name: &str) -> Result<bool, DbError> {
             .get_result(&mut conn)?;
     Ok(row.found)
 }
-
 
 /// An enum as stored in a text column: its JSON name (`"semifinal"`, `"time_limit"`).
 pub fn enum_to_text<T: serde::Serialize>(value: &T) -> String {

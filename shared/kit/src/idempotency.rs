@@ -33,7 +33,10 @@ impl FromRequest for IdempotencyKey {
         ready(match req.headers().get(HEADER) {
             None => Ok(IdempotencyKey(None)),
             Some(value) => match value.to_str() {
-                Ok(key) if (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic()) => {
+                Ok(key)
+                    if (1..=255).contains(&key.len())
+                        && key.bytes().all(|b| b.is_ascii_graphic()) =>
+                {
                     Ok(IdempotencyKey(Some(key.to_string())))
                 }
                 _ => Err(ApiError::field(
@@ -57,7 +60,12 @@ pub struct Claim {
 impl Claim {
     /// The claim of a request by `principal` on `route` (method and path) with `body`, if it
     /// carries a key.
-    pub fn of<B: Serialize>(principal: &Principal, key: &IdempotencyKey, route: &str, body: &B) -> Option<Claim> {
+    pub fn of<B: Serialize>(
+        principal: &Principal,
+        key: &IdempotencyKey,
+        route: &str,
+        body: &B,
+    ) -> Option<Claim> {
         let key = key.0.clone()?;
         let mut hasher = Sha256::new();
         hasher.update(route.as_bytes());
@@ -132,7 +140,10 @@ struct Locked {
 /// The remembered answer to this request, if it was made before: checked before a handler does
 /// the reads its write needs, so that a retry is answered as the first request was even when
 /// those reads would now come out differently. `write_once` checks again under the lock.
-pub async fn replay(pool: &crate::db::PgPool, claim: &Option<Claim>) -> Result<Option<HttpResponse>, ApiError> {
+pub async fn replay(
+    pool: &crate::db::PgPool,
+    claim: &Option<Claim>,
+) -> Result<Option<HttpResponse>, ApiError> {
     let Some(claim) = claim.clone() else {
         return Ok(None);
     };
@@ -167,7 +178,11 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
 
 /// Runs `work` (the write) in one transaction with the claim's record: a remembered request is
 /// answered from memory without running `work` again.
-pub async fn write_once<F>(pool: &crate::db::PgPool, claim: Option<Claim>, work: F) -> Result<HttpResponse, ApiError>
+pub async fn write_once<F>(
+    pool: &crate::db::PgPool,
+    claim: Option<Claim>,
+    work: F,
+) -> Result<HttpResponse, ApiError>
 where
     F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
 {
@@ -215,7 +230,10 @@ fn join_etag(reply: &Reply) -> serde_json::Value {
 }
 
 fn split_etag(stored: serde_json::Value) -> (Option<String>, serde_json::Value) {
-    let etag = stored.get("etag").and_then(|e| e.as_str()).map(str::to_owned);
+    let etag = stored
+        .get("etag")
+        .and_then(|e| e.as_str())
+        .map(str::to_owned);
     (etag, stored.get("body").cloned().unwrap_or_default())
 }
 

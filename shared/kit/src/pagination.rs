@@ -36,12 +36,20 @@ impl PageQuery {
 }
 
 /// The page as a JSON array, linking to the next page when this one is full.
-pub fn page_response<T: Serialize>(request: &HttpRequest, page: &PageQuery, items: &[T]) -> HttpResponse {
+pub fn page_response<T: Serialize>(
+    request: &HttpRequest,
+    page: &PageQuery,
+    items: &[T],
+) -> HttpResponse {
     paged(request, page, items.len()).json(items)
 }
 
 /// A 200 response for a page of `count` items, with a `Link` to the next page when it is full.
-pub fn paged(request: &HttpRequest, page: &PageQuery, count: usize) -> actix_web::HttpResponseBuilder {
+pub fn paged(
+    request: &HttpRequest,
+    page: &PageQuery,
+    count: usize,
+) -> actix_web::HttpResponseBuilder {
     let mut response = HttpResponse::Ok();
     if count as i64 == page.limit() {
         let next = format!(

@@ -44,7 +44,10 @@ pub enum ApiError {
     #[error("{0}")]
     PreconditionRequired(String),
     #[error("{detail}")]
-    TooManyRequests { detail: String, retry_after_seconds: u64 },
+    TooManyRequests {
+        detail: String,
+        retry_after_seconds: u64,
+    },
     #[error("{detail}")]
     MethodNotAllowed { detail: String, allow: String },
     #[error("{0}")]
@@ -96,10 +99,19 @@ impl ApiError {
                 "/problems/unavailable",
                 "A service this call needs is unavailable",
             ),
-            ApiError::PreconditionFailed(_) => ("/problems/precondition-failed", "The resource changed meanwhile"),
-            ApiError::PreconditionRequired(_) => ("/problems/precondition-required", "If-Match is required"),
-            ApiError::TooManyRequests { .. } => ("/problems/too-many-requests", "Too many requests"),
-            ApiError::MethodNotAllowed { .. } => ("/problems/method-not-allowed", "Method not allowed"),
+            ApiError::PreconditionFailed(_) => (
+                "/problems/precondition-failed",
+                "The resource changed meanwhile",
+            ),
+            ApiError::PreconditionRequired(_) => {
+                ("/problems/precondition-required", "If-Match is required")
+            }
+            ApiError::TooManyRequests { .. } => {
+                ("/problems/too-many-requests", "Too many requests")
+            }
+            ApiError::MethodNotAllowed { .. } => {
+                ("/problems/method-not-allowed", "Method not allowed")
+            }
             ApiError::Internal(_) => ("/problems/internal", "Internal error"),
         }
     }
@@ -154,7 +166,10 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => {
                 response.insert_header(("WWW-Authenticate", "Bearer"));
             }
-            ApiError::TooManyRequests { retry_after_seconds, .. } => {
+            ApiError::TooManyRequests {
+                retry_after_seconds,
+                ..
+            } => {
                 response.insert_header(("Retry-After", retry_after_seconds.to_string()));
             }
             ApiError::MethodNotAllowed { allow, .. } => {

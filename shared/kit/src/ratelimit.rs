@@ -82,7 +82,10 @@ mod tests {
             assert!(limiter.check(busy).is_ok());
         }
         match limiter.check(busy) {
-            Err(ApiError::TooManyRequests { retry_after_seconds, .. }) => assert_eq!(retry_after_seconds, 1),
+            Err(ApiError::TooManyRequests {
+                retry_after_seconds,
+                ..
+            }) => assert_eq!(retry_after_seconds, 1),
             other => panic!("expected 429, got {other:?}"),
         }
         assert!(limiter.check(quiet).is_ok());

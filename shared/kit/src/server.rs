@@ -117,9 +117,14 @@ where
     let addr = listener.local_addr()?;
     let workers =
         crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
-            let limiter = web::Data::new(crate::ratelimit::RateLimiter::from_env().map_err(std::io::Error::other)?);
+    let limiter =
+        web::Data::new(crate::ratelimit::RateLimiter::from_env().map_err(std::io::Error::other)?);
     let routes = web::Data::new(RouteTable::of(
-        &actix_web::App::new().into_utoipa_app().configure(api.clone()).split_for_parts().1,
+        &actix_web::App::new()
+            .into_utoipa_app()
+            .configure(api.clone())
+            .split_for_parts()
+            .1,
     ));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
@@ -127,7 +132,7 @@ where
             .configure(api.clone())
             .into_app()
             .configure(common)
-                        .app_data(routes.clone())
+            .app_data(routes.clone())
             .app_data(limiter.clone())
             .default_service(web::to(no_route))
             .wrap(actix_web::middleware::from_fn(log_request))
@@ -160,7 +165,13 @@ impl RouteTable {
                 .into_iter()
                 .filter_map(|(method, present)| present.then_some(method))
                 .collect();
-                (path.trim_matches('/').split('/').map(str::to_owned).collect(), methods)
+                (
+                    path.trim_matches('/')
+                        .split('/')
+                        .map(str::to_owned)
+                        .collect(),
+                    methods,
+                )
             })
             .collect();
         RouteTable { routes }
@@ -183,13 +194,20 @@ impl RouteTable {
 }
 
 /// No route took the request: 405 with `Allow` when the path exists for other methods, else 404.
-async fn no_route(req: actix_web::HttpRequest, routes: web::Data<RouteTable>) -> actix_web::HttpResponse {
+async fn no_route(
+    req: actix_web::HttpRequest,
+    routes: web::Data<RouteTable>,
+) -> actix_web::HttpResponse {
     use actix_web::ResponseError;
     match routes.methods_for(req.path()) {
         Some(methods) if !methods.is_empty() => {
             let allow = methods.join(", ");
             crate::ApiError::MethodNotAllowed {
-                detail: format!("{} {} is not served; this path takes {allow}", req.method(), req.path()),
+                detail: format!(
+                    "{} {} is not served; this path takes {allow}",
+                    req.method(),
+                    req.path()
+                ),
                 allow,
             }
             .error_response()

@@ -205,7 +205,11 @@ pub struct EventFixture {
 
 impl TestSuite {
     /// A classic event with `players` new players entered, and keys for its director and scorer.
-    pub async fn classic_event(&self, players: usize, qualifying_rounds: Option<i64>) -> EventFixture {
+    pub async fn classic_event(
+        &self,
+        players: usize,
+        qualifying_rounds: Option<i64>,
+    ) -> EventFixture {
         let name = format!("Test open {}", Uuid::new_v4().simple());
         let mut fx = self
             .event(&catan_api::CreateEvent {
@@ -215,7 +219,12 @@ impl TestSuite {
             .await;
         for player in self.players(&fx, players).await {
             let entry = catan_api::CreateEntry::player(player);
-            fx.entries.push(fx.director.create_entry(fx.event.id, &entry).await.expect("entry"));
+            fx.entries.push(
+                fx.director
+                    .create_entry(fx.event.id, &entry)
+                    .await
+                    .expect("entry"),
+            );
         }
         fx
     }
@@ -227,7 +236,12 @@ impl TestSuite {
         let players = self.players(&fx, teams * 2).await;
         for (i, pair) in players.chunks(2).enumerate() {
             let team = catan_api::CreateEntry::team(&format!("Team {i:02}"), [pair[0], pair[1]]);
-            fx.entries.push(fx.director.create_entry(fx.event.id, &team).await.expect("team entry"));
+            fx.entries.push(
+                fx.director
+                    .create_entry(fx.event.id, &team)
+                    .await
+                    .expect("team entry"),
+            );
         }
         fx
     }
@@ -254,8 +268,16 @@ impl TestSuite {
             role,
             event_ids: Some(vec![event.id]),
         };
-        let director_key = self.admin.create_api_key(&key(Role::Director)).await.expect("director key");
-        let scorer_key = self.admin.create_api_key(&key(Role::Scorer)).await.expect("scorer key");
+        let director_key = self
+            .admin
+            .create_api_key(&key(Role::Director))
+            .await
+            .expect("director key");
+        let scorer_key = self
+            .admin
+            .create_api_key(&key(Role::Scorer))
+            .await
+            .expect("scorer key");
         EventFixture {
             director: self.client_for(&director_key.api_key).await,
             director_key: director_key.api_key,

@@ -123,22 +123,30 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&admin_claims()).unwrap());
         format!("{header}.{payload}.")
     };
-        let foreign = SigningKey::generate().sign(&admin_claims()).expect("sign");
+    let foreign = SigningKey::generate().sign(&admin_claims()).expect("sign");
     let mut wrong_issuer = admin_claims();
     wrong_issuer.iss = "someone-else".into();
     // Algorithm confusion: an HMAC token keyed with the public key the JWKS publishes.
     let confused = {
-        let jwks: serde_json::Value = reqwest::get(format!("{}/.well-known/jwks.json", ts.suite.url()))
-            .await
-            .expect("jwks")
-            .json()
-            .await
-            .expect("json");
+        let jwks: serde_json::Value =
+            reqwest::get(format!("{}/.well-known/jwks.json", ts.suite.url()))
+                .await
+                .expect("jwks")
+                .json()
+                .await
+                .expect("json");
         let key = &jwks["keys"][0];
         let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
         header.kid = key["kid"].as_str().map(str::to_owned);
-        let secret = URL_SAFE_NO_PAD.decode(key["x"].as_str().expect("x")).expect("public key");
-        jsonwebtoken::encode(&header, &admin_claims(), &jsonwebtoken::EncodingKey::from_secret(&secret).expect("hmac key")).expect("hs256")
+        let secret = URL_SAFE_NO_PAD
+            .decode(key["x"].as_str().expect("x"))
+            .expect("public key");
+        jsonwebtoken::encode(
+            &header,
+            &admin_claims(),
+            &jsonwebtoken::EncodingKey::from_secret(&secret).expect("hmac key"),
+        )
+        .expect("hs256")
     };
     let cases = [
         ("expired", key.sign(&expired).unwrap()),
@@ -146,7 +154,7 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
         ("wrong audience", key.sign(&wrong_audience).unwrap()),
         ("tampered", tampered),
         ("alg none", unsigned),
-                ("unknown key", foreign),
+        ("unknown key", foreign),
         ("wrong issuer", key.sign(&wrong_issuer).unwrap()),
         ("HS256 with the public key", confused),
         ("garbage", "not-a-token".to_string()),
@@ -209,8 +217,18 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
 async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire() {
     let ts = spawn_suite().await;
     let fx = ts.classic_event(4, Some(1)).await;
-    let before = ts.anonymous.token(&ts.admin_key).await.expect("token").access_token;
-    let kid = |token: &str| jsonwebtoken::decode_header(token).expect("header").kid.expect("kid");
+    let before = ts
+        .anonymous
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token;
+    let kid = |token: &str| {
+        jsonwebtoken::decode_header(token)
+            .expect("header")
+            .kid
+            .expect("kid")
+    };
     let http = reqwest::Client::new();
     let rotated = http
         .post(format!("{}/v1/admin/signing-keys", ts.suite.url()))
@@ -219,7 +237,12 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
         .await
         .expect("rotate");
     assert_eq!(rotated.status(), 201);
-    let after = ts.anonymous.token(&ts.admin_key).await.expect("token").access_token;
+    let after = ts
+        .anonymous
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token;
     assert_ne!(kid(&before), kid(&after), "new tokens name the new key");
     let jwks: serde_json::Value = reqwest::get(format!("{}/.well-known/jwks.json", ts.suite.url()))
         .await
@@ -227,21 +250,52 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
         .json()
         .await
         .expect("json");
-    let published: Vec<&str> = jwks["keys"].as_array().expect("keys").iter().filter_map(|k| k["kid"].as_str()).collect();
-    assert!(published.contains(&kid(&before).as_str()) && published.contains(&kid(&after).as_str()));
+    let published: Vec<&str> = jwks["keys"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .filter_map(|k| k["kid"].as_str())
+        .collect();
+    assert!(
+        published.contains(&kid(&before).as_str()) && published.contains(&kid(&after).as_str())
+    );
     // Both tokens work at registration (which signs) and at pairing (which verifies from the JWKS).
     for token in [&before, &after] {
         let client = ts.anonymous.with_token(token.clone());
-        client.create_player(&CreatePlayer { name: "Rotated".into(), region_id: None }).await.expect("registration");
-        let err = client.draw_round(Uuid::new_v4(), &DrawRound::default()).await.expect_err("no such event");
+        client
+            .create_player(&CreatePlayer {
+                name: "Rotated".into(),
+                region_id: None,
+            })
+            .await
+            .expect("registration");
+        let err = client
+            .draw_round(Uuid::new_v4(), &DrawRound::default())
+            .await
+            .expect_err("no such event");
         assert_eq!(err.status(), Some(404), "the token was accepted by pairing");
     }
     // A scorer key's new token is still limited to its event.
-    let scorer_token = fx.scorer.token(&ts.admin_key).await.expect("token").access_token;
+    let scorer_token = fx
+        .scorer
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token;
     assert_ne!(scorer_token, before);
     // Only admins rotate.
-    let director = ts.anonymous.token(&fx.director_key).await.expect("token").access_token;
-    let refused = http.post(format!("{}/v1/admin/signing-keys", ts.suite.url())).bearer_auth(director).send().await.expect("answer");
+    let director = ts
+        .anonymous
+        .token(&fx.director_key)
+        .await
+        .expect("token")
+        .access_token;
+    let refused = http
+        .post(format!("{}/v1/admin/signing-keys", ts.suite.url()))
+        .bearer_auth(director)
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(refused.status(), 403);
     ts.shutdown().await;
 }

@@ -13,13 +13,21 @@ fn sheet(players: &[Uuid], second_vp: i64) -> SubmitResult {
         scores: players
             .iter()
             .zip([10, second_vp, 5, 3])
-            .map(|(&player_id, vp)| ScoreInput { player_id, vp, breakdown: None })
+            .map(|(&player_id, vp)| ScoreInput {
+                player_id,
+                vp,
+                breakdown: None,
+            })
             .collect(),
     }
 }
 
 async fn admin_token(ts: &TestSuite) -> String {
-    ts.anonymous.token(&ts.admin_key).await.expect("token").access_token
+    ts.anonymous
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -42,17 +50,31 @@ async fn a_retry_with_the_same_key_returns_the_first_response_and_writes_nothing
     let again = post("player-1", "Ada").await.expect("retry");
     assert_eq!(again.status(), StatusCode::CREATED);
     assert_eq!(again.headers()["idempotency-replayed"], "true");
-    assert_eq!(again.json::<serde_json::Value>().await.expect("body"), first_body);
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Ada'"), 1);
+    assert_eq!(
+        again.json::<serde_json::Value>().await.expect("body"),
+        first_body
+    );
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Ada'"),
+        1
+    );
 
     // The same key with another body is refused, and writes nothing.
     let other = post("player-1", "Bob").await.expect("other body");
     assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(other.headers()["content-type"], "application/problem+json");
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"), 0);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"),
+        0
+    );
 
     // Keys belong to the API key that sent them: another key may use the same one.
-    let director_token = ts.anonymous.token(&fx.director_key).await.expect("token").access_token;
+    let director_token = ts
+        .anonymous
+        .token(&fx.director_key)
+        .await
+        .expect("token")
+        .access_token;
     let theirs = http
         .post(&url)
         .bearer_auth(&director_token)
@@ -62,7 +84,10 @@ async fn a_retry_with_the_same_key_returns_the_first_response_and_writes_nothing
         .await
         .expect("another key");
     assert_eq!(theirs.status(), StatusCode::CREATED);
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"), 1);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"),
+        1
+    );
     ts.shutdown().await;
 }
 
@@ -88,15 +113,24 @@ async fn fifty_concurrent_requests_with_one_key_write_once() {
     for call in calls {
         let response = call.await.expect("task").expect("answer");
         match response.status() {
-            StatusCode::CREATED => created.push(response.json::<serde_json::Value>().await.expect("round")),
+            StatusCode::CREATED => {
+                created.push(response.json::<serde_json::Value>().await.expect("round"))
+            }
             StatusCode::CONFLICT => in_progress += 1,
             other => panic!("unexpected {other}"),
         }
     }
     assert!(!created.is_empty());
-    assert!(created.iter().all(|r| r == &created[0]), "every success is the first response");
+    assert!(
+        created.iter().all(|r| r == &created[0]),
+        "every success is the first response"
+    );
     assert_eq!(created.len() + in_progress, 50);
-    assert_eq!(ts.count("SELECT count(*) AS n FROM pairing.rounds"), 1, "exactly one write");
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM pairing.rounds"),
+        1,
+        "exactly one write"
+    );
     // Once the first has finished, a retry gets its response.
     let retry = http
         .post(&draw_url)
@@ -107,7 +141,10 @@ async fn fifty_concurrent_requests_with_one_key_write_once() {
         .await
         .expect("retry");
     assert_eq!(retry.status(), StatusCode::CREATED);
-    assert_eq!(retry.json::<serde_json::Value>().await.expect("round"), created[0]);
+    assert_eq!(
+        retry.json::<serde_json::Value>().await.expect("round"),
+        created[0]
+    );
     ts.shutdown().await;
 }
 
@@ -115,17 +152,39 @@ async fn fifty_concurrent_requests_with_one_key_write_once() {
 async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_wins() {
     let ts = spawn_suite().await;
     let fx = ts.classic_event(4, Some(1)).await;
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    fx.scorer.submit_result(fx.event.id, 1, 1, &sheet(&players, 7)).await.expect("posted");
-    let (_, etag) = ts.anonymous.result_with_etag(fx.event.id, 1, 1).await.expect("result");
+    fx.scorer
+        .submit_result(fx.event.id, 1, 1, &sheet(&players, 7))
+        .await
+        .expect("posted");
+    let (_, etag) = ts
+        .anonymous
+        .result_with_etag(fx.event.id, 1, 1)
+        .await
+        .expect("result");
     assert_eq!(etag, "\"v1\"");
 
-    let missing = fx.director.submit_result(fx.event.id, 1, 1, &sheet(&players, 8)).await.expect_err("no If-Match");
+    let missing = fx
+        .director
+        .submit_result(fx.event.id, 1, 1, &sheet(&players, 8))
+        .await
+        .expect_err("no If-Match");
     assert_eq!(missing.status(), Some(428));
-    let stale = fx.director.correct_result(fx.event.id, 1, 1, &sheet(&players, 8), "\"v7\"").await.expect_err("stale");
+    let stale = fx
+        .director
+        .correct_result(fx.event.id, 1, 1, &sheet(&players, 8), "\"v7\"")
+        .await
+        .expect_err("stale");
     assert_eq!(stale.status(), Some(412));
-    assert_eq!(ts.count("SELECT count(*) AS n FROM results.result_versions"), 1);
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM results.result_versions"),
+        1
+    );
 
     // Two directors correct at once from the same version: exactly one wins.
     let (eight, nine) = (sheet(&players, 8), sheet(&players, 9));
@@ -133,12 +192,31 @@ async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_win
         fx.director.correct_result(fx.event.id, 1, 1, &eight, &etag),
         fx.director.correct_result(fx.event.id, 1, 1, &nine, &etag),
     );
-    let outcomes = [a.as_ref().map(|r| r.version).map_err(|e| e.status()), b.as_ref().map(|r| r.version).map_err(|e| e.status())];
-    assert_eq!(outcomes.iter().filter(|o| **o == Ok(2)).count(), 1, "{outcomes:?}");
-    assert_eq!(outcomes.iter().filter(|o| **o == Err(Some(412))).count(), 1, "{outcomes:?}");
-    let history = ts.anonymous.result_history(fx.event.id, 1, 1).await.expect("history");
+    let outcomes = [
+        a.as_ref().map(|r| r.version).map_err(|e| e.status()),
+        b.as_ref().map(|r| r.version).map_err(|e| e.status()),
+    ];
+    assert_eq!(
+        outcomes.iter().filter(|o| **o == Ok(2)).count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        outcomes.iter().filter(|o| **o == Err(Some(412))).count(),
+        1,
+        "{outcomes:?}"
+    );
+    let history = ts
+        .anonymous
+        .result_history(fx.event.id, 1, 1)
+        .await
+        .expect("history");
     assert_eq!(history.items.len(), 2);
-    let (current, etag) = ts.anonymous.result_with_etag(fx.event.id, 1, 1).await.expect("result");
+    let (current, etag) = ts
+        .anonymous
+        .result_with_etag(fx.event.id, 1, 1)
+        .await
+        .expect("result");
     assert_eq!((current.version, etag.as_str()), (2, "\"v2\""));
     ts.shutdown().await;
 }

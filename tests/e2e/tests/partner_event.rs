@@ -1,8 +1,8 @@
 //! A partner event (teams of two, Swiss rounds) through HTTP, and the board of every table.
 
 use catan_api::{
-    ClientError, CreateEntry, DrawRound, OutcomeKind, PartnerStandings, Round, ScoreInput, SeatPosition, Stage,
-    SubmitResult, TableResult,
+    ClientError, CreateEntry, DrawRound, OutcomeKind, PartnerStandings, Round, ScoreInput,
+    SeatPosition, Stage, SubmitResult, TableResult,
 };
 use catan_e2e::{EventFixture, spawn_suite};
 use catan_suite::demo::random_partner_sheet;
@@ -31,7 +31,11 @@ fn independent_records(results: &[TableResult], byes: &[Uuid]) -> HashMap<Uuid, 
     for r in results {
         let vp_of = |team: usize| -> u32 {
             let players = &r.teams[team].player_ids;
-            r.scores.iter().filter(|s| players.contains(&s.player_id)).map(|s| s.vp as u32).sum()
+            r.scores
+                .iter()
+                .filter(|s| players.contains(&s.player_id))
+                .map(|s| s.vp as u32)
+                .sum()
         };
         let (home_vp, away_vp) = (vp_of(0), vp_of(1));
         for (me, mine, theirs) in [(0, home_vp, away_vp), (1, away_vp, home_vp)] {
@@ -42,7 +46,13 @@ fn independent_records(results: &[TableResult], byes: &[Uuid]) -> HashMap<Uuid, 
             };
             let drawn = r.outcome == OutcomeKind::TimeLimit && mine == theirs;
             let record = records.entry(r.teams[me].entry_id).or_default();
-            record.points += if won { 3 } else if drawn { 1 } else { 0 };
+            record.points += if won {
+                3
+            } else if drawn {
+                1
+            } else {
+                0
+            };
             record.vp += mine;
             record.vp_against += theirs;
             record.games += 1;
@@ -67,8 +77,18 @@ fn teams_at(round: &Round) -> Vec<(Uuid, Uuid)> {
         .tables
         .iter()
         .map(|t| {
-            let n = t.seats.iter().find(|s| s.position == SeatPosition::N).expect("N").entry_id;
-            let e = t.seats.iter().find(|s| s.position == SeatPosition::E).expect("E").entry_id;
+            let n = t
+                .seats
+                .iter()
+                .find(|s| s.position == SeatPosition::N)
+                .expect("N")
+                .entry_id;
+            let e = t
+                .seats
+                .iter()
+                .find(|s| s.position == SeatPosition::E)
+                .expect("E")
+                .entry_id;
             (n, e)
         })
         .collect()
@@ -79,8 +99,19 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     let ts = spawn_suite().await;
     let fx = ts.partner_event(13).await;
     let event_id = fx.event.id;
-    let rules = fx.event.partner_rules.expect("partner rules travel with the event");
-    assert_eq!((rules.target_vp, rules.rounds, rules.minutes_per_game, rules.player_trading), (20, 4, 60, false));
+    let rules = fx
+        .event
+        .partner_rules
+        .expect("partner rules travel with the event");
+    assert_eq!(
+        (
+            rules.target_vp,
+            rules.rounds,
+            rules.minutes_per_game,
+            rules.player_trading
+        ),
+        (20, 4, 60, false)
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let mut posted: Vec<TableResult> = Vec::new();
     let mut byes: Vec<Uuid> = Vec::new();
@@ -88,45 +119,92 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     let mut time_limited = 0;
 
     for number in 1..=4u32 {
-        let before: PartnerStandings = ts.anonymous.partner_standings(event_id).await.expect("standings");
-        let round = fx.director.draw_round(event_id, &DrawRound::default()).await.expect("draw");
+        let before: PartnerStandings = ts
+            .anonymous
+            .partner_standings(event_id)
+            .await
+            .expect("standings");
+        let round = fx
+            .director
+            .draw_round(event_id, &DrawRound::default())
+            .await
+            .expect("draw");
         assert_eq!((round.number, round.stage), (number, Stage::Swiss));
-        assert_eq!(round.partner_rules.map(|r| r.thinking_seconds_per_turn), Some(120));
+        assert_eq!(
+            round.partner_rules.map(|r| r.thinking_seconds_per_turn),
+            Some(120)
+        );
         assert_eq!(round.tables.len(), 6);
         // One bye, to the lowest-ranked team that has had none.
         assert_eq!(round.byes.len(), 1);
         let bye = round.byes[0];
-        assert!(!byes.contains(&bye), "nobody gets a second bye while others had none");
-        let lowest_without = before.rows.iter().rev().find(|r| !byes.contains(&r.entry_id)).expect("a team").entry_id;
+        assert!(
+            !byes.contains(&bye),
+            "nobody gets a second bye while others had none"
+        );
+        let lowest_without = before
+            .rows
+            .iter()
+            .rev()
+            .find(|r| !byes.contains(&r.entry_id))
+            .expect("a team")
+            .entry_id;
         if number > 1 {
             assert_eq!(bye, lowest_without, "round {number}");
         }
         byes.push(bye);
         // Every other team seated once, partners opposite, no rematch.
-        let seated: Vec<Uuid> = round.tables.iter().flat_map(|t| t.seats.iter().map(|s| s.entry_id)).collect();
+        let seated: Vec<Uuid> = round
+            .tables
+            .iter()
+            .flat_map(|t| t.seats.iter().map(|s| s.entry_id))
+            .collect();
         assert_eq!(seated.len(), 24);
         assert_eq!(seated.iter().collect::<HashSet<_>>().len(), 12);
         assert!(!seated.contains(&bye));
         for table in &round.tables {
-            let team = |p: SeatPosition| table.seats.iter().find(|s| s.position == p).expect("seat").entry_id;
+            let team = |p: SeatPosition| {
+                table
+                    .seats
+                    .iter()
+                    .find(|s| s.position == p)
+                    .expect("seat")
+                    .entry_id
+            };
             assert_eq!(team(SeatPosition::N), team(SeatPosition::S));
             assert_eq!(team(SeatPosition::E), team(SeatPosition::W));
             assert_ne!(team(SeatPosition::N), team(SeatPosition::E));
         }
         for (a, b) in teams_at(&round) {
-            assert!(met.insert((a.min(b), a.max(b))), "round {number}: a rematch");
+            assert!(
+                met.insert((a.min(b), a.max(b))),
+                "round {number}: a rematch"
+            );
         }
         for table in &round.tables {
             let sheet = random_partner_sheet(table, &rules, &mut rng);
             time_limited += usize::from(sheet.outcome == OutcomeKind::TimeLimit);
-            posted.push(fx.scorer.submit_result(event_id, number, table.number, &sheet).await.expect("result"));
+            posted.push(
+                fx.scorer
+                    .submit_result(event_id, number, table.number, &sheet)
+                    .await
+                    .expect("result"),
+            );
         }
     }
     assert!(time_limited > 0, "some games stopped on time");
-    let extra = fx.director.draw_round(event_id, &DrawRound::default()).await.expect_err("4 rounds only");
+    let extra = fx
+        .director
+        .draw_round(event_id, &DrawRound::default())
+        .await
+        .expect_err("4 rounds only");
     assert_eq!(extra.status(), Some(409));
 
-    let standings = ts.anonymous.partner_standings(event_id).await.expect("standings");
+    let standings = ts
+        .anonymous
+        .partner_standings(event_id)
+        .await
+        .expect("standings");
     assert_eq!(standings.after_round, 4);
     let expected = independent_records(&posted, &byes);
     assert_eq!(standings.rows.len(), 13);
@@ -143,20 +221,46 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     // Points first, then fewer VP against.
     for pair in standings.rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
-        assert!(a.points > b.points || (a.points == b.points && a.vp_against <= b.vp_against), "{a:?} before {b:?}");
+        assert!(
+            a.points > b.points || (a.points == b.points && a.vp_against <= b.vp_against),
+            "{a:?} before {b:?}"
+        );
     }
     let prizes: Vec<Option<u8>> = standings.rows.iter().map(|r| r.prize).collect();
-    assert!(prizes[..3].iter().all(Option::is_some), "the top three win prizes: {prizes:?}");
-    assert!(prizes[3..].iter().all(|p| p.is_none() || standings.rows[2].rank == standings.rows[3].rank));
+    assert!(
+        prizes[..3].iter().all(Option::is_some),
+        "the top three win prizes: {prizes:?}"
+    );
+    assert!(
+        prizes[3..]
+            .iter()
+            .all(|p| p.is_none() || standings.rows[2].rank == standings.rows[3].rank)
+    );
     ts.shutdown().await;
 }
 
 /// Asserts the sheet is refused with a 4xx naming `code` and that nothing was stored.
-async fn assert_refused(ts: &catan_e2e::TestSuite, fx: &EventFixture, table: u32, sheet: &SubmitResult, code: &str) {
-    let err = fx.scorer.submit_result(fx.event.id, 1, table, sheet).await.expect_err(code);
-    let ClientError::Problem { problem } = err else { panic!("a problem, got {err:?}") };
+async fn assert_refused(
+    ts: &catan_e2e::TestSuite,
+    fx: &EventFixture,
+    table: u32,
+    sheet: &SubmitResult,
+    code: &str,
+) {
+    let err = fx
+        .scorer
+        .submit_result(fx.event.id, 1, table, sheet)
+        .await
+        .expect_err(code);
+    let ClientError::Problem { problem } = err else {
+        panic!("a problem, got {err:?}")
+    };
     assert_eq!(problem.status, 422, "{code}: {problem:?}");
-    assert!(problem.errors.iter().any(|e| e.code == code), "{code} in {:?}", problem.errors);
+    assert!(
+        problem.errors.iter().any(|e| e.code == code),
+        "{code} in {:?}",
+        problem.errors
+    );
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
 }
 
@@ -167,30 +271,87 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
     // A player in two teams.
     let taken = fx.entries[0].player_ids[0];
     let newcomer = ts.players(&fx, 1).await[0];
-    let twice = fx.director.create_entry(fx.event.id, &CreateEntry::team("Copycats", [taken, newcomer])).await;
-    assert_eq!(twice.expect_err("a player in two teams").status(), Some(409));
-    let alone = fx.director.create_entry(fx.event.id, &CreateEntry::team("Solo", [newcomer, newcomer])).await;
+    let twice = fx
+        .director
+        .create_entry(
+            fx.event.id,
+            &CreateEntry::team("Copycats", [taken, newcomer]),
+        )
+        .await;
+    assert_eq!(
+        twice.expect_err("a player in two teams").status(),
+        Some(409)
+    );
+    let alone = fx
+        .director
+        .create_entry(
+            fx.event.id,
+            &CreateEntry::team("Solo", [newcomer, newcomer]),
+        )
+        .await;
     assert_eq!(alone.expect_err("a team of one").status(), Some(422));
-    let classic_entry = fx.director.create_entry(fx.event.id, &CreateEntry::player(newcomer)).await;
-    assert_eq!(classic_entry.expect_err("a lone player in a partner event").status(), Some(422));
-    assert_eq!(ts.anonymous.entries(fx.event.id).await.expect("entries").len(), 4);
+    let classic_entry = fx
+        .director
+        .create_entry(fx.event.id, &CreateEntry::player(newcomer))
+        .await;
+    assert_eq!(
+        classic_entry
+            .expect_err("a lone player in a partner event")
+            .status(),
+        Some(422)
+    );
+    assert_eq!(
+        ts.anonymous
+            .entries(fx.event.id)
+            .await
+            .expect("entries")
+            .len(),
+        4
+    );
 
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let table = &round.tables[0];
     let seat = |p: SeatPosition| table.seats.iter().find(|s| s.position == p).expect("seat");
-    let (home, away) = (seat(SeatPosition::N).entry_id, seat(SeatPosition::E).entry_id);
+    let (home, away) = (
+        seat(SeatPosition::N).entry_id,
+        seat(SeatPosition::E).entry_id,
+    );
     let sheet = |winner: Option<Uuid>, vps: [i64; 4]| SubmitResult {
-        outcome: if winner.is_some() { OutcomeKind::Won } else { OutcomeKind::TimeLimit },
+        outcome: if winner.is_some() {
+            OutcomeKind::Won
+        } else {
+            OutcomeKind::TimeLimit
+        },
         winner_player_id: None,
         winner_entry_id: winner,
-        scores: [SeatPosition::N, SeatPosition::S, SeatPosition::E, SeatPosition::W]
-            .iter()
-            .zip(vps)
-            .map(|(p, vp)| ScoreInput { player_id: seat(*p).player_id, vp, breakdown: None })
-            .collect(),
+        scores: [
+            SeatPosition::N,
+            SeatPosition::S,
+            SeatPosition::E,
+            SeatPosition::W,
+        ]
+        .iter()
+        .zip(vps)
+        .map(|(p, vp)| ScoreInput {
+            player_id: seat(*p).player_id,
+            vp,
+            breakdown: None,
+        })
+        .collect(),
     };
     // A winner team below 20.
-    assert_refused(&ts, &fx, table.number, &sheet(Some(home), [10, 9, 8, 8]), "winner_below_target").await;
+    assert_refused(
+        &ts,
+        &fx,
+        table.number,
+        &sheet(Some(home), [10, 9, 8, 8]),
+        "winner_below_target",
+    )
+    .await;
     // A winner named on a time-limit result.
     let mut timed = sheet(None, [9, 9, 8, 8]);
     timed.winner_entry_id = Some(home);
@@ -207,8 +368,21 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
     by_player.winner_player_id = Some(seat(SeatPosition::N).player_id);
     assert_refused(&ts, &fx, table.number, &by_player, "not_for_format").await;
 
-    let ok = fx.scorer.submit_result(fx.event.id, 1, table.number, &sheet(Some(away), [5, 5, 10, 10])).await.expect("a good sheet");
-    let winners = ok.teams.iter().find(|t| t.entry_id == away).expect("away team");
+    let ok = fx
+        .scorer
+        .submit_result(
+            fx.event.id,
+            1,
+            table.number,
+            &sheet(Some(away), [5, 5, 10, 10]),
+        )
+        .await
+        .expect("a good sheet");
+    let winners = ok
+        .teams
+        .iter()
+        .find(|t| t.entry_id == away)
+        .expect("away team");
     assert_eq!((winners.vp, winners.points), (20, 3));
     ts.shutdown().await;
 }
@@ -217,34 +391,72 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
 async fn every_table_has_a_board_as_json_and_as_an_svg_picture() {
     let ts = spawn_suite().await;
     let fx = ts.classic_event(11, Some(1)).await;
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     let http = reqwest::Client::new();
     let mut boards = Vec::new();
     for table in &round.tables {
-        let board = ts.anonymous.board(fx.event.id, 1, table.number).await.expect("board");
+        let board = ts
+            .anonymous
+            .board(fx.event.id, 1, table.number)
+            .await
+            .expect("board");
         let hexes = board["hexes"].as_array().expect("hexes");
         assert_eq!(hexes.len(), 19);
         let deserts = hexes.iter().filter(|h| h["terrain"] == "desert").count();
         let tokens = hexes.iter().filter(|h| !h["token"].is_null()).count();
         assert_eq!((deserts, tokens), (1, 18));
-        assert_eq!(ts.anonymous.board(fx.event.id, 1, table.number).await.expect("again"), board, "reproducible");
+        assert_eq!(
+            ts.anonymous
+                .board(fx.event.id, 1, table.number)
+                .await
+                .expect("again"),
+            board,
+            "reproducible"
+        );
         boards.push(board);
 
-        let url = format!("{}/v1/events/{}/rounds/1/tables/{}/board", ts.suite.url(), fx.event.id, table.number);
-        let resp = http.get(&url).header("accept", "image/svg+xml").send().await.expect("svg");
+        let url = format!(
+            "{}/v1/events/{}/rounds/1/tables/{}/board",
+            ts.suite.url(),
+            fx.event.id,
+            table.number
+        );
+        let resp = http
+            .get(&url)
+            .header("accept", "image/svg+xml")
+            .send()
+            .await
+            .expect("svg");
         assert_eq!(resp.status(), 200);
         assert_eq!(resp.headers()["content-type"], "image/svg+xml");
         let svg = resp.text().await.expect("svg text");
-        let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).expect("a valid SVG");
+        let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+            .expect("a valid SVG");
         let size = tree.size().to_int_size();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a picture");
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        let mut pixmap =
+            resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a picture");
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::default(),
+            &mut pixmap.as_mut(),
+        );
         let painted = pixmap.pixels().iter().filter(|p| p.alpha() > 0).count();
-        assert!(painted > pixmap.pixels().len() / 4, "the picture shows the board");
+        assert!(
+            painted > pixmap.pixels().len() / 4,
+            "the picture shows the board"
+        );
     }
     // Each table its own board unless the event asks for duplicate play.
     assert!(boards.windows(2).any(|w| w[0] != w[1]));
-    let missing = ts.anonymous.board(fx.event.id, 1, 99).await.expect_err("no table 99");
+    let missing = ts
+        .anonymous
+        .board(fx.event.id, 1, 99)
+        .await
+        .expect_err("no table 99");
     assert_eq!(missing.status(), Some(404));
     ts.shutdown().await;
 }
@@ -260,13 +472,28 @@ async fn duplicate_play_gives_every_table_of_a_round_the_same_board() {
     let players = ts.players(&fx, 12).await;
     for (i, pair) in players.chunks(2).enumerate() {
         let team = CreateEntry::team(&format!("Pair {i}"), [pair[0], pair[1]]);
-        fx.entries.push(fx.director.create_entry(fx.event.id, &team).await.expect("team"));
+        fx.entries.push(
+            fx.director
+                .create_entry(fx.event.id, &team)
+                .await
+                .expect("team"),
+        );
     }
-    let round = fx.director.draw_round(fx.event.id, &DrawRound::default()).await.expect("draw");
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("draw");
     assert_eq!(round.board_mode, catan_api::BoardMode::SameForRound);
     let first = ts.anonymous.board(fx.event.id, 1, 1).await.expect("board");
     for table in &round.tables[1..] {
-        assert_eq!(ts.anonymous.board(fx.event.id, 1, table.number).await.expect("board"), first);
+        assert_eq!(
+            ts.anonymous
+                .board(fx.event.id, 1, table.number)
+                .await
+                .expect("board"),
+            first
+        );
     }
     ts.shutdown().await;
 }

@@ -14,29 +14,66 @@ async fn a_key_over_its_limit_gets_429_with_retry_after_and_other_keys_do_not() 
     let ts = spawn_suite().await;
     let other = ts
         .admin
-        .create_api_key(&CreateApiKey { name: "second admin".into(), role: Role::Admin, event_ids: None })
+        .create_api_key(&CreateApiKey {
+            name: "second admin".into(),
+            role: Role::Admin,
+            event_ids: None,
+        })
         .await
         .expect("a second key");
     let http = reqwest::Client::new();
-    let token = ts.anonymous.token(&ts.admin_key).await.expect("token").access_token;
+    let token = ts
+        .anonymous
+        .token(&ts.admin_key)
+        .await
+        .expect("token")
+        .access_token;
     let url = format!("{}/v1/regions", ts.suite.url());
     let mut statuses = Vec::new();
     let mut retry_after = None;
     for i in 0..8 {
-        let r = http.post(&url).bearer_auth(&token).json(&serde_json::json!({ "name": format!("Region {i}") })).send().await.expect("answer");
+        let r = http
+            .post(&url)
+            .bearer_auth(&token)
+            .json(&serde_json::json!({ "name": format!("Region {i}") }))
+            .send()
+            .await
+            .expect("answer");
         if r.status() == 429 {
             assert_eq!(r.headers()["content-type"], "application/problem+json");
-            retry_after = r.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+            retry_after = r
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
         }
         statuses.push(r.status().as_u16());
     }
-    assert!(statuses.contains(&201) && statuses.contains(&429), "{statuses:?}");
+    assert!(
+        statuses.contains(&201) && statuses.contains(&429),
+        "{statuses:?}"
+    );
     assert_eq!(retry_after.as_deref(), Some("1"));
     let refused = statuses.iter().filter(|s| **s == 429).count() as i64;
-    assert_eq!(ts.count("SELECT count(*) AS n FROM registration.regions"), 8 - refused, "a refused request wrote nothing");
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM registration.regions"),
+        8 - refused,
+        "a refused request wrote nothing"
+    );
     // Another key has its own budget; public reads are not limited per key.
-    let other_token = ts.anonymous.token(&other.api_key).await.expect("token").access_token;
-    let r = http.post(&url).bearer_auth(&other_token).json(&serde_json::json!({ "name": "Elsewhere" })).send().await.expect("answer");
+    let other_token = ts
+        .anonymous
+        .token(&other.api_key)
+        .await
+        .expect("token")
+        .access_token;
+    let r = http
+        .post(&url)
+        .bearer_auth(&other_token)
+        .json(&serde_json::json!({ "name": "Elsewhere" }))
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(r.status(), 201);
     for _ in 0..8 {
         assert_eq!(http.get(&url).send().await.expect("answer").status(), 200);

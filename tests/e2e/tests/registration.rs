@@ -1,8 +1,6 @@
 //! Entries, drops, exclusions and late entries as the tournament director sees them.
 
-use catan_api::{
-    CreateEntry, CreateEvent, CreatePlayer, DrawRound, DropEntry, EntryStatus,
-};
+use catan_api::{CreateEntry, CreateEvent, CreatePlayer, DrawRound, DropEntry, EntryStatus};
 use catan_e2e::spawn_suite;
 use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
@@ -176,10 +174,7 @@ async fn fields_that_cannot_be_seated_and_bad_registrations_are_refused() {
     assert_eq!(no_name.status(), Some(422));
     let ghost = five
         .director
-        .create_entry(
-            five.event.id,
-            &CreateEntry::player(Uuid::new_v4()),
-        )
+        .create_entry(five.event.id, &CreateEntry::player(Uuid::new_v4()))
         .await
         .expect_err("no such player");
     assert_eq!(ghost.status(), Some(422));

@@ -17,6 +17,16 @@ pub struct FieldError {
 
 /// An RFC 9457 problem document (`application/problem+json`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/validation",
+    "title": "The request breaks a rule",
+    "status": 422,
+    "detail": "2 rules broken; see errors",
+    "errors": [
+        {"field": "scores[2].vp", "code": "out_of_range", "message": "VP must be between 2 and 22; got 23."},
+        {"field": "winner_player_id", "code": "winner_below_ten", "message": "The winner needs at least 10 VP."}
+    ]
+}))]
 pub struct Problem {
     /// A relative URI naming the kind of problem, e.g. `/problems/validation`.
     #[serde(rename = "type")]

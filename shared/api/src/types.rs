@@ -46,11 +46,13 @@ impl Role {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"api_key": "ck_9Qz4w3WZKc1b2m8e5Jt0aVxY7u6pLr2sNdHfGkQbXyE"}))]
 pub struct TokenRequest {
     pub api_key: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjlqRTQzSTcxIn0.eyJzdWIiOiIuLi4ifQ.c2ln", "token_type": "Bearer", "expires_in": 3600}))]
 pub struct TokenResponse {
     pub access_token: String,
     /// Always `Bearer`.
@@ -61,6 +63,7 @@ pub struct TokenResponse {
 
 /// A player signs in for one event with the PIN he was given when entered.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "pin": "042917"}))]
 pub struct PlayerTokenRequest {
     pub event_id: Uuid,
     pub player_id: Uuid,
@@ -78,6 +81,7 @@ pub enum KeyRole {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Table app, hall B", "role": "scorer", "event_ids": ["00000000-0000-4000-8000-0000000000e1"]}))]
 pub struct CreateApiKey {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
@@ -101,6 +105,7 @@ pub struct ApiKeyCreated {
 // ---------------------------------------------------------------- registration
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Catalonia"}))]
 pub struct CreateRegion {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
@@ -113,6 +118,7 @@ pub struct Region {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1"}))]
 pub struct CreatePlayer {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
@@ -139,6 +145,7 @@ pub enum EventFormat {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Spring open", "format": "classic", "region_id": "00000000-0000-4000-8000-0000000000a1", "qualifying_rounds": 3}))]
 pub struct CreateEvent {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
@@ -248,6 +255,7 @@ pub enum EntryStatus {
 
 /// A classic entry names one player; a partner entry a team of two.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001"}))]
 pub struct CreateEntry {
     /// Classic events: the player.
     #[serde(default)]
@@ -308,6 +316,7 @@ pub struct PlayerPin {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "Left after round 2", "exclude": false}))]
 pub struct DropEntry {
     #[schema(min_length = 1, max_length = 200)]
     pub reason: String,
@@ -319,6 +328,7 @@ pub struct DropEntry {
 // ---------------------------------------------------------------- pairing
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"seed": 424242}))]
 pub struct DrawRound {
     /// The seed to draw from (0 to 2^53 - 1); a random one when absent. Stored with the round.
     #[serde(default)]
@@ -405,6 +415,7 @@ pub struct ScoreInput {
 
 /// A table's results sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"outcome": "won", "winner_player_id": "00000000-0000-4000-8000-000000000001", "scores": [{"player_id": "00000000-0000-4000-8000-000000000001", "vp": 10, "breakdown": {"settlements": 2, "cities": 3, "vp_cards": 0, "longest_road": true, "largest_army": false}}, {"player_id": "00000000-0000-4000-8000-000000000002", "vp": 7}, {"player_id": "00000000-0000-4000-8000-000000000003", "vp": 5}, {"player_id": "00000000-0000-4000-8000-000000000004", "vp": 4}]}))]
 pub struct SubmitResult {
     pub outcome: OutcomeKind,
     /// Classic events: required when `outcome` is `won`; absent at a time limit.
@@ -464,6 +475,7 @@ pub struct Dispute {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "I had 8 VP, not 7"}))]
 pub struct DisputeResult {
     #[schema(min_length = 1, max_length = 500)]
     pub reason: String,

@@ -54,6 +54,7 @@ impl WebhookEventType {
 /// A subscription to create. Only http and https URLs; loopback and private addresses are
 /// refused unless the deployment allows them.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"url": "https://example.org/catan-hook", "event_types": ["result.posted", "standings.updated"], "event_ids": ["00000000-0000-4000-8000-0000000000e1"]}))]
 pub struct CreateWebhook {
     #[schema(
         example = "https://dashboard.example.org/hooks/catan",

@@ -25,6 +25,8 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 struct NextDraw {
     stage: Stage,
     players: Vec<(Uuid, Uuid)>,
+    /// Qualifying rounds the event plans, for the engine's look-ahead.
+    qualifying_rounds: usize,
 }
 
 pub async fn draw_next_round(
@@ -49,7 +51,6 @@ pub async fn draw_next_round(
     match event.format {
         EventFormat::Classic => {
             let next = next_draw(state, &event, &existing).await?;
-            let qualifying_rounds = event.qualifying_rounds as usize;
             let board_mode = event.board_mode;
             store_new_round(
                 &pool,
@@ -59,6 +60,7 @@ pub async fn draw_next_round(
                 claim,
                 move |conn, rounds| {
                     let numbers = store::numbers_for(conn, event_id, &next.players)?;
+                    let keep_apart = store::keep_apart(conn, event_id)?;
                     let mut round = build_round(
                         event_id,
                         rounds_before as u32 + 1,
@@ -66,7 +68,7 @@ pub async fn draw_next_round(
                         &next,
                         rounds,
                         &numbers,
-                        qualifying_rounds,
+                        &keep_apart,
                     )?;
                     round.board_mode = board_mode;
                     Ok(round)
@@ -163,6 +165,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     if qualifying_drawn < event.qualifying_rounds as usize {
         return Ok(NextDraw {
             stage: Stage::Qualifying,
+            qualifying_rounds: event.qualifying_rounds as usize,
             players: active
                 .iter()
                 .filter_map(|e| Some((e.id, e.player_id?)))
@@ -202,6 +205,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
             .collect();
         return Ok(NextDraw {
             stage: Stage::Final,
+            qualifying_rounds: event.qualifying_rounds as usize,
             players,
         });
     }
@@ -215,10 +219,12 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     match playoff_plan(qualified.len(), event.small_field_playoff) {
         PlayoffPlan::SemifinalsAndFinal => Ok(NextDraw {
             stage: Stage::Semifinal,
+            qualifying_rounds: event.qualifying_rounds as usize,
             players: qualified.into_iter().take(16).collect(),
         }),
         PlayoffPlan::FinalOnly { size } => Ok(NextDraw {
             stage: Stage::Final,
+            qualifying_rounds: event.qualifying_rounds as usize,
             players: qualified.into_iter().take(size).collect(),
         }),
         PlayoffPlan::None => Err(ApiError::Conflict(
@@ -235,7 +241,7 @@ fn build_round(
     next: &NextDraw,
     earlier: &[Round],
     numbers: &HashMap<Uuid, u32>,
-    qualifying_rounds: usize,
+    keep_apart: &[(Uuid, Uuid)],
 ) -> Result<Round, ApiError> {
     let by_number: HashMap<u32, (Uuid, Uuid)> = next
         .players
@@ -260,11 +266,21 @@ fn build_round(
                         .collect()
                 })
                 .collect();
+            // The director's keep-apart pairs among the players of this round, as engine numbers.
+            let number_of_player: HashMap<Uuid, u32> = next
+                .players
+                .iter()
+                .map(|&(e, p)| (p, numbers[&e]))
+                .collect();
+            let keep_apart_numbers: Vec<(u32, u32)> = keep_apart
+                .iter()
+                .filter_map(|(a, b)| Some((*number_of_player.get(a)?, *number_of_player.get(b)?)))
+                .collect();
             let drawn = draw_classic_round(&ClassicRequest {
                 active: &active,
                 history: &history,
-                total_rounds: qualifying_rounds,
-                keep_apart: &[],
+                total_rounds: next.qualifying_rounds,
+                keep_apart: &keep_apart_numbers,
                 seed,
             })
             .map_err(|e| ApiError::Conflict(format!("cannot draw round {number}: {e}")))?;

@@ -3,13 +3,14 @@
 use crate::State;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use catan_api::{DrawRound, Problem, Role, Round};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
+use catan_api::{DrawRound, KeepApart, Problem, Role, Round};
 use catan_domain::board::{generate_board, render_svg, table_board_seed};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
 use catan_kit::db;
-use catan_kit::idempotency::{self, Claim, IdempotencyKey};
+use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
 use catan_kit::pagination::{PageQuery, page_response};
 use catan_kit::peer::peer_error;
 use uuid::Uuid;
@@ -18,7 +19,9 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(draw_round)
         .service(list_rounds)
         .service(get_round)
-        .service(table_board);
+        .service(table_board)
+        .service(put_keep_apart)
+        .service(get_keep_apart);
 }
 
 /// Draws the event's next round (the event's director): the qualifying rounds, then the
@@ -174,4 +177,101 @@ async fn table_board(
     } else {
         HttpResponse::Ok().json(board)
     })
+}
+
+/// Sets the players the event's director keeps apart (same family or club), replacing the
+/// earlier pairs: they never share a table in round 1, and later only when no draw avoids it.
+/// Both players of a pair must be entered in the event.
+#[utoipa::path(
+    tag = "pairing",
+    params(("event_id" = Uuid, Path)),
+    request_body = KeepApart,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The event's keep-apart pairs now", body = KeepApart),
+        (status = 422, description = "A pair names one player twice, or a player not entered in the event", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/v1/events/{event_id}/keep-apart")]
+async fn put_keep_apart(
+    state: web::Data<State>,
+    principal: Principal,
+    idempotency: IdempotencyKey,
+    path: web::Path<Uuid>,
+    body: web::Json<KeepApart>,
+) -> Result<HttpResponse, ApiError> {
+    let event_id = path.into_inner();
+    principal.require_event(event_id, &[Role::Director])?;
+    let body = body.into_inner();
+    let claim = Claim::of(
+        &principal,
+        &idempotency,
+        &format!("PUT /v1/events/{event_id}/keep-apart"),
+        &body,
+    );
+    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
+        return Ok(replay);
+    }
+    let entries = state
+        .registration
+        .entries(event_id)
+        .await
+        .map_err(|e| peer_error("registration", e))?;
+    let entered: std::collections::HashSet<Uuid> = entries
+        .iter()
+        .flat_map(|e| e.player_ids.iter().copied())
+        .collect();
+    for (i, [a, b]) in body.pairs.iter().enumerate() {
+        if a == b {
+            return Err(ApiError::field(
+                &format!("pairs[{i}]"),
+                "same_player",
+                "a pair needs two different players",
+            ));
+        }
+        if let Some(stranger) = [a, b].into_iter().find(|p| !entered.contains(p)) {
+            return Err(ApiError::field(
+                &format!("pairs[{i}]"),
+                "not_entered",
+                format!("player {stranger} is not entered in this event"),
+            ));
+        }
+    }
+    let pairs: Vec<(Uuid, Uuid)> = body.pairs.iter().map(|[a, b]| (*a, *b)).collect();
+    write_once(&state.pool, claim, move |conn| {
+        store::set_keep_apart(conn, event_id, &pairs)?;
+        let now = store::keep_apart(conn, event_id)?;
+        Reply::new(
+            StatusCode::OK,
+            &KeepApart {
+                pairs: now.into_iter().map(|(a, b)| [a, b]).collect(),
+            },
+        )
+    })
+    .await
+}
+
+/// The players the event's director keeps apart.
+#[utoipa::path(
+    tag = "pairing",
+    params(("event_id" = Uuid, Path)),
+    responses((status = 200, description = "The event's keep-apart pairs", body = KeepApart))
+)]
+#[get("/v1/events/{event_id}/keep-apart")]
+async fn get_keep_apart(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<KeepApart>, ApiError> {
+    let event_id = path.into_inner();
+    let pairs = db::run(&state.pool, move |conn| store::keep_apart(conn, event_id)).await?;
+    if pairs.is_empty() {
+        state
+            .registration
+            .event(event_id)
+            .await
+            .map_err(|e| peer_error("registration", e))?;
+    }
+    Ok(web::Json(KeepApart {
+        pairs: pairs.into_iter().map(|(a, b)| [a, b]).collect(),
+    }))
 }

@@ -35,4 +35,12 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(participants, rounds, round_tables);
+diesel::allow_tables_to_appear_in_same_query!(participants, rounds, round_tables, keep_apart_pairs);
+
+diesel::table! {
+    keep_apart_pairs (event_id, player_a, player_b) {
+        event_id -> Uuid,
+        player_a -> Uuid,
+        player_b -> Uuid,
+    }
+}

@@ -1,6 +1,6 @@
 //! The pairing schema: rounds with their tables, and participants' engine numbers.
 
-use crate::schema::{participants, round_tables, rounds};
+use crate::schema::{keep_apart_pairs, participants, round_tables, rounds};
 use catan_api::{Round, RoundFigures, Seat, Table};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
@@ -159,5 +159,35 @@ pub fn lock_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiErro
     diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
         .bind::<diesel::sql_types::BigInt, _>(key)
         .execute(conn)?;
+    Ok(())
+}
+
+/// The director's keep-apart pairs of the event.
+pub fn keep_apart(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<(Uuid, Uuid)>, ApiError> {
+    Ok(keep_apart_pairs::table
+        .filter(keep_apart_pairs::event_id.eq(event_id))
+        .select((keep_apart_pairs::player_a, keep_apart_pairs::player_b))
+        .order((keep_apart_pairs::player_a, keep_apart_pairs::player_b))
+        .load(conn)?)
+}
+
+/// Replaces the event's keep-apart pairs.
+pub fn set_keep_apart(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    pairs: &[(Uuid, Uuid)],
+) -> Result<(), ApiError> {
+    diesel::delete(keep_apart_pairs::table.filter(keep_apart_pairs::event_id.eq(event_id)))
+        .execute(conn)?;
+    for &(a, b) in pairs {
+        diesel::insert_into(keep_apart_pairs::table)
+            .values((
+                keep_apart_pairs::event_id.eq(event_id),
+                keep_apart_pairs::player_a.eq(a.min(b)),
+                keep_apart_pairs::player_b.eq(a.max(b)),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+    }
     Ok(())
 }

@@ -34,7 +34,7 @@ pub fn owner_of(path: &str) -> Option<Owner> {
         ["v1", "events", _, "rounds", _, "tables", _, "result", ..] => Some(Owner::Results),
         ["v1", "events", _, "rounds", _, "results"] => Some(Owner::Results),
         ["v1", "events", _, "results"] => Some(Owner::Results),
-        ["v1", "events", _, "rounds", ..] => Some(Owner::Pairing),
+        ["v1", "events", _, "rounds" | "keep-apart", ..] => Some(Owner::Pairing),
         ["v1", "events", _, "standings" | "placements"] => Some(Owner::Ranking),
         ["v1", "events", _, "standings", "stream"] => Some(Owner::Ranking),
         ["v1", "events", ..] => Some(Owner::Registration),

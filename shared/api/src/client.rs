@@ -315,6 +315,16 @@ impl ApiClient {
             .await
     }
 
+    /// Sets the event's keep-apart pairs (the director), replacing the earlier ones.
+    pub async fn set_keep_apart(
+        &self,
+        event_id: Uuid,
+        body: &KeepApart,
+    ) -> Result<KeepApart, ClientError> {
+        self.put(&format!("/v1/events/{event_id}/keep-apart"), body)
+            .await
+    }
+
     pub async fn round(&self, event_id: Uuid, number: u32) -> Result<Round, ClientError> {
         self.get(&format!("/v1/events/{event_id}/rounds/{number}"))
             .await

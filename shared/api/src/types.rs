@@ -336,6 +336,14 @@ pub struct DrawRound {
     pub seed: Option<u64>,
 }
 
+/// Pairs of players the director keeps apart (same family or club): never at one table in
+/// round 1, later only when no draw avoids it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"pairs": [["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"]]}))]
+pub struct KeepApart {
+    pub pairs: Vec<[Uuid; 2]>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Seat {
     /// N, E, S or W; play order is N, E, S, W.

@@ -235,3 +235,79 @@ async fn the_same_seed_and_field_give_the_same_round() {
     assert_eq!(position(&first, &a), position(&second, &b));
     ts.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn keep_apart_pairs_set_by_the_director_never_share_a_round_one_table() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(16, Some(1)).await;
+    let p: Vec<Uuid> = fx.entries.iter().map(|e| e.player_ids[0]).collect();
+    // Families: 0-1, 0-2, 1-2 (three siblings), and a club pair 3-4.
+    let pairs = vec![[p[0], p[1]], [p[0], p[2]], [p[1], p[2]], [p[3], p[4]]];
+    let body = catan_api::KeepApart {
+        pairs: pairs.clone(),
+    };
+    let stored = fx
+        .director
+        .set_keep_apart(fx.event.id, &body)
+        .await
+        .expect("set");
+    assert_eq!(stored.pairs.len(), 4);
+    let same = catan_api::KeepApart {
+        pairs: vec![[p[5], p[5]]],
+    };
+    assert_eq!(
+        fx.director
+            .set_keep_apart(fx.event.id, &same)
+            .await
+            .expect_err("one player")
+            .status(),
+        Some(422)
+    );
+    let stranger = catan_api::KeepApart {
+        pairs: vec![[p[5], Uuid::new_v4()]],
+    };
+    assert_eq!(
+        fx.director
+            .set_keep_apart(fx.event.id, &stranger)
+            .await
+            .expect_err("not entered")
+            .status(),
+        Some(422)
+    );
+    assert_eq!(
+        fx.scorer
+            .set_keep_apart(fx.event.id, &body)
+            .await
+            .expect_err("scorer")
+            .status(),
+        Some(403)
+    );
+    for seed in [1, 2, 3] {
+        let event = ts.classic_event(16, Some(1)).await;
+        let q: Vec<Uuid> = event.entries.iter().map(|e| e.player_ids[0]).collect();
+        let family = catan_api::KeepApart {
+            pairs: vec![[q[0], q[1]], [q[0], q[2]], [q[1], q[2]], [q[3], q[4]]],
+        };
+        event
+            .director
+            .set_keep_apart(event.event.id, &family)
+            .await
+            .expect("set");
+        let round = event
+            .director
+            .draw_round(event.event.id, &DrawRound { seed: Some(seed) })
+            .await
+            .expect("draw");
+        assert_eq!(round.figures.keep_apart_broken, 0);
+        for table in &round.tables {
+            let seated: HashSet<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+            for [a, b] in &family.pairs {
+                assert!(
+                    !(seated.contains(a) && seated.contains(b)),
+                    "seed {seed}: a kept-apart pair shares a table"
+                );
+            }
+        }
+    }
+    ts.shutdown().await;
+}

@@ -1,0 +1,1 @@
+DROP TABLE keep_apart_pairs;

@@ -235,15 +235,16 @@ pub(crate) async fn current_standings(
     Ok((body, view.up_to_date))
 }
 
-/// The final placements of a classic event, once the final has a result: the final's winner,
-/// the other finalists, the semi-finalists, then everyone else by the qualifying standings.
-/// Partner events are placed by their standings. Needs no token.
+/// The final placements. A classic event's, once the final has a result: the final's winner, the
+/// other finalists, the semi-finalists, then everyone else by the qualifying standings. A partner
+/// event's, once every Swiss round has its results: its final standings. Until then `complete`
+/// is false and there are no rows. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
     responses(
         (status = 200, body = Placements),
-        (status = 404, description = "No such event, or no final result yet", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
         (status = 503, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -258,55 +259,94 @@ async fn event_placements(
         .event(event_id)
         .await
         .map_err(|e| peer_error("registration", e))?;
-    if event.format == EventFormat::Partner {
-        return Err(ApiError::NotFound(
-            "a partner event is placed by its standings (rank and prize)".into(),
-        ));
-    }
     let view = load(&state, &event).await?;
-    let rows = view.classic_rows();
-    let entry_of = view.entry_of_player();
-    let final_result = view.results.iter().find(|r| r.stage == Stage::Final);
-    let placed: Vec<(u32, Uuid, Stage)> = match final_result {
-        Some(final_result) => {
-            let semis: Vec<_> = view
-                .results
-                .iter()
-                .filter(|r| r.stage == Stage::Semifinal)
-                .map(|r| r.to_domain())
-                .collect();
-            placements(&rows, &semis, &final_result.to_domain())
-                .map_err(ApiError::internal)?
-                .into_iter()
-                .map(|p| (p.place, p.player, p.stage))
-                .collect()
-        }
-        None => {
-            let no_playoff =
-                playoff_plan(rows.len(), event.small_field_playoff) == PlayoffPlan::None;
-            if !(no_playoff
-                && complete_rounds(&view.results, Stage::Qualifying) >= event.qualifying_rounds)
-            {
-                return Err(ApiError::NotFound(
-                    "no placements yet: they are known once the final has a result".into(),
-                ));
-            }
-            // Without a playoff the qualifying standings are the placements.
-            rows.iter()
-                .enumerate()
-                .map(|(i, r)| (i as u32 + 1, r.player, Stage::Qualifying))
-                .collect()
-        }
+    let placed = match event.format {
+        EventFormat::Classic => classic_placements(&event, &view)?,
+        EventFormat::Partner => partner_placements(&state, &event, &view).await?,
     };
-    let rows = placed
+    let entry: HashMap<Uuid, &Entry> = view.entries.iter().map(|e| (e.id, e)).collect();
+    let rows: Vec<PlacementRow> = placed
+        .unwrap_or_default()
         .into_iter()
-        .map(|(place, player, stage)| PlacementRow {
+        .map(|(place, entry_id, stage)| PlacementRow {
             place,
-            entry_id: entry_of[&player].id,
-            player_id: player,
-            name: entry_of[&player].name.clone(),
+            entry_id,
+            player_id: entry[&entry_id].player_id,
+            player_ids: entry[&entry_id].player_ids.clone(),
+            name: entry[&entry_id].name.clone(),
             stage,
         })
         .collect();
-    Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(Placements { event_id, rows }))
+    let body = Placements {
+        event_id,
+        complete: !rows.is_empty(),
+        rows,
+    };
+    Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
+}
+
+/// (place, entry, stage reached) once a classic event's placements are known.
+fn classic_placements(
+    event: &catan_api::Event,
+    view: &EventView,
+) -> Result<Option<Vec<(u32, Uuid, Stage)>>, ApiError> {
+    let rows = view.classic_rows();
+    let entry_of = view.entry_of_player();
+    let placed: Vec<(u32, Uuid, Stage)> =
+        match view.results.iter().find(|r| r.stage == Stage::Final) {
+            Some(final_result) => {
+                let semis: Vec<_> = view
+                    .results
+                    .iter()
+                    .filter(|r| r.stage == Stage::Semifinal)
+                    .map(|r| r.to_domain())
+                    .collect();
+                placements(&rows, &semis, &final_result.to_domain())
+                    .map_err(ApiError::internal)?
+                    .into_iter()
+                    .map(|p| (p.place, p.player, p.stage))
+                    .collect()
+            }
+            None => {
+                let no_playoff =
+                    playoff_plan(rows.len(), event.small_field_playoff) == PlayoffPlan::None;
+                if !(no_playoff
+                    && complete_rounds(&view.results, Stage::Qualifying) >= event.qualifying_rounds)
+                {
+                    return Ok(None);
+                }
+                // Without a playoff the qualifying standings are the placements.
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| (i as u32 + 1, r.player, Stage::Qualifying))
+                    .collect()
+            }
+        };
+    Ok(Some(
+        placed
+            .into_iter()
+            .map(|(place, player, stage)| (place, entry_of[&player].id, stage))
+            .collect(),
+    ))
+}
+
+/// A partner event is placed by its final standings, once every Swiss round has its results.
+async fn partner_placements(
+    state: &State,
+    event: &catan_api::Event,
+    view: &EventView,
+) -> Result<Option<Vec<(u32, Uuid, Stage)>>, ApiError> {
+    let table = partner_standings_of(state, event, view).await?;
+    let rounds = event.partner_rules.map_or(0, |rules| rules.rounds);
+    if table.after_round < rounds {
+        return Ok(None);
+    }
+    Ok(Some(
+        table
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| (i as u32 + 1, row.entry_id, Stage::Swiss))
+            .collect(),
+    ))
 }

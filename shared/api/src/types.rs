@@ -688,15 +688,23 @@ impl ToSchema for StandingsEvent {
 pub struct PlacementRow {
     pub place: u32,
     pub entry_id: Uuid,
-    pub player_id: Uuid,
+    /// Classic events: the player.
+    pub player_id: Option<Uuid>,
+    /// The entry's players: one, or a team's two.
+    pub player_ids: Vec<Uuid>,
+    /// The player's name, or the team's.
     pub name: String,
-    /// The furthest stage the player reached.
+    /// The furthest stage the player reached (`swiss` for partner events).
     pub stage: Stage,
 }
 
+/// The event's final placements. Until they are known (`complete: false`) there are no rows:
+/// a classic event's once its final has a result (or its qualifying rounds, without a playoff);
+/// a partner event's once every Swiss round has its results.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Placements {
     pub event_id: Uuid,
+    pub complete: bool,
     pub rows: Vec<PlacementRow>,
 }
 

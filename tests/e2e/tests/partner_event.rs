@@ -117,6 +117,12 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     let mut byes: Vec<Uuid> = Vec::new();
     let mut met: HashSet<(Uuid, Uuid)> = HashSet::new();
     let mut time_limited = 0;
+    let early = ts
+        .anonymous
+        .placements(event_id)
+        .await
+        .expect("placements before play");
+    assert!(!early.complete && early.rows.is_empty());
 
     for number in 1..=4u32 {
         let before: PartnerStandings = ts
@@ -226,6 +232,18 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
             "{a:?} before {b:?}"
         );
     }
+    // Once every round is in, the placements are the final standings.
+    let placements = ts.anonymous.placements(event_id).await.expect("placements");
+    assert!(placements.complete);
+    let placed: Vec<Uuid> = placements.rows.iter().map(|r| r.entry_id).collect();
+    let ranked: Vec<Uuid> = standings.rows.iter().map(|r| r.entry_id).collect();
+    assert_eq!(placed, ranked);
+    assert!(
+        placements
+            .rows
+            .iter()
+            .all(|r| r.player_ids.len() == 2 && r.player_id.is_none())
+    );
     let prizes: Vec<Option<u8>> = standings.rows.iter().map(|r| r.prize).collect();
     assert!(
         prizes[..3].iter().all(Option::is_some),

@@ -285,11 +285,14 @@ async fn event_placements(
     Ok(with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
 }
 
-/// (place, entry, stage reached) once a classic event's placements are known.
+/// A place: (place, entry, the stage it reached).
+type Placed = (u32, Uuid, Stage);
+
+/// A classic event's places, once they are known.
 fn classic_placements(
     event: &catan_api::Event,
     view: &EventView,
-) -> Result<Option<Vec<(u32, Uuid, Stage)>>, ApiError> {
+) -> Result<Option<Vec<Placed>>, ApiError> {
     let rows = view.classic_rows();
     let entry_of = view.entry_of_player();
     let placed: Vec<(u32, Uuid, Stage)> =
@@ -335,7 +338,7 @@ async fn partner_placements(
     state: &State,
     event: &catan_api::Event,
     view: &EventView,
-) -> Result<Option<Vec<(u32, Uuid, Stage)>>, ApiError> {
+) -> Result<Option<Vec<Placed>>, ApiError> {
     let table = partner_standings_of(state, event, view).await?;
     let rounds = event.partner_rules.map_or(0, |rules| rules.rounds);
     if table.after_round < rounds {

@@ -112,6 +112,7 @@ pub struct CreateRegion {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000a1", "name": "Catalonia"}))]
 pub struct Region {
     pub id: Uuid,
     pub name: String,
@@ -128,6 +129,7 @@ pub struct CreatePlayer {
 
 /// A player: one identity across every event of the federation.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "created_at": "2026-03-14T09:30:00Z"}))]
 pub struct Player {
     pub id: Uuid,
     pub name: String,
@@ -227,6 +229,7 @@ impl CreateEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "created_at": "2026-03-01T08:00:00Z"}))]
 pub struct Event {
     pub id: Uuid,
     pub name: String,
@@ -288,6 +291,7 @@ impl CreateEntry {
 
 /// An entry into one event: a player (classic) or a team of two (partner).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000f1", "event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "team_name": null, "player_ids": ["00000000-0000-4000-8000-000000000001"], "name": "Ada Lovelace", "status": "active", "status_reason": null, "created_at": "2026-03-14T09:31:00Z"}))]
 pub struct Entry {
     pub id: Uuid,
     pub event_id: Uuid,
@@ -345,6 +349,7 @@ pub struct KeepApart {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"position": "N", "entry_id": "00000000-0000-4000-8000-0000000000f1", "player_id": "00000000-0000-4000-8000-000000000001"}))]
 pub struct Seat {
     /// N, E, S or W; play order is N, E, S, W.
     pub position: SeatPosition,
@@ -364,6 +369,7 @@ pub struct Table {
 
 /// The pairing engine's figures for the event after this round.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"repeat_meetings": 0, "repeat_cost_squared": 0, "three_player_spread": 1, "keep_apart_broken": 0, "cost": 0}))]
 pub struct RoundFigures {
     /// Sum over pairs of players of (meetings − 1), over the whole event so far.
     pub repeat_meetings: u32,
@@ -448,6 +454,7 @@ pub struct TeamScore {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001", "vp": 11, "credited_vp": 10, "breakdown": null}))]
 pub struct ScoreRecorded {
     pub player_id: Uuid,
     pub vp: u8,
@@ -527,6 +534,7 @@ pub struct ResultList {
 // ---------------------------------------------------------------- ranking
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"rank": 1, "entry_id": "00000000-0000-4000-8000-0000000000f1", "player_id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "status": "active", "vp": 28, "vp_share": "85.86", "vp_share_exact": "8500/99", "games": 3, "wins": 2, "three_player_games": 1}))]
 pub struct StandingRow {
     pub rank: u32,
     pub entry_id: Uuid,
@@ -559,6 +567,7 @@ pub struct Standings {
 
 /// A team's line of a partner event's standings.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"rank": 1, "entry_id": "00000000-0000-4000-8000-0000000000f2", "team_name": "Sheep Shape", "player_ids": ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"], "status": "active", "points": 9, "vp": 72, "vp_against": 51, "games": 4, "byes": 0, "prize": 1}))]
 pub struct PartnerStandingRow {
     pub rank: u32,
     pub entry_id: Uuid,
@@ -685,6 +694,7 @@ impl ToSchema for StandingsEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"place": 1, "entry_id": "00000000-0000-4000-8000-0000000000f1", "player_id": "00000000-0000-4000-8000-000000000001", "player_ids": ["00000000-0000-4000-8000-000000000001"], "name": "Ada Lovelace", "stage": "final"}))]
 pub struct PlacementRow {
     pub place: u32,
     pub entry_id: Uuid,

@@ -176,6 +176,20 @@ pub fn spawn_relay(
             .connect_timeout(Duration::from_secs(2))
             .build()
             .expect("http client");
+        // A replica that starts tries every waiting event at once rather than after the backoff
+        // it had reached while registration was away (registration keeps each event once, by
+        // its id, so a row another replica is relaying right now is not delivered twice).
+        let due_now = crate::db::run(&pool, |conn| {
+            diesel::sql_query(
+                "UPDATE outbox SET next_attempt_at = now() WHERE next_attempt_at > now()",
+            )
+            .execute(conn)?;
+            Ok(())
+        })
+        .await;
+        if let Err(e) = due_now {
+            tracing::warn!(error = %e, "could not reschedule the outbox");
+        }
         loop {
             match relay_once(&pool, &http, &inbox, &key, &settings).await {
                 // A full batch may mean more are due: go on at once.

@@ -515,3 +515,84 @@ async fn duplicate_play_gives_every_table_of_a_round_the_same_board() {
     }
     ts.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize() {
+    let ts = spawn_suite().await;
+    let fx = ts.partner_event(6).await;
+    let rules = fx.event.partner_rules.expect("rules");
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let round1 = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("round 1");
+    for table in &round1.tables {
+        let sheet = random_partner_sheet(table, &rules, &mut rng);
+        fx.scorer
+            .submit_result(fx.event.id, 1, table.number, &sheet)
+            .await
+            .expect("result");
+    }
+    // The best team after round 1 leaves.
+    let leader = ts
+        .anonymous
+        .partner_standings(fx.event.id)
+        .await
+        .expect("standings")
+        .rows[0]
+        .entry_id;
+    let drop = catan_api::DropEntry {
+        reason: "flight home".into(),
+        exclude: false,
+    };
+    fx.director
+        .drop_entry(fx.event.id, leader, &drop)
+        .await
+        .expect("drop");
+    let round2 = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound::default())
+        .await
+        .expect("round 2");
+    let seated: HashSet<Uuid> = round2
+        .tables
+        .iter()
+        .flat_map(|t| t.seats.iter().map(|s| s.entry_id))
+        .collect();
+    assert!(
+        !seated.contains(&leader) && !round2.byes.contains(&leader),
+        "a dropped team is not paired"
+    );
+    assert_eq!(seated.len() + round2.byes.len(), 5);
+    let standings = ts
+        .anonymous
+        .partner_standings(fx.event.id)
+        .await
+        .expect("standings");
+    let row = standings
+        .rows
+        .iter()
+        .find(|r| r.entry_id == leader)
+        .expect("still listed");
+    assert_eq!(
+        (row.games, row.status, row.prize),
+        (1, catan_api::EntryStatus::Dropped, None)
+    );
+    let winners: Vec<_> = standings
+        .rows
+        .iter()
+        .filter(|r| r.prize.is_some())
+        .collect();
+    assert!(
+        winners.len() >= 3,
+        "three prizes (more when a place is shared)"
+    );
+    assert!(
+        winners
+            .iter()
+            .all(|r| r.status == catan_api::EntryStatus::Active),
+        "the prizes go to teams still in"
+    );
+    ts.shutdown().await;
+}

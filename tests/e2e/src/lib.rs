@@ -287,3 +287,21 @@ impl TestSuite {
         }
     }
 }
+
+/// A classic results sheet the first of `players` won: each player's VP in seat order.
+pub fn won_by_first(players: &[Uuid], vps: &[i64]) -> catan_api::SubmitResult {
+    catan_api::SubmitResult {
+        outcome: catan_api::OutcomeKind::Won,
+        winner_player_id: players.first().copied(),
+        winner_entry_id: None,
+        scores: players
+            .iter()
+            .zip(vps)
+            .map(|(&player_id, &vp)| catan_api::ScoreInput {
+                player_id,
+                vp,
+                breakdown: None,
+            })
+            .collect(),
+    }
+}

@@ -2,10 +2,8 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use catan_api::{
-    CreateApiKey, CreatePlayer, DrawRound, OutcomeKind, Role, ScoreInput, SubmitResult,
-};
-use catan_e2e::spawn_suite;
+use catan_api::{CreateApiKey, CreatePlayer, DrawRound, Role};
+use catan_e2e::{spawn_suite, won_by_first};
 use catan_kit::auth::{SigningKey, claims_for};
 use std::time::Duration;
 use uuid::Uuid;
@@ -21,20 +19,7 @@ async fn a_key_for_one_event_cannot_write_another() {
         .await
         .expect("draw b");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let sheet = SubmitResult {
-        outcome: OutcomeKind::Won,
-        winner_player_id: Some(players[0]),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip([10, 5, 5, 5])
-            .map(|(&player_id, vp)| ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    };
+    let sheet = won_by_first(&players, &[10, 5, 5, 5]);
     let err = a
         .scorer
         .submit_result(b.event.id, 1, 1, &sheet)

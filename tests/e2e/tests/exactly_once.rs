@@ -1,26 +1,9 @@
 //! Exactly-once writes: Idempotency-Key on POST and PUT, and If-Match on corrections.
 
-use catan_api::{DrawRound, OutcomeKind, ScoreInput, SubmitResult};
-use catan_e2e::{TestSuite, spawn_suite};
+use catan_api::DrawRound;
+use catan_e2e::{TestSuite, spawn_suite, won_by_first};
 use reqwest::StatusCode;
 use uuid::Uuid;
-
-fn sheet(players: &[Uuid], second_vp: i64) -> SubmitResult {
-    SubmitResult {
-        outcome: OutcomeKind::Won,
-        winner_player_id: Some(players[0]),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip([10, second_vp, 5, 3])
-            .map(|(&player_id, vp)| ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    }
-}
 
 async fn admin_token(ts: &TestSuite) -> String {
     ts.anonymous
@@ -159,7 +142,7 @@ async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_win
         .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
     fx.scorer
-        .submit_result(fx.event.id, 1, 1, &sheet(&players, 7))
+        .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 7, 5, 3]))
         .await
         .expect("posted");
     let (_, etag) = ts
@@ -171,13 +154,19 @@ async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_win
 
     let missing = fx
         .director
-        .submit_result(fx.event.id, 1, 1, &sheet(&players, 8))
+        .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 8, 5, 3]))
         .await
         .expect_err("no If-Match");
     assert_eq!(missing.status(), Some(428));
     let stale = fx
         .director
-        .correct_result(fx.event.id, 1, 1, &sheet(&players, 8), "\"v7\"")
+        .correct_result(
+            fx.event.id,
+            1,
+            1,
+            &won_by_first(&players, &[10, 8, 5, 3]),
+            "\"v7\"",
+        )
         .await
         .expect_err("stale");
     assert_eq!(stale.status(), Some(412));
@@ -187,7 +176,10 @@ async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_win
     );
 
     // Two directors correct at once from the same version: exactly one wins.
-    let (eight, nine) = (sheet(&players, 8), sheet(&players, 9));
+    let (eight, nine) = (
+        won_by_first(&players, &[10, 8, 5, 3]),
+        won_by_first(&players, &[10, 9, 5, 3]),
+    );
     let (a, b) = tokio::join!(
         fx.director.correct_result(fx.event.id, 1, 1, &eight, &etag),
         fx.director.correct_result(fx.event.id, 1, 1, &nine, &etag),

@@ -1,29 +1,10 @@
 //! One test for each item of the OWASP API Security Top 10 (2023) that applies to this API.
 
-use catan_api::{
-    CreateApiKey, CreatePlayer, DrawRound, OutcomeKind, Role, ScoreInput, SubmitResult,
-};
-use catan_e2e::spawn_suite;
+use catan_api::{CreateApiKey, CreatePlayer, DrawRound, Role};
+use catan_e2e::{spawn_suite, won_by_first};
 use catan_suite::Owner;
 use reqwest::StatusCode;
 use uuid::Uuid;
-
-fn sheet(players: &[Uuid]) -> SubmitResult {
-    SubmitResult {
-        outcome: OutcomeKind::Won,
-        winner_player_id: Some(players[0]),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip([10, 6, 5, 4])
-            .map(|(&player_id, vp)| ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    }
-}
 
 /// API1: a key (or a player) reaches only the objects of its own events and tables.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -43,7 +24,7 @@ async fn api1_broken_object_level_authorization() {
         .collect();
     assert_eq!(
         a.scorer
-            .submit_result(b.event.id, 1, 1, &sheet(&players_b))
+            .submit_result(b.event.id, 1, 1, &won_by_first(&players_b, &[10, 6, 5, 4]))
             .await
             .expect_err("A's scorer on B")
             .status(),
@@ -62,7 +43,7 @@ async fn api1_broken_object_level_authorization() {
         Some(403)
     );
     b.scorer
-        .submit_result(b.event.id, 1, 1, &sheet(&players_b))
+        .submit_result(b.event.id, 1, 1, &won_by_first(&players_b, &[10, 6, 5, 4]))
         .await
         .expect("B's scorer");
     // A player of event A cannot sign event B's sheet, even knowing its ids.
@@ -300,7 +281,7 @@ async fn api6_unrestricted_access_to_sensitive_business_flows() {
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
     for _ in 0..3 {
         fx.scorer
-            .submit_result(fx.event.id, 1, 1, &sheet(&players))
+            .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 6, 5, 4]))
             .await
             .expect("same sheet");
     }
@@ -308,7 +289,7 @@ async fn api6_unrestricted_access_to_sensitive_business_flows() {
         ts.count("SELECT count(*) AS n FROM results.result_versions"),
         1
     );
-    let mut other = sheet(&players);
+    let mut other = won_by_first(&players, &[10, 6, 5, 4]);
     other.scores[1].vp = 9;
     assert_eq!(
         fx.scorer
@@ -426,7 +407,7 @@ async fn api10_unsafe_consumption_of_apis() {
         .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
     fx.scorer
-        .submit_result(fx.event.id, 1, 1, &sheet(&players))
+        .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 6, 5, 4]))
         .await
         .expect("result");
     assert_eq!(

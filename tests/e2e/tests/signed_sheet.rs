@@ -1,11 +1,8 @@
 //! The signed results sheet: players confirm or dispute, the director resolves, and an event can
 //! count only confirmed results in its standings.
 
-use catan_api::{
-    CreateEntry, CreateEvent, DrawRound, OutcomeKind, ResultStatus, ScoreInput, StandingsCount,
-    SubmitResult,
-};
-use catan_e2e::spawn_suite;
+use catan_api::{CreateEntry, CreateEvent, DrawRound, ResultStatus, StandingsCount};
+use catan_e2e::{spawn_suite, won_by_first};
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -50,20 +47,7 @@ async fn players_confirm_or_dispute_and_the_director_resolves() {
         .expect("draw");
     let table = &round.tables[0];
     let players: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let sheet = SubmitResult {
-        outcome: OutcomeKind::Won,
-        winner_player_id: Some(players[0]),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip([10, 7, 5, 3])
-            .map(|(&player_id, vp)| ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    };
+    let sheet = won_by_first(&players, &[10, 7, 5, 3]);
     let posted = fx
         .scorer
         .submit_result(fx.event.id, 1, table.number, &sheet)

@@ -1,28 +1,9 @@
 //! Every rule of the results sheet rejects bad input with a 4xx problem naming the field, and
 //! nothing is stored; corrections are the director's alone, with history.
 
-use catan_api::{
-    BreakdownInput, ClientError, DrawRound, OutcomeKind, Round, ScoreInput, SubmitResult,
-};
-use catan_e2e::{EventFixture, TestSuite, spawn_suite};
+use catan_api::{BreakdownInput, ClientError, DrawRound, OutcomeKind, Round, SubmitResult};
+use catan_e2e::{EventFixture, TestSuite, spawn_suite, won_by_first};
 use uuid::Uuid;
-
-fn valid_sheet(players: &[Uuid]) -> SubmitResult {
-    SubmitResult {
-        outcome: OutcomeKind::Won,
-        winner_player_id: Some(players[0]),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip([10, 7, 5, 3])
-            .map(|(&player_id, vp)| ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    }
-}
 
 fn breakdown(
     settlements: i64,
@@ -84,7 +65,7 @@ async fn each_rule_of_the_results_sheet_rejects_bad_input_and_stores_nothing() {
         .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
     let elsewhere = round.tables[1].seats[0].player_id;
-    let ok = valid_sheet(&players);
+    let ok = won_by_first(&players, &[10, 7, 5, 3]);
 
     let mut cases: Vec<(SubmitResult, &str, &str)> = Vec::new();
     let mut s = ok.clone();
@@ -168,7 +149,7 @@ async fn results_for_tables_rounds_or_bodies_that_do_not_exist_are_refused() {
         .await
         .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let sheet = valid_sheet(&players);
+    let sheet = won_by_first(&players, &[10, 7, 5, 3]);
     let no_table = fx
         .scorer
         .submit_result(fx.event.id, 1, 9, &sheet)
@@ -250,7 +231,7 @@ async fn only_the_director_corrects_a_result_and_every_version_is_kept() {
         .await
         .expect("draw");
     let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let first = valid_sheet(&players);
+    let first = won_by_first(&players, &[10, 7, 5, 3]);
     let created = fx
         .scorer
         .submit_result(fx.event.id, 1, 1, &first)
@@ -325,7 +306,7 @@ async fn only_the_director_corrects_a_result_and_every_version_is_kept() {
         .iter()
         .map(|s| s.player_id)
         .collect();
-    let mut timed_out = valid_sheet(&finalists);
+    let mut timed_out = won_by_first(&finalists, &[10, 7, 5, 3]);
     timed_out.outcome = OutcomeKind::TimeLimit;
     timed_out.winner_player_id = None;
     timed_out.scores[0].vp = 9;

@@ -11,10 +11,8 @@ use catan_api::{
 use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tables};
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
 use catan_domain::seating::SEAT_ORDER;
-use catan_kit::ApiError;
-use catan_kit::db;
-use catan_kit::idempotency::{Claim, Reply, write_once};
-use catan_kit::peer::peer_error;
+use catan_kit::idempotency::Reply;
+use catan_kit::{ApiError, IdempotentWrite, db};
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -29,18 +27,17 @@ struct NextDraw {
     qualifying_rounds: usize,
 }
 
-pub async fn draw_next_round(
+/// Draws and stores the event's next round from `seed` (a random one if none), as `write`.
+pub async fn draw_next_round<B>(
     state: &State,
     event_id: Uuid,
     seed: Option<u64>,
-    drawn_by: Uuid,
-    claim: Option<Claim>,
+    write: IdempotentWrite<B>,
 ) -> Result<HttpResponse, ApiError> {
     let event = state
         .registration
         .event(event_id)
-        .await
-        .map_err(|e| peer_error("registration", e))?;
+        .await?;
     let pool = state.pool.clone();
     let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if let Some(last) = existing.last() {
@@ -52,18 +49,12 @@ pub async fn draw_next_round(
         EventFormat::Classic => {
             let next = next_draw(state, &event, &existing).await?;
             let board_mode = event.board_mode;
-            store_new_round(
-                &pool,
-                event_id,
-                rounds_before,
-                drawn_by,
-                claim,
-                move |conn, rounds| {
+            store_new_round(write, event_id, rounds_before, move |conn, rounds| {
                     let numbers = store::numbers_for(conn, event_id, &next.players)?;
                     let keep_apart = store::keep_apart(conn, event_id)?;
                     let mut round = build_round(
                         event_id,
-                        rounds_before as u32 + 1,
+                        u32::try_from(rounds_before + 1).map_err(ApiError::internal)?,
                         seed,
                         &next,
                         rounds,
@@ -78,33 +69,24 @@ pub async fn draw_next_round(
         }
         EventFormat::Partner => {
             let round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
-            store_new_round(
-                &pool,
-                event_id,
-                rounds_before,
-                drawn_by,
-                claim,
-                move |_, _| Ok(round),
-            )
-            .await
+            store_new_round(write, event_id, rounds_before, move |_, _| Ok(round)).await
         }
     }
 }
 
 /// Stores the round `build` makes, under the event's lock, unless another draw got there first;
 /// with its Idempotency-Key's record in the same transaction.
-async fn store_new_round<F>(
-    pool: &db::PgPool,
+async fn store_new_round<B, F>(
+    write: IdempotentWrite<B>,
     event_id: Uuid,
     rounds_before: usize,
-    drawn_by: Uuid,
-    claim: Option<Claim>,
     build: F,
 ) -> Result<HttpResponse, ApiError>
 where
     F: FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send + 'static,
 {
-    write_once(pool, claim, move |conn| {
+    let drawn_by = write.principal().key_id();
+    write.write(move |conn| {
         store::lock_event(conn, event_id)?;
         let rounds = store::rounds_of(conn, event_id)?;
         if rounds.len() != rounds_before {
@@ -129,8 +111,7 @@ where
 async fn ensure_round_complete(results: &ApiClient, last: &Round) -> Result<(), ApiError> {
     let reported = results
         .round_results(last.event_id, last.number)
-        .await
-        .map_err(|e| peer_error("results", e))?;
+        .await?;
     let missing: Vec<String> = last
         .tables
         .iter()
@@ -152,8 +133,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     let entries = state
         .registration
         .entries(event.id)
-        .await
-        .map_err(|e| peer_error("registration", e))?;
+        .await?;
     let active: Vec<&Entry> = entries
         .iter()
         .filter(|e| e.status == EntryStatus::Active)
@@ -181,8 +161,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
     let standings = state
         .ranking
         .standings(event.id)
-        .await
-        .map_err(|e| peer_error("ranking", e))?;
+        .await?;
     let entry_of_player: HashMap<Uuid, Uuid> = entries
         .iter()
         .filter_map(|e| Some((e.player_id?, e.id)))
@@ -193,8 +172,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
         let results = state
             .results
             .round_results(event.id, semifinal.number)
-            .await
-            .map_err(|e| peer_error("results", e))?;
+            .await?;
         let players = results
             .items
             .iter()

@@ -5,7 +5,6 @@ use crate::State;
 use catan_api::{EntryStatus, Event, EventFormat, Round, RoundFigures, Seat, Stage, Table};
 use catan_domain::partner::{PartnerRow, pair_partner_round, seat_partner_table};
 use catan_kit::ApiError;
-use catan_kit::peer::peer_error;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -43,13 +42,11 @@ pub async fn draw_swiss_round(
     let entries = state
         .registration
         .entries(event.id)
-        .await
-        .map_err(|e| peer_error("registration", e))?;
+        .await?;
     let standings = state
         .ranking
         .partner_standings(event.id)
-        .await
-        .map_err(|e| peer_error("ranking", e))?;
+        .await?;
     let rows: Vec<PartnerRow> = standings
         .rows
         .iter()

@@ -1,46 +1,25 @@
 //! Results service: each table's results sheet, validated against the table's seats and the
 //! game's rules, recorded with every version kept, and read by the other services as a change feed.
 
-mod confirmations;
 mod routes;
 mod schema;
+mod sheet;
 mod store;
 mod webhook_events;
 
-use actix_web::{App, web};
 use catan_api::ApiClient;
 use catan_kit::auth::Verifier;
-use catan_kit::config::PeerUrls;
-use catan_kit::db::{self, PgPool};
-use catan_kit::server::{self, RunningServer};
-use diesel_migrations::{EmbeddedMigrations, embed_migrations};
+use catan_kit::db::PgPool;
+use catan_kit::server::RunningServer;
+use catan_kit::{Service, Settings};
+use diesel_migrations::embed_migrations;
 use std::net::TcpListener;
-use utoipa_actix_web::AppExt;
 
-pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/results");
-pub const SCHEMA: &str = "results";
-
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub database_url: String,
-    pub peers: PeerUrls,
-    /// The outbox relay's settings (`CATAN_INTERNAL_KEY`, `CATAN_WEBHOOKS_POLL_MS`).
-    pub webhooks: catan_kit::webhooks::WebhookSettings,
-}
-
-impl Config {
-    pub fn from_env() -> Self {
-        Config {
-            database_url: catan_kit::config::env_or(
-                "DATABASE_URL",
-                catan_kit::config::DEFAULT_DATABASE_URL,
-            ),
-            peers: PeerUrls::from_env(),
-            webhooks: catan_kit::webhooks::WebhookSettings::from_env()
-                .unwrap_or_else(|e| panic!("{e}")),
-        }
-    }
-}
+pub const SERVICE: Service = Service {
+    name: "results",
+    migrations: embed_migrations!("../../migrations/results"),
+    routes: routes::register,
+};
 
 pub(crate) struct State {
     pub pool: PgPool,
@@ -48,37 +27,22 @@ pub(crate) struct State {
     pub pairing: ApiClient,
 }
 
-/// Everything the service serves, registered with its OpenAPI in one place.
-pub fn api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    routes::register(cfg);
-    confirmations::register(cfg);
-}
-
-/// The service's OpenAPI document.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new()
-        .into_utoipa_app()
-        .configure(api)
-        .split_for_parts()
-        .1
-}
-
-pub async fn start(config: Config, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    let pool = db::open(&config.database_url, SCHEMA, MIGRATIONS).await?;
-    let verifier = Verifier::of_registration(&config.peers.registration).await;
-    let state = web::Data::new(State {
-        pool,
-        registration: ApiClient::new(&config.peers.registration),
-        pairing: ApiClient::new(&config.peers.pairing),
+pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
+    let pool = SERVICE.database(&settings).await?;
+    let verifier = Verifier::of_registration(&settings.peers.registration).await;
+    let state = actix_web::web::Data::new(State {
+        pool: pool.clone(),
+        registration: ApiClient::new(&settings.peers.registration),
+        pairing: ApiClient::new(&settings.peers.pairing),
     });
     let relay = catan_kit::webhooks::spawn_relay(
-        state.pool.clone(),
-        &config.peers.registration,
-        config.webhooks,
+        pool.clone(),
+        &settings.peers.registration,
+        settings.webhooks.clone(),
     );
-    Ok(server::serve(listener, "results", move |cfg| {
-        cfg.app_data(state.clone()).app_data(verifier.clone());
-        api(cfg);
-    })?
-    .with_background(relay))
+    Ok(SERVICE
+        .serve(listener, &settings, &pool, move |cfg| {
+            cfg.app_data(state.clone()).app_data(verifier.clone());
+        })?
+        .with_background(relay))
 }

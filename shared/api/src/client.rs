@@ -130,6 +130,9 @@ impl ApiClient {
             if let Some(key) = &idempotency_key {
                 request = request.header("Idempotency-Key", key);
             }
+            if let Some(id) = crate::request_id::current() {
+                request = request.header(crate::request_id::HEADER, id);
+            }
             for (name, value) in headers {
                 request = request.header(*name, value);
             }

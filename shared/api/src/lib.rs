@@ -5,6 +5,7 @@
 
 pub mod client;
 pub mod problem;
+pub mod request_id;
 pub mod types;
 pub mod webhooks;
 

@@ -6,6 +6,7 @@
 pub type PlayerId = uuid::Uuid;
 
 pub mod board;
+pub mod correction;
 pub mod pairing;
 pub mod partner;
 pub mod playoffs;

@@ -75,15 +75,13 @@ impl SigningKey {
         self.seed
     }
 
-    /// The seed as PKCS#8 v1 DER, which is what jsonwebtoken's EdDSA signer reads.
-    fn pkcs8_der(&self) -> Vec<u8> {
-        const PREFIX: [u8; 16] = [
-            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22,
-            0x04, 0x20,
-        ];
-        let mut der = PREFIX.to_vec();
-        der.extend_from_slice(&self.seed);
-        der
+    /// The key as PKCS#8 DER, which is what jsonwebtoken's EdDSA signer reads.
+    fn pkcs8_der(&self) -> Result<Vec<u8>, ApiError> {
+        use ed25519_dalek::pkcs8::EncodePrivateKey;
+        ed25519_dalek::SigningKey::from_bytes(&self.seed)
+            .to_pkcs8_der()
+            .map(|der| der.as_bytes().to_vec())
+            .map_err(ApiError::internal)
     }
 
     pub fn jwk(&self) -> Jwk {
@@ -109,7 +107,7 @@ impl SigningKey {
         jsonwebtoken::encode(
             &header,
             claims,
-            &EncodingKey::from_ed_der(&self.pkcs8_der()),
+            &EncodingKey::from_ed_der(&self.pkcs8_der()?),
         )
         .map_err(ApiError::internal)
     }
@@ -257,9 +255,10 @@ impl Verifier {
             Some(key) => key,
             None => {
                 self.refresh().await.map_err(|e| {
-                    ApiError::Unavailable(format!(
-                        "cannot verify the token: the keys are unreachable ({e})"
-                    ))
+                    ApiError::unavailable(
+                        "cannot verify the token: the signing keys are unreachable; retry later",
+                        e,
+                    )
                 })?;
                 self.key(&kid).ok_or_else(|| invalid("unknown key id"))?
             }
@@ -349,7 +348,7 @@ impl FromRequest for Principal {
             .map(str::to_owned);
         Box::pin(async move {
             let verifier = verifier
-                .ok_or_else(|| ApiError::Internal("no token verifier configured".into()))?;
+                .ok_or_else(|| ApiError::internal("no token verifier configured"))?;
             let header = header.ok_or_else(|| {
                 ApiError::Unauthorized("an Authorization: Bearer token is required".into())
             })?;

@@ -6,24 +6,25 @@
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
-use diesel_migrations::{EmbeddedMigrations, MigrationHarness};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use crate::settings::{DatabaseSettings, ExposeSecret};
 use std::time::Duration;
 
 pub type PgPool = Pool<ConnectionManager<PgConnection>>;
 pub type PgConn = PooledConnection<ConnectionManager<PgConnection>>;
 
+/// The migrations the kit owns (the idempotency keys and the webhook outbox), applied to every
+/// service's schema before the service's own.
+pub const KIT_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    #[error("the database is unavailable: {0}")]
-    Unavailable(String),
-    #[error("database error: {0}")]
-    Query(String),
-}
-
-impl From<diesel::result::Error> for DbError {
-    fn from(e: diesel::result::Error) -> Self {
-        DbError::Query(e.to_string())
-    }
+    #[error("the database is unavailable")]
+    Unavailable(#[source] crate::problem::BoxError),
+    #[error("database error")]
+    Query(#[from] diesel::result::Error),
+    #[error("a migration failed")]
+    Migration(#[source] crate::problem::BoxError),
 }
 
 #[derive(Debug)]
@@ -45,12 +46,13 @@ impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for SessionSettings 
 
 /// Connects to `database_url` with every session inside `schema`, creating the schema if needed.
 pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool, DbError> {
-    assert!(
-        schema.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
-        "schema names are plain identifiers"
-    );
+    if !schema.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        return Err(DbError::Unavailable(
+            format!("{schema:?} is not a plain schema name").into(),
+        ));
+    }
     let mut bootstrap =
-        PgConnection::establish(database_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+        PgConnection::establish(database_url).map_err(|e| DbError::Unavailable(e.into()))?;
     diesel::sql_query(format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
         .execute(&mut bootstrap)
         .or_else(|e| match e {
@@ -72,39 +74,38 @@ pub fn connect(database_url: &str, schema: &str, max_size: u32) -> Result<PgPool
             statement_timeout_ms: 10_000,
         }))
         .build(ConnectionManager::new(database_url))
-        .map_err(|e| DbError::Unavailable(e.to_string()))
+        .map_err(|e| DbError::Unavailable(e.into()))
 }
 
-/// Applies the service's pending migrations, holding an advisory lock so that replicas starting
-/// together migrate once.
+/// Applies the kit's and then the service's pending migrations to the pool's schema, holding an
+/// advisory lock so that replicas starting together migrate once.
 pub fn migrate(pool: &PgPool, migrations: EmbeddedMigrations) -> Result<(), DbError> {
-    let mut conn = pool
-        .get()
-        .map_err(|e| DbError::Unavailable(e.to_string()))?;
+    let mut conn = pool.get().map_err(|e| DbError::Unavailable(e.into()))?;
     diesel::sql_query("SELECT pg_advisory_lock(7411)").execute(&mut conn)?;
-    let outcome = conn
-        .run_pending_migrations(migrations)
-        .map(|_| ())
-        .map_err(|e| DbError::Query(e.to_string()));
+    let outcome = [KIT_MIGRATIONS, migrations]
+        .into_iter()
+        .try_for_each(|set| conn.run_pending_migrations(set).map(|_| ()))
+        .map_err(DbError::Migration);
     diesel::sql_query("SELECT pg_advisory_unlock(7411)").execute(&mut conn)?;
     outcome
 }
 
 /// A service's pool over its schema, migrated: what every service does first at start-up.
-/// Pools grow to `DATABASE_POOL_SIZE` connections (default 10) as load needs them.
+/// Pools grow to `settings.pool_size` connections as load needs them.
 pub async fn open(
-    database_url: &str,
+    settings: &DatabaseSettings,
     schema: &'static str,
     migrations: EmbeddedMigrations,
-) -> anyhow::Result<PgPool> {
-    let database_url = database_url.to_string();
-    let size = crate::config::env_parse("DATABASE_POOL_SIZE", 10u32).map_err(anyhow::Error::msg)?;
-    tokio::task::spawn_blocking(move || -> anyhow::Result<PgPool> {
-        let pool = connect(&database_url, schema, size)?;
+) -> Result<PgPool, DbError> {
+    let url = settings.url.clone();
+    let size = settings.pool_size;
+    tokio::task::spawn_blocking(move || {
+        let pool = connect(url.expose_secret(), schema, size)?;
         migrate(&pool, migrations)?;
         Ok(pool)
     })
-    .await?
+    .await
+    .map_err(|e| DbError::Unavailable(e.into()))?
 }
 
 /// Runs blocking diesel work off the async executor.
@@ -117,7 +118,7 @@ where
     actix_web::web::block(move || {
         let mut conn = pool
             .get()
-            .map_err(|e| crate::ApiError::Unavailable(format!("database: {e}")))?;
+            .map_err(|e| crate::ApiError::from(DbError::Unavailable(e.into())))?;
         work(&mut conn)
     })
     .await
@@ -138,13 +139,14 @@ impl From<diesel::result::Error> for crate::ApiError {
         use diesel::result::{DatabaseErrorKind, Error};
         match e {
             Error::NotFound => crate::ApiError::NotFound("not found".into()),
-            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                crate::ApiError::Conflict(format!("already exists: {}", info.message()))
+            // The database's own message names its constraint: the caller does not need it.
+            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                crate::ApiError::Conflict("it already exists".into())
             }
             Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
                 crate::ApiError::Conflict("a concurrent change won; try again".into())
             }
-            other => crate::ApiError::Internal(other.to_string()),
+            other => crate::ApiError::internal(other),
         }
     }
 }
@@ -156,7 +158,7 @@ pub fn create_database(
     template: Option<&str>,
 ) -> Result<String, DbError> {
     let mut conn =
-        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.into()))?;
     let template = template
         .map(|t| format!(" TEMPLATE \"{t}\""))
         .unwrap_or_default();
@@ -186,7 +188,7 @@ pub fn database_exists(admin_url: &str, name: &str) -> Result<bool, DbError> {
         found: bool,
     }
     let mut conn =
-        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.to_string()))?;
+        PgConnection::establish(admin_url).map_err(|e| DbError::Unavailable(e.into()))?;
     let row: Found =
         diesel::sql_query("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS found")
             .bind::<diesel::sql_types::Text, _>(name)

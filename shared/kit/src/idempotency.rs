@@ -9,7 +9,8 @@
 use crate::ApiError;
 use crate::auth::Principal;
 use actix_web::http::StatusCode;
-use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
+use futures_util::future::LocalBoxFuture;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Bytea, Integer, Jsonb, Text, Uuid as SqlUuid};
 use serde::Serialize;
@@ -58,23 +59,20 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// The claim of a request by `principal` on `route` (method and path) with `body`, if it
-    /// carries a key.
-    pub fn of<B: Serialize>(
-        principal: &Principal,
-        key: &IdempotencyKey,
-        route: &str,
-        body: &B,
-    ) -> Option<Claim> {
+    /// The claim of a request by `principal` whose method, path and preconditions are
+    /// `request_line` and whose body fingerprint is `body`, if it carries a key.
+    fn of(principal: &Principal, key: &IdempotencyKey, request_line: &str, body: &[u8]) -> Option<Claim> {
         let key = key.0.clone()?;
-        let mut hasher = Sha256::new();
-        hasher.update(route.as_bytes());
-        hasher.update([0]);
-        hasher.update(serde_json::to_vec(body).unwrap_or_default());
+        let request_hash = Sha256::new()
+            .chain_update(request_line.as_bytes())
+            .chain_update([0])
+            .chain_update(body)
+            .finalize()
+            .to_vec();
         Some(Claim {
             api_key_id: principal.key_id(),
             key,
-            request_hash: hasher.finalize().to_vec(),
+            request_hash,
         })
     }
 
@@ -83,7 +81,9 @@ impl Claim {
             .chain_update(self.api_key_id.as_bytes())
             .chain_update(self.key.as_bytes())
             .finalize();
-        i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        i64::from_le_bytes(first)
     }
 }
 
@@ -137,19 +137,6 @@ struct Locked {
     locked: bool,
 }
 
-/// The remembered answer to this request, if it was made before: checked before a handler does
-/// the reads its write needs, so that a retry is answered as the first request was even when
-/// those reads would now come out differently. `write_once` checks again under the lock.
-pub async fn replay(
-    pool: &crate::db::PgPool,
-    claim: &Option<Claim>,
-) -> Result<Option<HttpResponse>, ApiError> {
-    let Some(claim) = claim.clone() else {
-        return Ok(None);
-    };
-    let found = crate::db::run(pool, move |conn| remembered(conn, &claim)).await?;
-    Ok(found.map(|reply| reply.into_response(true)))
-}
 
 /// The remembered reply to `claim`'s key; 422 if the key was used for another request.
 fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {
@@ -172,13 +159,16 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
         ));
     }
     let (etag, body) = split_etag(found.response);
-    let status = StatusCode::from_u16(found.status as u16).map_err(ApiError::internal)?;
+    let status = u16::try_from(found.status)
+        .ok()
+        .and_then(|status| StatusCode::from_u16(status).ok())
+        .ok_or_else(|| ApiError::internal(format!("stored status {}", found.status)))?;
     Ok(Some(Reply { status, body, etag }))
 }
 
 /// Runs `work` (the write) in one transaction with the claim's record: a remembered request is
 /// answered from memory without running `work` again.
-pub async fn write_once<F>(
+async fn write_once<F>(
     pool: &crate::db::PgPool,
     claim: Option<Claim>,
     work: F,
@@ -243,4 +233,116 @@ pub fn purge_expired(conn: &mut PgConnection) -> QueryResult<usize> {
         "DELETE FROM idempotency_keys WHERE created_at < now() - interval '{RETENTION_HOURS} hours'"
     ))
     .execute(conn)
+}
+
+/// What a write's body contributes to its request's fingerprint.
+pub trait Fingerprint {
+    fn fingerprint(&self) -> Vec<u8>;
+}
+
+impl<T: Serialize> Fingerprint for web::Json<T> {
+    fn fingerprint(&self) -> Vec<u8> {
+        serde_json::to_vec(&**self).unwrap_or_default()
+    }
+}
+
+/// A write without a body.
+impl Fingerprint for () {
+    fn fingerprint(&self) -> Vec<u8> {
+        Vec::new()
+    }
+}
+
+/// An authenticated write, safe to retry: the caller, its `Idempotency-Key`, the body `B`
+/// (`web::Json<T>`, or `()` for none), and the service's pool.
+///
+/// The request's fingerprint is its method, its path, its `If-Match` (a precondition is part of
+/// the request) and its body. A request whose key was used before is answered before the handler
+/// runs: with the first answer when the fingerprint is the same (even if the reads the handler
+/// would make now come out differently), 422 when it is not. [`IdempotentWrite::write`] then
+/// commits the write and the key's record in one transaction, checking again under a lock.
+pub struct IdempotentWrite<B> {
+    principal: Principal,
+    body: B,
+    claim: Option<Claim>,
+    pool: web::Data<crate::db::PgPool>,
+}
+
+impl<B> IdempotentWrite<B> {
+    pub fn principal(&self) -> &Principal {
+        &self.principal
+    }
+
+    pub fn body(&self) -> &B {
+        &self.body
+    }
+
+    /// Runs `work` in one transaction with the key's record and answers with its reply.
+    pub async fn write<F>(self, work: F) -> Result<HttpResponse, ApiError>
+    where
+        F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
+    {
+        write_once(&self.pool, self.claim, work).await
+    }
+}
+
+/// The answer remembered for a retried request: it ends the request before its handler runs.
+#[derive(Debug)]
+struct Replayed(Reply);
+
+impl std::fmt::Display for Replayed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "replayed the answer remembered for this Idempotency-Key")
+    }
+}
+
+impl actix_web::ResponseError for Replayed {
+    fn status_code(&self) -> StatusCode {
+        self.0.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.0.clone().into_response(true)
+    }
+}
+
+impl<B> FromRequest for IdempotentWrite<B>
+where
+    B: FromRequest + Fingerprint + 'static,
+    B::Error: Into<actix_web::Error>,
+{
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let principal = Principal::from_request(req, payload);
+        let key = IdempotencyKey::from_request(req, payload);
+        let body = B::from_request(req, payload);
+        let pool = req.app_data::<web::Data<crate::db::PgPool>>().cloned();
+        let if_match = req
+            .headers()
+            .get(actix_web::http::header::IF_MATCH)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
+        let request_line = format!("{} {} {if_match:?}", req.method(), req.path());
+        Box::pin(async move {
+            let principal = principal.await?;
+            let key = key.await?;
+            let body = body.await.map_err(Into::into)?;
+            let pool =
+                pool.ok_or_else(|| ApiError::internal("no database pool for idempotent writes"))?;
+            let claim = Claim::of(&principal, &key, &request_line, &body.fingerprint());
+            if let Some(claim) = claim.clone() {
+                let found = crate::db::run(&pool, move |conn| remembered(conn, &claim)).await?;
+                if let Some(reply) = found {
+                    return Err(Replayed(reply).into());
+                }
+            }
+            Ok(IdempotentWrite {
+                principal,
+                body,
+                claim,
+                pool,
+            })
+        })
+    }
 }

@@ -1,16 +1,21 @@
-//! The common service kit: configuration, problem+json errors, auth, database, telemetry, and the
-//! plumbing every service's HTTP server shares.
+//! The common service kit: settings, problem+json errors, auth, database, telemetry, idempotent
+//! writes, and the skeleton every service's HTTP server is built on.
 
 pub mod auth;
-pub mod config;
 pub mod db;
 pub mod idempotency;
+pub mod optional_body;
 pub mod pagination;
 pub mod peer;
 pub mod problem;
 pub mod ratelimit;
 pub mod server;
+pub mod service;
+pub mod settings;
 pub mod telemetry;
 pub mod webhooks;
 
+pub use idempotency::IdempotentWrite;
 pub use problem::ApiError;
+pub use service::Service;
+pub use settings::Settings;

@@ -2,18 +2,36 @@
 
 use crate::ApiError;
 use catan_api::ClientError;
+use std::future::Future;
 
-/// A peer's 404 stays a 404 (the event or round does not exist); a peer that cannot be reached or
-/// fails is a 503 naming it, so the caller knows to retry later and nothing was written.
-pub fn peer_error(service: &str, error: ClientError) -> ApiError {
-    match error {
-        ClientError::Problem { problem } if problem.status == 404 => {
-            ApiError::NotFound(problem.detail)
+/// A peer's 404 stays a 404 (the event or round does not exist); a peer that refuses a call, cannot
+/// be reached or fails is this service's failure: a 500 or a 503 (retry later; nothing was
+/// written) whose cause goes to the log, not to the caller.
+impl From<ClientError> for ApiError {
+    fn from(error: ClientError) -> Self {
+        match error {
+            ClientError::Problem { problem } if problem.status == 404 => {
+                ApiError::NotFound(problem.detail)
+            }
+            ClientError::Problem { ref problem } if problem.status < 500 => {
+                ApiError::internal(error)
+            }
+            other => ApiError::unavailable(
+                "a service this call needs is unavailable; retry later",
+                other,
+            ),
         }
-        ClientError::Problem { problem } if problem.status < 500 => ApiError::internal(format!(
-            "{service} service refused a call: {} {}",
-            problem.status, problem.detail
-        )),
-        other => ApiError::Unavailable(format!("the {service} service is unavailable: {other}")),
     }
+}
+
+/// A list that came out empty may be the list of something that does not exist: then `parent`,
+/// the call that reads it from the service that owns it, answers 404, and so does this.
+pub async fn parent_exists_if_empty<T, P>(
+    items: &[T],
+    parent: impl Future<Output = Result<P, ClientError>>,
+) -> Result<(), ApiError> {
+    if items.is_empty() {
+        parent.await?;
+    }
+    Ok(())
 }

@@ -5,7 +5,6 @@
 //! that does not answer is 503; anything unexpected is a 500 whose detail is logged, not shown.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use catan_domain::results::Violation;
 
@@ -50,11 +49,21 @@ pub enum ApiError {
     },
     #[error("{detail}")]
     MethodNotAllowed { detail: String, allow: String },
-    #[error("{0}")]
-    Unavailable(String),
-    #[error("internal error: {0}")]
-    Internal(String),
+    /// A database or peer service this call needs did not answer: `detail` is what the caller
+    /// reads, `source` what the log keeps.
+    #[error("{detail}")]
+    Unavailable {
+        detail: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// Anything unexpected: the caller reads a generic detail, the log keeps the whole chain.
+    #[error("internal error")]
+    Internal(#[source] BoxError),
 }
+
+/// The cause an error keeps for the log.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 impl ApiError {
     /// A 422 naming one field.
@@ -80,8 +89,29 @@ impl ApiError {
         ApiError::Validation { detail, errors }
     }
 
-    pub fn internal(e: impl std::fmt::Display) -> Self {
-        ApiError::Internal(e.to_string())
+    /// An unexpected error, keeping `cause` (an error or a message) for the log.
+    pub fn internal(cause: impl Into<BoxError>) -> Self {
+        ApiError::Internal(cause.into())
+    }
+
+    /// A 503 telling the caller `detail`, keeping `cause` for the log.
+    pub fn unavailable(detail: impl Into<String>, cause: impl Into<BoxError>) -> Self {
+        ApiError::Unavailable {
+            detail: detail.into(),
+            source: Some(cause.into()),
+        }
+    }
+
+    /// The error and its causes, outermost first, for the log.
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            text.push_str(": ");
+            text.push_str(&error.to_string());
+            cause = error.source();
+        }
+        text
     }
 
     fn kind_and_title(&self) -> (&'static str, &'static str) {
@@ -95,7 +125,7 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => {
                 ("/problems/payload-too-large", "Request body too large")
             }
-            ApiError::Unavailable(_) => (
+            ApiError::Unavailable { .. } => (
                 "/problems/unavailable",
                 "A service this call needs is unavailable",
             ),
@@ -151,17 +181,21 @@ impl ResponseError for ApiError {
             ApiError::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let ApiError::Internal(detail) = self {
-            tracing::error!(%detail, "internal error");
+        match self {
+            ApiError::Internal(_) => tracing::error!(error = %self.chain(), "internal error"),
+            ApiError::Unavailable {
+                source: Some(_), ..
+            } => tracing::warn!(error = %self.chain(), "unavailable"),
+            _ => {}
         }
         let mut response = HttpResponse::build(self.status_code());
-        response.insert_header(ContentType(PROBLEM_JSON.parse().expect("valid mime")));
+        response.insert_header((actix_web::http::header::CONTENT_TYPE, PROBLEM_JSON));
         match self {
             ApiError::Unauthorized(_) => {
                 response.insert_header(("WWW-Authenticate", "Bearer"));
@@ -184,8 +218,10 @@ impl ResponseError for ApiError {
 impl From<crate::db::DbError> for ApiError {
     fn from(e: crate::db::DbError) -> Self {
         match e {
-            crate::db::DbError::Unavailable(m) => ApiError::Unavailable(m),
-            crate::db::DbError::Query(m) => ApiError::Internal(m),
+            crate::db::DbError::Unavailable(_) => {
+                ApiError::unavailable("the database is unavailable; retry later", e)
+            }
+            crate::db::DbError::Query(_) | crate::db::DbError::Migration(_) => ApiError::internal(e),
         }
     }
 }
@@ -272,9 +308,23 @@ mod tests {
     }
 
     #[test]
-    fn internal_errors_do_not_leak_details() {
-        let p = ApiError::Internal("password=secret".into()).to_problem();
+    fn internal_errors_do_not_leak_details_but_keep_them_for_the_log() {
+        let error = ApiError::internal(std::io::Error::other("password=secret"));
+        let p = error.to_problem();
         assert!(!p.detail.contains("secret"));
         assert_eq!(p.status, 500);
+        assert_eq!(error.chain(), "internal error: password=secret");
+    }
+
+    #[test]
+    fn unavailable_errors_show_their_detail_and_log_their_cause() {
+        let error = ApiError::unavailable(
+            "the pairing service is unavailable; retry later",
+            "connection refused to 10.0.0.7:8082",
+        );
+        let p = error.to_problem();
+        assert_eq!(p.status, 503);
+        assert!(!p.detail.contains("10.0.0.7"));
+        assert!(error.chain().ends_with("connection refused to 10.0.0.7:8082"));
     }
 }

@@ -34,13 +34,6 @@ impl RateLimiter {
         }
     }
 
-    pub fn from_env() -> Result<Self, String> {
-        Ok(RateLimiter::new(
-            crate::config::env_parse("RATE_LIMIT_PER_SECOND", 50.0)?,
-            crate::config::env_parse("RATE_LIMIT_BURST", 100.0)?,
-        ))
-    }
-
     /// Takes one request from `key`'s bucket, or says how long to wait.
     pub fn check(&self, key: Uuid) -> Result<(), ApiError> {
         let now = Instant::now();

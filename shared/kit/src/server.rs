@@ -1,12 +1,10 @@
 //! What every service's HTTP server shares: its listener, body limits, problem+json for the
-//! framework's own errors, request logs, a health probe, and a handle to stop it.
+//! framework's own errors, request spans, a health probe, and a handle to stop it.
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServerHandle, ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
+use crate::settings::Settings;
+use actix_web::dev::ServerHandle;
 use actix_web::{HttpResponse, web};
 use std::net::{SocketAddr, TcpListener};
-use std::time::Instant;
 
 /// The largest JSON body a service accepts.
 pub const BODY_LIMIT_BYTES: usize = 64 * 1024;
@@ -41,19 +39,6 @@ pub fn common(cfg: &mut web::ServiceConfig) {
 
 async fn health() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
-}
-
-/// One log line per request: method, path, status, milliseconds.
-pub async fn log_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let method = req.method().clone();
-    let path = req.path().to_owned();
-    let response = next.call(req).await?;
-    tracing::info!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64, "request");
-    Ok(response)
 }
 
 /// A running HTTP server.
@@ -104,10 +89,11 @@ impl RunningServer {
 }
 
 /// Serves `api` (the service's handlers and their app data) on `listener`, with the shared
-/// extractor settings, problem+json for unknown routes, and request logs.
+/// extractor settings, request spans and ids, rate limits, and problem+json for unknown routes.
 pub fn serve<F>(
     listener: TcpListener,
     service: &'static str,
+    settings: &Settings,
     api: F,
 ) -> std::io::Result<RunningServer>
 where
@@ -115,10 +101,10 @@ where
 {
     use utoipa_actix_web::AppExt;
     let addr = listener.local_addr()?;
-    let workers =
-        crate::config::env_parse("HTTP_WORKERS", 2usize).map_err(std::io::Error::other)?;
-    let limiter =
-        web::Data::new(crate::ratelimit::RateLimiter::from_env().map_err(std::io::Error::other)?);
+    let limiter = web::Data::new(crate::ratelimit::RateLimiter::new(
+        settings.rate_limit.per_second,
+        settings.rate_limit.burst,
+    ));
     let routes = web::Data::new(RouteTable::of(
         &actix_web::App::new()
             .into_utoipa_app()
@@ -135,9 +121,10 @@ where
             .app_data(routes.clone())
             .app_data(limiter.clone())
             .default_service(web::to(no_route))
-            .wrap(actix_web::middleware::from_fn(log_request))
+            .wrap(actix_web::middleware::from_fn(crate::telemetry::propagate_request_id))
+            .wrap(tracing_actix_web::TracingLogger::<crate::telemetry::RequestSpan>::new())
     })
-    .workers(workers)
+    .workers(settings.http.workers)
     .listen(listener)?
     .run();
     tracing::info!(%addr, service, "listening");

@@ -1,6 +1,7 @@
 -- Webhook events written in the same transaction as the change they announce, until the relay
--- has handed them to registration (which signs and delivers them).
-CREATE TABLE outbox (
+-- has handed them to registration (which signs and delivers them). Owned by the kit and applied
+-- to every service's schema; IF NOT EXISTS as for idempotency_keys.
+CREATE TABLE IF NOT EXISTS outbox (
     id uuid PRIMARY KEY,
     event_type text NOT NULL,
     event_id uuid NOT NULL,
@@ -10,4 +11,4 @@ CREATE TABLE outbox (
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
     last_error text
 );
-CREATE INDEX outbox_due ON outbox (next_attempt_at);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at);

@@ -1,14 +1,13 @@
 //! The signed results sheet: each seated player confirms the posted result, or disputes it with
 //! a reason; the director resolves a dispute with a correction (`PUT .../result` with If-Match).
 
-use crate::State;
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use catan_api::{DisputeResult, Problem, Role, TableResult};
-use catan_kit::ApiError;
 use catan_kit::auth::Principal;
-use catan_kit::idempotency::{self, Claim, IdempotencyKey, Reply, write_once};
+use catan_kit::idempotency::Reply;
+use catan_kit::{ApiError, IdempotentWrite};
 use diesel::prelude::*;
 use uuid::Uuid;
 
@@ -75,19 +74,12 @@ fn current(
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm")]
 async fn confirm_result(
-    state: web::Data<State>,
-    principal: Principal,
-    idempotency: IdempotencyKey,
+    write: IdempotentWrite<()>,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    let player = player_of(&principal, event_id)?;
-    let route = format!("POST /v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm");
-    let claim = Claim::of(&principal, &idempotency, &route, &());
-    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
-        return Ok(replay);
-    }
-    write_once(&state.pool, claim, move |conn| {
+    let player = player_of(write.principal(), event_id)?;
+    write.write(move |conn| {
         let result = played(conn, event_id, round, table, player)?;
         use crate::schema::confirmations;
         let added = diesel::insert_into(confirmations::table)
@@ -128,15 +120,12 @@ async fn confirm_result(
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute")]
 async fn dispute_result(
-    state: web::Data<State>,
-    principal: Principal,
-    idempotency: IdempotencyKey,
+    write: IdempotentWrite<web::Json<DisputeResult>>,
     path: web::Path<(Uuid, u32, u32)>,
-    body: web::Json<DisputeResult>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
-    let player = player_of(&principal, event_id)?;
-    let reason = body.reason.trim().to_string();
+    let player = player_of(write.principal(), event_id)?;
+    let reason = write.body().reason.trim().to_string();
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
         return Err(ApiError::field(
             "reason",
@@ -144,12 +133,7 @@ async fn dispute_result(
             "a dispute needs a reason of 1 to 500 characters, without control characters",
         ));
     }
-    let route = format!("POST /v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute");
-    let claim = Claim::of(&principal, &idempotency, &route, &*body);
-    if let Some(replay) = idempotency::replay(&state.pool, &claim).await? {
-        return Ok(replay);
-    }
-    write_once(&state.pool, claim, move |conn| {
+    write.write(move |conn| {
         let result = played(conn, event_id, round, table, player)?;
         use crate::schema::disputes;
         let added = diesel::insert_into(disputes::table)

@@ -1,0 +1,11 @@
+//! The pairing service's HTTP surface, one module per resource.
+
+mod boards;
+mod keep_apart;
+mod rounds;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    rounds::register(cfg);
+    boards::register(cfg);
+    keep_apart::register(cfg);
+}

@@ -1,0 +1,13 @@
+//! The results service's HTTP surface, one module per resource.
+
+mod changes;
+mod confirmations;
+mod round_results;
+mod table_results;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    table_results::register(cfg);
+    round_results::register(cfg);
+    changes::register(cfg);
+    confirmations::register(cfg);
+}

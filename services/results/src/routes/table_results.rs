@@ -1,0 +1,199 @@
+//! A table's result: posting and correcting its sheet, reading it and its history.
+
+use crate::State;
+use crate::store::{self, NewVersion, Sheet};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, put, web};
+use catan_api::{Problem, ResultList, Role, Stage, SubmitResult, TableResult};
+use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
+use catan_kit::idempotency::Reply;
+use catan_kit::pagination::{PageQuery, paged};
+use catan_kit::peer::parent_exists_if_empty;
+use catan_kit::{ApiError, IdempotentWrite, db};
+use diesel::PgConnection;
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(submit_result)
+        .service(get_result)
+        .service(result_history);
+}
+
+/// Records a table's results sheet (the event's scorer or director). It must name exactly the
+/// players seated at the table, with VP the game allows. Once recorded, only the tournament
+/// director can replace it: every version is kept. Sending the same sheet again changes nothing.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    request_body = SubmitResult,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Recorded", body = TableResult),
+        (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field", body = Problem, content_type = "application/problem+json"),
+        (status = 503, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
+async fn submit_result(
+    state: web::Data<State>,
+    request: HttpRequest,
+    write: IdempotentWrite<web::Json<SubmitResult>>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round_number, table_number) = path.into_inner();
+    let principal = write.principal();
+    principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
+    let round = state.pairing.round(event_id, round_number).await?;
+    let submission = Submission {
+        event_id,
+        round: round_number,
+        table: table_number,
+        stage: round.stage,
+        round_tables: u32::try_from(round.tables.len()).map_err(ApiError::internal)?,
+        sheet: crate::sheet::checked(write.body(), &round, table_number)?,
+        may_correct: matches!(principal.role(), Role::Director | Role::Admin),
+        precondition: precondition(&request),
+        recorded_by: principal.key_id(),
+    };
+    write.write(move |conn| submission.persist(conn)).await
+}
+
+/// A checked sheet for one table, and what decides whether it may replace the table's result.
+struct Submission {
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+    stage: Stage,
+    round_tables: u32,
+    sheet: Sheet,
+    may_correct: bool,
+    precondition: Precondition,
+    recorded_by: Uuid,
+}
+
+impl Submission {
+    /// Records the sheet as the version the rules decide, with its `result.posted` event.
+    fn persist(self, conn: &mut PgConnection) -> Result<Reply, ApiError> {
+        store::lock_event(conn, self.event_id)?;
+        let existing = store::current(conn, self.event_id, self.round, self.table)?;
+        let recorded = existing.as_ref().map(|current| Recorded {
+            version: current.version,
+            same_sheet: Sheet::of(current) == self.sheet,
+        });
+        let version = match decide_version(recorded, self.may_correct, self.precondition) {
+            Ok(Decision::Record(version)) => version,
+            Ok(Decision::Unchanged) => {
+                let current = existing.ok_or_else(|| ApiError::internal("result vanished"))?;
+                return Reply::new(StatusCode::OK, &current).map(|r| r.with_etag(etag(&current)));
+            }
+            Err(refusal) => return Err(self.refused(refusal)),
+        };
+        let result = store::record(
+            conn,
+            NewVersion {
+                event_id: self.event_id,
+                round: self.round,
+                table: self.table,
+                stage: self.stage,
+                round_tables: self.round_tables,
+                version,
+                sheet: &self.sheet,
+                recorded_by: self.recorded_by,
+            },
+        )?;
+        crate::webhook_events::result_posted(conn, &result)?;
+        tracing::info!(event_id = %self.event_id, round = self.round, table = self.table, version, "result recorded");
+        let status = if version == 1 { StatusCode::CREATED } else { StatusCode::OK };
+        Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
+    }
+
+    fn refused(&self, refusal: Refusal) -> ApiError {
+        let (round, table) = (self.round, self.table);
+        match refusal {
+            Refusal::OnlyTheDirectorCorrects => ApiError::Conflict(format!(
+                "table {table} of round {round} already has a result; only the tournament director can correct it"
+            )),
+            Refusal::PreconditionRequired => ApiError::PreconditionRequired(
+                "a correction must carry If-Match with the ETag of the result it corrects".into(),
+            ),
+            Refusal::Stale { current } => ApiError::PreconditionFailed(format!(
+                "the result changed meanwhile: it is now \"v{current}\""
+            )),
+            Refusal::NothingToMatch => {
+                ApiError::PreconditionFailed("there is no result to match If-Match".into())
+            }
+        }
+    }
+}
+
+/// The request's If-Match: absent, `*`, or the ETag of a version (`"v3"`).
+fn precondition(request: &HttpRequest) -> Precondition {
+    let Some(value) = request.headers().get(actix_web::http::header::IF_MATCH) else {
+        return Precondition::Absent;
+    };
+    match String::from_utf8_lossy(value.as_bytes()).trim() {
+        "*" => Precondition::AnyVersion,
+        tag => Precondition::Version(
+            tag.strip_prefix("\"v")
+                .and_then(|t| t.strip_suffix('"'))
+                .and_then(|v| v.parse().ok()),
+        ),
+    }
+}
+
+/// A result version's entity tag.
+fn etag(result: &TableResult) -> String {
+    format!("\"v{}\"", result.version)
+}
+
+/// A table's current result.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    responses((status = 200, body = TableResult), (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"))
+)]
+#[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
+async fn get_result(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    let result = db::run(&state.pool, move |conn| {
+        store::current(conn, event_id, round, table)
+    })
+    .await?
+    .ok_or_else(|| ApiError::NotFound(format!("table {table} of round {round} has no result")))?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::ETAG, etag(&result)))
+        .json(result))
+}
+
+/// Every version of a table's result, oldest first.
+#[utoipa::path(
+    tag = "results",
+        params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path), PageQuery),
+    responses((status = 200, description = "A page of the versions, oldest first", body = ResultList))
+)]
+#[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
+async fn result_history(
+    state: web::Data<State>,
+    request: HttpRequest,
+    page: web::Query<PageQuery>,
+    path: web::Path<(Uuid, u32, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round, table) = path.into_inner();
+    let items = db::run(&state.pool, move |conn| {
+        store::history(conn, event_id, round, table)
+    })
+    .await?;
+    // Nothing recorded yet, or no such event or round: pairing knows which.
+    parent_exists_if_empty(&items, state.pairing.round(event_id, round)).await?;
+    let items = page.slice(items);
+    Ok(paged(&request, &page, items.len()).json(ResultList { items }))
+}
+

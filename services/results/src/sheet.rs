@@ -1,0 +1,152 @@
+//! A posted sheet, checked against the table it is for and the rules of the event's format.
+
+use crate::store::Sheet;
+use catan_api::{EventFormat, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TeamScore};
+use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
+use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
+use catan_kit::ApiError;
+use uuid::Uuid;
+
+/// The sheet `body` posts for table `table_number` of `round`, checked: 404 for a table the round
+/// does not have, 422 listing every rule the sheet breaks.
+pub fn checked(body: &SubmitResult, round: &Round, table_number: u32) -> Result<Sheet, ApiError> {
+    let table = round
+        .tables
+        .iter()
+        .find(|t| t.number == table_number)
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "round {} has no table {table_number}",
+                round.number
+            ))
+        })?;
+    match round.format {
+        EventFormat::Classic => classic_sheet(body, table, round.stage),
+        EventFormat::Partner => partner_sheet(body, table, round),
+    }
+}
+
+fn raw_sheet(body: &SubmitResult) -> RawSheet {
+    RawSheet {
+        outcome: body.outcome,
+        winner: body.winner_player_id,
+        scores: body
+            .scores
+            .iter()
+            .map(|s| RawScore {
+                player: s.player_id,
+                vp: s.vp,
+                breakdown: s.breakdown.as_ref().map(|b| RawBreakdown {
+                    settlements: b.settlements,
+                    cities: b.cities,
+                    vp_cards: b.vp_cards,
+                    longest_road: b.longest_road,
+                    largest_army: b.largest_army,
+                }),
+            })
+            .collect(),
+    }
+}
+
+fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<Sheet, ApiError> {
+    if body.winner_entry_id.is_some() {
+        return Err(ApiError::field(
+            "winner_entry_id",
+            "not_for_format",
+            "a classic game names its winner by winner_player_id",
+        ));
+    }
+    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+    let validated =
+        validate_sheet(&raw_sheet(body), &seated, stage).map_err(ApiError::violations)?;
+    Ok(Sheet {
+        outcome: body.outcome,
+        winner_player_id: validated.winner,
+        winner_entry_id: None,
+        scores: validated
+            .scores
+            .iter()
+            .zip(&body.scores)
+            .map(|(score, input)| ScoreRecorded {
+                player_id: score.player,
+                vp: score.vp,
+                credited_vp: score.credited_vp,
+                breakdown: input.breakdown.clone(),
+            })
+            .collect(),
+        teams: Vec::new(),
+    })
+}
+
+/// The two teams at a partner table: the team at N (with S) and the team at E (with W).
+fn table_teams(table: &Table) -> Result<TableTeams, ApiError> {
+    let team = |positions: [SeatPosition; 2]| -> Result<(Uuid, [Uuid; 2]), ApiError> {
+        let seat = |p: SeatPosition| {
+            table.seats.iter().find(|s| s.position == p).ok_or_else(|| {
+                ApiError::internal(format!("partner table {} has no seat {p:?}", table.number))
+            })
+        };
+        let (first, second) = (seat(positions[0])?, seat(positions[1])?);
+        Ok((first.entry_id, [first.player_id, second.player_id]))
+    };
+    Ok(TableTeams {
+        home: team([SeatPosition::N, SeatPosition::S])?,
+        away: team([SeatPosition::E, SeatPosition::W])?,
+    })
+}
+
+fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sheet, ApiError> {
+    if body.winner_player_id.is_some() {
+        return Err(ApiError::field(
+            "winner_player_id",
+            "not_for_format",
+            "a partner game names its winning team by winner_entry_id",
+        ));
+    }
+    let rules = round.partner_rules.ok_or_else(|| {
+        ApiError::internal(format!("partner round {} has no rules", round.number))
+    })?;
+    let raw = raw_sheet(body);
+    let game = validate_partner_sheet(
+        &RawPartnerSheet {
+            outcome: body.outcome,
+            winner_team: body.winner_entry_id,
+            scores: raw.scores,
+        },
+        &table_teams(table)?,
+        &rules,
+    )
+    .map_err(ApiError::violations)?;
+    Ok(Sheet {
+        outcome: body.outcome,
+        winner_player_id: None,
+        winner_entry_id: game.winner,
+        scores: body
+            .scores
+            .iter()
+            .map(|input| {
+                // The rules checked the range already.
+                let vp = u8::try_from(input.vp).map_err(ApiError::internal)?;
+                Ok(ScoreRecorded {
+                    player_id: input.player_id,
+                    vp,
+                    // Partner games credit what was scored: there is no 10/9 cap.
+                    credited_vp: vp,
+                    breakdown: input.breakdown.clone(),
+                })
+            })
+            .collect::<Result<_, ApiError>>()?,
+        teams: game
+            .teams()
+            .into_iter()
+            .map(|team| TeamScore {
+                entry_id: team.team,
+                player_ids: team.players.iter().map(|p| p.player).collect(),
+                vp: team.vp,
+                result: team.result,
+                points: team.points,
+            })
+            .collect(),
+    })
+}
+

@@ -1,0 +1,317 @@
+//! Typed settings: read from the environment once, in `main`, and passed down. Tests build them in
+//! code ([`Settings::local`] and struct update syntax), so nothing else reads the environment.
+//!
+//! Every variable has a default that runs on a laptop; a value that does not parse is a
+//! [`SettingsError`] naming the variable, never a panic. Secrets are [`SecretString`]s, which do
+//! not print in `Debug`.
+
+use secrecy::SecretString;
+use std::time::Duration;
+
+pub use secrecy::ExposeSecret;
+
+/// The database every service uses when `DATABASE_URL` is not set.
+pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/catan";
+
+/// A variable that is set but does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("{name}={value:?} is not valid: {reason}")]
+pub struct SettingsError {
+    pub name: &'static str,
+    pub value: String,
+    pub reason: String,
+}
+
+/// Everything a service (or the whole suite) is configured with.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub database: DatabaseSettings,
+    pub http: HttpSettings,
+    pub peers: PeerUrls,
+    pub rate_limit: RateLimitSettings,
+    pub tokens: TokenSettings,
+    pub webhooks: WebhookSettings,
+    /// `CATAN_STANDINGS_POLL_MS`: how often a watched event's standings are checked (1000).
+    pub standings_poll: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct DatabaseSettings {
+    /// `DATABASE_URL`; it may carry a password.
+    pub url: SecretString,
+    /// `DATABASE_POOL_SIZE`: the most connections a pool opens (10).
+    pub pool_size: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// `HOST` and `PORT`: where a service run alone listens (`0.0.0.0`, the service's own port).
+    pub host: String,
+    pub port: Option<u16>,
+    /// `HTTP_WORKERS`: request workers per server (2).
+    pub workers: usize,
+}
+
+/// Where the four services are, as each service needs to reach its peers.
+#[derive(Debug, Clone)]
+pub struct PeerUrls {
+    pub registration: String,
+    pub pairing: String,
+    pub results: String,
+    pub ranking: String,
+}
+
+/// Requests per API key: `RATE_LIMIT_PER_SECOND` on average (50), bursts of `RATE_LIMIT_BURST` (100).
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimitSettings {
+    pub per_second: f64,
+    pub burst: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct TokenSettings {
+    /// `CATAN_ADMIN_KEY`: the admin key to start from; generated and printed once when unset.
+    pub admin_key: Option<SecretString>,
+    /// `TOKEN_TTL_SECONDS`: how long an access token is valid (3600).
+    pub ttl: Duration,
+}
+
+/// Webhook settings.
+#[derive(Debug, Clone)]
+pub struct WebhookSettings {
+    /// `CATAN_WEBHOOKS_ALLOW_PRIVATE`: accept URLs on loopback and private networks (tests,
+    /// on-premises receivers). Off by default: such URLs would reach our own network.
+    pub allow_private: bool,
+    /// `CATAN_INTERNAL_KEY`: authenticates the services' calls to registration's inbox. Without
+    /// it, events wait in the outboxes.
+    pub internal_key: Option<SecretString>,
+    /// `CATAN_WEBHOOKS_MAX_ATTEMPTS`: tries per delivery (8).
+    pub max_attempts: u32,
+    /// `CATAN_WEBHOOKS_FIRST_RETRY_MS`: the wait after the first failed try, doubled after each
+    /// (30 s: 8 tries span about an hour).
+    pub first_retry: Duration,
+    /// `CATAN_WEBHOOKS_TIMEOUT_MS`: how long a receiver may take to answer (10 s).
+    pub timeout: Duration,
+    /// `CATAN_WEBHOOKS_POLL_MS`: how often the outbox and the deliveries are checked (500 ms).
+    pub poll_interval: Duration,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        WebhookSettings {
+            allow_private: false,
+            internal_key: None,
+            max_attempts: 8,
+            first_retry: Duration::from_secs(30),
+            timeout: Duration::from_secs(10),
+            poll_interval: Duration::from_millis(500),
+        }
+    }
+}
+
+impl WebhookSettings {
+    /// The wait after the `attempts`-th failed try: the first retry doubled each time.
+    pub fn backoff(&self, attempts: u32) -> Duration {
+        self.first_retry
+            .saturating_mul(1u32 << attempts.saturating_sub(1).min(20))
+    }
+}
+
+impl Settings {
+    /// The defaults, over `database_url`: what a laptop runs with.
+    pub fn local(database_url: &str) -> Settings {
+        Settings {
+            database: DatabaseSettings {
+                url: SecretString::from(database_url),
+                pool_size: 10,
+            },
+            http: HttpSettings {
+                host: "0.0.0.0".into(),
+                port: None,
+                workers: 2,
+            },
+            peers: PeerUrls {
+                registration: "http://127.0.0.1:8081".into(),
+                pairing: "http://127.0.0.1:8082".into(),
+                results: "http://127.0.0.1:8083".into(),
+                ranking: "http://127.0.0.1:8084".into(),
+            },
+            rate_limit: RateLimitSettings {
+                per_second: 50.0,
+                burst: 100.0,
+            },
+            tokens: TokenSettings {
+                admin_key: None,
+                ttl: Duration::from_secs(3600),
+            },
+            webhooks: WebhookSettings::default(),
+            standings_poll: Duration::from_millis(1000),
+        }
+    }
+
+    /// The settings the environment gives, over [`Settings::local`]'s defaults.
+    pub fn from_env() -> Result<Settings, SettingsError> {
+        Settings::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The settings `var` gives (a name to its value, if set): the environment, or a map in tests.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
+        let vars = Vars(&var);
+        let defaults = Settings::local(DEFAULT_DATABASE_URL);
+        let webhooks = defaults.webhooks;
+        Ok(Settings {
+            database: DatabaseSettings {
+                url: vars
+                    .text("DATABASE_URL")
+                    .map_or(defaults.database.url, SecretString::from),
+                pool_size: vars.parse("DATABASE_POOL_SIZE", defaults.database.pool_size)?,
+            },
+            http: HttpSettings {
+                host: vars.text("HOST").unwrap_or(defaults.http.host),
+                port: vars.optional("PORT")?,
+                workers: vars.parse("HTTP_WORKERS", defaults.http.workers)?,
+            },
+            peers: PeerUrls {
+                registration: vars
+                    .text("REGISTRATION_URL")
+                    .unwrap_or(defaults.peers.registration),
+                pairing: vars.text("PAIRING_URL").unwrap_or(defaults.peers.pairing),
+                results: vars.text("RESULTS_URL").unwrap_or(defaults.peers.results),
+                ranking: vars.text("RANKING_URL").unwrap_or(defaults.peers.ranking),
+            },
+            rate_limit: RateLimitSettings {
+                per_second: vars.parse("RATE_LIMIT_PER_SECOND", defaults.rate_limit.per_second)?,
+                burst: vars.parse("RATE_LIMIT_BURST", defaults.rate_limit.burst)?,
+            },
+            tokens: TokenSettings {
+                admin_key: vars.text("CATAN_ADMIN_KEY").map(SecretString::from),
+                ttl: Duration::from_secs(
+                    vars.parse("TOKEN_TTL_SECONDS", defaults.tokens.ttl.as_secs())?,
+                ),
+            },
+            webhooks: WebhookSettings {
+                allow_private: vars.parse("CATAN_WEBHOOKS_ALLOW_PRIVATE", webhooks.allow_private)?,
+                internal_key: vars.text("CATAN_INTERNAL_KEY").map(SecretString::from),
+                max_attempts: vars
+                    .parse("CATAN_WEBHOOKS_MAX_ATTEMPTS", webhooks.max_attempts)?
+                    .max(1),
+                first_retry: vars.millis("CATAN_WEBHOOKS_FIRST_RETRY_MS", webhooks.first_retry)?,
+                timeout: vars.millis("CATAN_WEBHOOKS_TIMEOUT_MS", webhooks.timeout)?,
+                poll_interval: vars.millis("CATAN_WEBHOOKS_POLL_MS", webhooks.poll_interval)?,
+            },
+            standings_poll: vars.millis("CATAN_STANDINGS_POLL_MS", defaults.standings_poll)?,
+        })
+    }
+}
+
+/// Reads variables: blank counts as unset.
+struct Vars<'a>(&'a dyn Fn(&str) -> Option<String>);
+
+impl Vars<'_> {
+    fn text(&self, name: &str) -> Option<String> {
+        (self.0)(name).filter(|v| !v.trim().is_empty())
+    }
+
+    fn optional<T: std::str::FromStr>(&self, name: &'static str) -> Result<Option<T>, SettingsError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        self.text(name)
+            .map(|value| {
+                value.trim().parse().map_err(|e: T::Err| SettingsError {
+                    name,
+                    reason: e.to_string(),
+                    value,
+                })
+            })
+            .transpose()
+    }
+
+    fn parse<T: std::str::FromStr>(&self, name: &'static str, default: T) -> Result<T, SettingsError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        Ok(self.optional(name)?.unwrap_or(default))
+    }
+
+    fn millis(&self, name: &'static str, default: Duration) -> Result<Duration, SettingsError> {
+        let default = u64::try_from(default.as_millis()).unwrap_or(u64::MAX);
+        self.parse(name, default).map(Duration::from_millis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Settings::from_vars(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn unset_and_blank_variables_take_the_defaults() {
+        let s = settings(&[("HTTP_WORKERS", "  ")]).unwrap();
+        assert_eq!(s.database.url.expose_secret(), DEFAULT_DATABASE_URL);
+        assert_eq!(s.http.workers, 2);
+        assert_eq!(s.tokens.ttl, Duration::from_secs(3600));
+        assert_eq!(s.webhooks.max_attempts, 8);
+        assert!(s.tokens.admin_key.is_none());
+    }
+
+    #[test]
+    fn set_variables_are_read_with_their_units() {
+        let s = settings(&[
+            ("CATAN_WEBHOOKS_FIRST_RETRY_MS", "250"),
+            ("TOKEN_TTL_SECONDS", "60"),
+            ("RATE_LIMIT_BURST", "4"),
+            ("CATAN_WEBHOOKS_MAX_ATTEMPTS", "0"),
+            ("PORT", "9000"),
+        ])
+        .unwrap();
+        assert_eq!(s.webhooks.first_retry, Duration::from_millis(250));
+        assert_eq!(s.tokens.ttl, Duration::from_secs(60));
+        assert_eq!(s.rate_limit.burst, 4.0);
+        assert_eq!(s.webhooks.max_attempts, 1, "at least one try");
+        assert_eq!(s.http.port, Some(9000));
+    }
+
+    #[test]
+    fn a_value_that_does_not_parse_is_an_error_naming_the_variable() {
+        let e = settings(&[("HTTP_WORKERS", "many")]).unwrap_err();
+        assert_eq!(e.name, "HTTP_WORKERS");
+        assert!(e.to_string().starts_with("HTTP_WORKERS=\"many\" is not valid"));
+    }
+
+    #[test]
+    fn secrets_do_not_print() {
+        let s = settings(&[
+            ("CATAN_ADMIN_KEY", "admin-secret"),
+            ("DATABASE_URL", "postgres://u:hunter2@db/catan"),
+            ("CATAN_INTERNAL_KEY", "cik_secret"),
+        ])
+        .unwrap();
+        let printed = format!("{s:?}");
+        for secret in ["admin-secret", "hunter2", "cik_secret"] {
+            assert!(!printed.contains(secret), "{secret} printed in {printed}");
+        }
+        assert_eq!(
+            s.tokens.admin_key.as_ref().map(|k| k.expose_secret()),
+            Some("admin-secret")
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_from_the_first_retry() {
+        let s = WebhookSettings::default();
+        assert_eq!(s.backoff(1), Duration::from_secs(30));
+        assert_eq!(s.backoff(2), Duration::from_secs(60));
+        let total: Duration = (1..s.max_attempts).map(|n| s.backoff(n)).sum();
+        // 8 tries over about an hour.
+        assert!(total > Duration::from_secs(55 * 60) && total < Duration::from_secs(70 * 60));
+    }
+}

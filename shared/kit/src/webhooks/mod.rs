@@ -1,0 +1,79 @@
+//! Webhooks: the outbox every producing service writes in its own transactions, the relay that
+//! hands the outbox to registration, and what registration needs to sign and send deliveries.
+//!
+//! Design: subscriptions and their secrets live in registration only. A producing service
+//! (pairing, results) calls [`enqueue`] inside the transaction of its change, so the event exists
+//! exactly when the change does. Its [`spawn_relay`] task claims due outbox rows with
+//! `FOR UPDATE SKIP LOCKED` (replicas share the work), posts them to registration's internal
+//! inbox (`POST /internal/webhook-events`, authenticated by `CATAN_INTERNAL_KEY`, not routed by
+//! the gateway), and deletes them once registration has stored them; a failure reschedules them
+//! with backoff, so events survive restarts of either side. Registration fans each event out to
+//! the matching subscriptions and alone signs and delivers them, with bounded retries.
+
+mod relay;
+mod signing;
+mod urls;
+
+pub use crate::settings::WebhookSettings;
+pub use relay::spawn_relay;
+pub use signing::{new_secret, secret_key, signature, verify_signature};
+pub use urls::{UrlRefusal, check_url, is_private};
+
+use crate::ApiError;
+use catan_api::WebhookEventType;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Jsonb, Text, Uuid as SqlUuid};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The path of registration's internal inbox.
+pub const INBOX_PATH: &str = "/internal/webhook-events";
+
+
+/// An event as it travels from a service's outbox to registration's inbox.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OutboxEvent {
+    pub id: Uuid,
+    pub event_type: WebhookEventType,
+    pub event_id: Uuid,
+    pub occurred_at: DateTime<Utc>,
+    pub data: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InboxBatch {
+    pub events: Vec<OutboxEvent>,
+}
+
+/// Records that `event_type` happened in event `event_id`, with `data` as the webhook's `data`.
+/// Call it inside the transaction of the change: the event is sent if and only if it commits.
+pub fn enqueue(
+    conn: &mut PgConnection,
+    event_type: WebhookEventType,
+    event_id: Uuid,
+    data: &impl Serialize,
+) -> Result<(), ApiError> {
+    let data = serde_json::to_value(data).map_err(ApiError::internal)?;
+    diesel::sql_query(
+        "INSERT INTO outbox (id, event_type, event_id, payload) VALUES ($1, $2, $3, $4)",
+    )
+    .bind::<SqlUuid, _>(Uuid::new_v4())
+    .bind::<Text, _>(event_type.as_str())
+    .bind::<SqlUuid, _>(event_id)
+    .bind::<Jsonb, _>(data)
+    .execute(conn)?;
+    Ok(())
+}
+
+
+/// A duration as a Postgres interval.
+pub fn pg_interval(d: Duration) -> diesel::pg::data_types::PgInterval {
+    diesel::pg::data_types::PgInterval::from_microseconds(i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+}
+
+/// At most `max` characters of `text`.
+pub fn truncate(text: &str, max: usize) -> String {
+    text.chars().take(max).collect()
+}

@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::design;
-use super::plan::{ABSENT, PlanInput};
+use super::plan_input::{ABSENT, PlanInput};
 
 const ROWS: usize = 4;
 

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::plan::PlanInput;
+use super::plan_input::PlanInput;
 
 /// Rounds of blocks (tables of 4) over points `0..n`.
 type Schedule = Vec<Vec<[u32; 4]>>;

@@ -9,6 +9,7 @@ pub mod classic;
 mod construct;
 mod design;
 mod plan;
+mod plan_input;
 pub mod playoff;
 pub mod swiss;
 

@@ -87,7 +87,7 @@ where
 {
     let drawn_by = write.principal().key_id();
     write.write(move |conn| {
-        store::lock_event(conn, event_id)?;
+        catan_kit::db::lock_event(conn, event_id)?;
         let rounds = store::rounds_of(conn, event_id)?;
         if rounds.len() != rounds_before {
             return Err(ApiError::Conflict(

@@ -1,46 +1,53 @@
-// The tables of the `pairing` schema (written to match migrations/pairing).
+// @generated automatically by Diesel CLI.
 
-diesel::table! {
-    participants (event_id, entry_id) {
-        event_id -> Uuid,
-        entry_id -> Uuid,
-        player_id -> Uuid,
-        number -> Int4,
+pub mod pairing {
+    diesel::table! {
+        pairing.keep_apart_pairs (event_id, player_a, player_b) {
+            event_id -> Uuid,
+            player_a -> Uuid,
+            player_b -> Uuid,
+        }
     }
-}
 
-diesel::table! {
-    rounds (event_id, number) {
-        event_id -> Uuid,
-        number -> Int4,
-        stage -> Text,
-        seed -> Int8,
-        figures -> Jsonb,
-        drawn_at -> Timestamptz,
-        drawn_by -> Uuid,
-        format -> Text,
-        byes -> Array<Uuid>,
-        board_mode -> Text,
-        partner_rules -> Nullable<Jsonb>,
+    diesel::table! {
+        pairing.participants (event_id, entry_id) {
+            event_id -> Uuid,
+            entry_id -> Uuid,
+            player_id -> Uuid,
+            number -> Int4,
+        }
     }
-}
 
-diesel::table! {
-    round_tables (event_id, round, number) {
-        event_id -> Uuid,
-        round -> Int4,
-        number -> Int4,
-        seats -> Jsonb,
-        explanation -> Jsonb,
+    diesel::table! {
+        pairing.round_tables (event_id, round, number) {
+            event_id -> Uuid,
+            round -> Int4,
+            number -> Int4,
+            seats -> Jsonb,
+            explanation -> Jsonb,
+        }
     }
-}
 
-diesel::allow_tables_to_appear_in_same_query!(participants, rounds, round_tables, keep_apart_pairs);
-
-diesel::table! {
-    keep_apart_pairs (event_id, player_a, player_b) {
-        event_id -> Uuid,
-        player_a -> Uuid,
-        player_b -> Uuid,
+    diesel::table! {
+        pairing.rounds (event_id, number) {
+            event_id -> Uuid,
+            number -> Int4,
+            stage -> Text,
+            seed -> Int8,
+            figures -> Jsonb,
+            drawn_at -> Timestamptz,
+            drawn_by -> Uuid,
+            format -> Text,
+            byes -> Array<Nullable<Uuid>>,
+            board_mode -> Text,
+            partner_rules -> Nullable<Jsonb>,
+        }
     }
+
+    diesel::allow_tables_to_appear_in_same_query!(
+        keep_apart_pairs,
+        participants,
+        round_tables,
+        rounds,
+    );
 }

@@ -1,6 +1,6 @@
 //! The pairing schema: rounds with their tables, and participants' engine numbers.
 
-use crate::schema::{keep_apart_pairs, participants, round_tables, rounds};
+use crate::schema::pairing::{keep_apart_pairs, participants, round_tables, rounds};
 use catan_api::{Round, RoundFigures, Seat, Table};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
@@ -18,7 +18,8 @@ struct RoundRow {
     figures: serde_json::Value,
     drawn_at: DateTime<Utc>,
     format: String,
-    byes: Vec<Uuid>,
+    /// A SQL array's elements may be NULL; a round's byes never are.
+    byes: Vec<Option<Uuid>>,
     board_mode: String,
     partner_rules: Option<serde_json::Value>,
 }
@@ -63,7 +64,7 @@ pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, 
                 figures: serde_json::from_value::<RoundFigures>(row.figures)
                     .map_err(ApiError::internal)?,
                 tables: tables.remove(&row.number).unwrap_or_default(),
-                byes: row.byes,
+                byes: row.byes.into_iter().flatten().collect(),
                 board_mode: enum_from_text(&row.board_mode)?,
                 partner_rules: row
                     .partner_rules
@@ -91,7 +92,7 @@ pub fn insert_round(
             rounds::drawn_at.eq(round.drawn_at),
             rounds::drawn_by.eq(drawn_by),
             rounds::format.eq(enum_to_text(&round.format)),
-            rounds::byes.eq(&round.byes),
+            rounds::byes.eq(round.byes.iter().copied().map(Some).collect::<Vec<_>>()),
             rounds::board_mode.eq(enum_to_text(&round.board_mode)),
             rounds::partner_rules.eq(round
                 .partner_rules
@@ -152,15 +153,6 @@ pub fn numbers_for(
     Ok(numbers)
 }
 
-/// Serialises draws of one event (a transaction-scoped advisory lock), so two directors pressing
-/// "draw" at once get one round, not two.
-pub fn lock_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
-    let key = i64::from_le_bytes(event_id.as_bytes()[..8].try_into().expect("8 bytes"));
-    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
-        .bind::<diesel::sql_types::BigInt, _>(key)
-        .execute(conn)?;
-    Ok(())
-}
 
 /// The director's keep-apart pairs of the event.
 pub fn keep_apart(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<(Uuid, Uuid)>, ApiError> {

@@ -1,6 +1,6 @@
 //! Ranking's copy of an event's results, brought up to date from the results service's change feed.
 
-use crate::schema::{feed_cursors, known_results};
+use crate::schema::ranking::{feed_cursors, known_results};
 use catan_api::{ApiClient, TableResult};
 use catan_kit::ApiError;
 use catan_kit::db::{self, PgPool};
@@ -55,6 +55,7 @@ fn store_page(
 ) -> Result<(), ApiError> {
     for result in page {
         use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
+        // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
         diesel::sql_query(
             "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) VALUES ($1, $2, $3, $4, $5, $6) \
              ON CONFLICT (event_id, round, table_number) DO UPDATE SET seq = excluded.seq, result = excluded.result \

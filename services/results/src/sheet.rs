@@ -1,6 +1,7 @@
 //! A posted sheet, checked against the table it is for and the rules of the event's format.
 
 use crate::store::Sheet;
+use catan_kit::problem::ErrorCode;
 use catan_api::{EventFormat, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TeamScore};
 use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
 use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
@@ -52,7 +53,7 @@ fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<She
     if body.winner_entry_id.is_some() {
         return Err(ApiError::field(
             "winner_entry_id",
-            "not_for_format",
+            ErrorCode::NotForFormat,
             "a classic game names its winner by winner_player_id",
         ));
     }
@@ -99,7 +100,7 @@ fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sh
     if body.winner_player_id.is_some() {
         return Err(ApiError::field(
             "winner_player_id",
-            "not_for_format",
+            ErrorCode::NotForFormat,
             "a partner game names its winning team by winner_entry_id",
         ));
     }

@@ -1,6 +1,6 @@
 //! The results schema: current results, their versions, and the change feed.
 
-use crate::schema::{confirmations, disputes, result_versions, results};
+use crate::schema::results::{confirmations, disputes, result_versions, results};
 use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult, TeamScore};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
@@ -174,15 +174,6 @@ pub fn history(
     annotate(conn, results)
 }
 
-/// Holds the event's lock until the transaction ends: writes of one event are serialised, so
-/// their change numbers commit in order and a reader of the feed never skips one.
-pub fn lock_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
-    let key = i64::from_le_bytes(event_id.as_bytes()[8..].try_into().expect("8 bytes"));
-    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
-        .bind::<diesel::sql_types::BigInt, _>(key)
-        .execute(conn)?;
-    Ok(())
-}
 
 pub struct NewVersion<'a> {
     pub event_id: Uuid,

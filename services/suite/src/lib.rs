@@ -3,44 +3,35 @@
 
 pub mod demo;
 pub mod gateway;
+pub mod openapi;
 pub mod postgres;
 
 pub use gateway::Owner;
 
-use catan_kit::config::PeerUrls;
+use catan_kit::Settings;
 use catan_kit::server::{RunningServer, bind};
+use catan_kit::settings::PeerUrls;
+use secrecy::SecretString;
 use std::net::SocketAddr;
-
-#[derive(Debug, Clone)]
-pub struct SuiteConfig {
-    pub database_url: String,
-    /// Where the gateway listens, e.g. "127.0.0.1:8080" ("127.0.0.1:0" for any free port).
-    pub gateway_addr: String,
-    /// The admin key to start from; generated and printed once when absent.
-    pub admin_key: Option<String>,
-    /// Webhook settings for every service (`WebhookSettings::from_env()`); without an internal
-    /// key the suite makes one for its services.
-    pub webhooks: catan_kit::webhooks::WebhookSettings,
-}
 
 /// Applies every service's migrations to `database_url` without serving anything.
 pub fn migrate_all(database_url: &str) -> anyhow::Result<()> {
-    for (schema, migrations) in [
-        (catan_registration::SCHEMA, catan_registration::MIGRATIONS),
-        (catan_pairing::SCHEMA, catan_pairing::MIGRATIONS),
-        (catan_results::SCHEMA, catan_results::MIGRATIONS),
-        (catan_ranking::SCHEMA, catan_ranking::MIGRATIONS),
+    for service in [
+        catan_registration::SERVICE,
+        catan_pairing::SERVICE,
+        catan_results::SERVICE,
+        catan_ranking::SERVICE,
     ] {
-        let pool = catan_kit::db::connect(database_url, schema, 1)?;
-        catan_kit::db::migrate(&pool, migrations)?;
+        let pool = catan_kit::db::connect(database_url, service.name, 1)?;
+        catan_kit::db::migrate(&pool, service.migrations)?;
     }
     Ok(())
 }
 
 /// The running suite.
 pub struct Suite {
-    config: SuiteConfig,
-    peers: PeerUrls,
+    /// Every service's settings, with the peers where the suite runs them.
+    settings: Settings,
     addrs: [SocketAddr; 4],
     services: [Option<RunningServer>; 4],
     gateway: RunningServer,
@@ -61,10 +52,15 @@ fn slot(owner: Owner) -> usize {
 }
 
 impl Suite {
-    /// Starts the four services on free local ports and the gateway on `config.gateway_addr`.
-    pub async fn start(mut config: SuiteConfig) -> anyhow::Result<Suite> {
-        if config.webhooks.internal_key.is_none() {
-            config.webhooks.internal_key = Some(format!("cik_{}", uuid::Uuid::new_v4().simple()));
+    /// Starts the four services on free local ports with `settings`, and the gateway on
+    /// `gateway_addr` (e.g. "127.0.0.1:8080"; "127.0.0.1:0" for any free port).
+    pub async fn start(mut settings: Settings, gateway_addr: &str) -> anyhow::Result<Suite> {
+        if settings.webhooks.internal_key.is_none() {
+            // Without a configured key, the suite makes one for its own services.
+            settings.webhooks.internal_key = Some(SecretString::from(format!(
+                "cik_{}",
+                uuid::Uuid::new_v4().simple()
+            )));
         }
         let listeners = [
             bind("127.0.0.1:0")?,
@@ -78,25 +74,22 @@ impl Suite {
             listeners[2].local_addr()?,
             listeners[3].local_addr()?,
         ];
-        let peers = PeerUrls {
+        settings.peers = PeerUrls {
             registration: format!("http://{}", addrs[0]),
             pairing: format!("http://{}", addrs[1]),
             results: format!("http://{}", addrs[2]),
             ranking: format!("http://{}", addrs[3]),
         };
-        let gateway_listener = bind(&config.gateway_addr)?;
+        let peers = &settings.peers;
+        let upstreams = gateway::Upstreams {
+            registration: peers.registration.clone(),
+            pairing: peers.pairing.clone(),
+            results: peers.results.clone(),
+            ranking: peers.ranking.clone(),
+        };
         let mut suite = Suite {
-            gateway: gateway::start(
-                gateway_listener,
-                gateway::Upstreams {
-                    registration: peers.registration.clone(),
-                    pairing: peers.pairing.clone(),
-                    results: peers.results.clone(),
-                    ranking: peers.ranking.clone(),
-                },
-            )?,
-            config,
-            peers,
+            gateway: gateway::start(bind(gateway_addr)?, upstreams)?,
+            settings,
             addrs,
             services: [None, None, None, None],
         };
@@ -112,54 +105,13 @@ impl Suite {
         owner: Owner,
         listener: std::net::TcpListener,
     ) -> anyhow::Result<RunningServer> {
-        let database_url = self.config.database_url.clone();
-        let peers = self.peers.clone();
-        Ok(match owner {
-            Owner::Registration => {
-                let config = catan_registration::Config {
-                    database_url,
-                    admin_key: self.config.admin_key.clone(),
-                    token_ttl: std::time::Duration::from_secs(
-                        catan_kit::config::env_parse("TOKEN_TTL_SECONDS", 3600)
-                            .map_err(anyhow::Error::msg)?,
-                    ),
-                    webhooks: self.config.webhooks.clone(),
-                };
-                catan_registration::start(config, listener).await?
-            }
-            Owner::Pairing => {
-                catan_pairing::start(
-                    catan_pairing::Config {
-                        database_url,
-                        peers,
-                        webhooks: self.config.webhooks.clone(),
-                    },
-                    listener,
-                )
-                .await?
-            }
-            Owner::Results => {
-                catan_results::start(
-                    catan_results::Config {
-                        database_url,
-                        peers,
-                        webhooks: self.config.webhooks.clone(),
-                    },
-                    listener,
-                )
-                .await?
-            }
-            Owner::Ranking => {
-                catan_ranking::start(
-                    catan_ranking::Config {
-                        database_url,
-                        peers,
-                    },
-                    listener,
-                )
-                .await?
-            }
-        })
+        let settings = self.settings.clone();
+        match owner {
+            Owner::Registration => catan_registration::start(settings, listener).await,
+            Owner::Pairing => catan_pairing::start(settings, listener).await,
+            Owner::Results => catan_results::start(settings, listener).await,
+            Owner::Ranking => catan_ranking::start(settings, listener).await,
+        }
     }
 
     /// The base URL of the whole v1 API.

@@ -2,7 +2,9 @@
 //! complete event through the API and prints its standings and placements.
 
 use anyhow::Context;
-use catan_suite::{Suite, SuiteConfig, demo, postgres};
+use catan_kit::Settings;
+use catan_kit::settings::ExposeSecret;
+use catan_suite::{Suite, demo, postgres};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -53,32 +55,42 @@ enum DemoFormat {
 async fn main() -> anyhow::Result<()> {
     catan_kit::telemetry::init();
     let cli = Cli::parse();
+    let settings = Settings::from_env()?;
     let data_dir = cli.data_dir.clone();
+    let configured = settings
+        .database
+        .configured_url
+        .as_ref()
+        .map(|url| url.expose_secret().to_owned());
     let database = |name: &'static str, fresh: bool| {
         let data_dir = data_dir.clone();
-        tokio::task::spawn_blocking(move || postgres::resolve(&data_dir, name, fresh))
+        let configured = configured.clone();
+        tokio::task::spawn_blocking(move || {
+            postgres::resolve(&data_dir, configured.as_deref(), name, fresh)
+        })
     };
-    match cli.command.unwrap_or(Command::Up {
-        port: catan_kit::config::env_parse("CATAN_PORT", 8080).map_err(anyhow::Error::msg)?,
-        host: catan_kit::config::env_or("CATAN_HOST", "127.0.0.1"),
-    }) {
+    let command = match cli.command {
+        Some(command) => command,
+        // The default is `up`, with its options read from the environment as clap would.
+        None => match Cli::parse_from(["catan-suite", "up"]).command {
+            Some(command) => command,
+            None => anyhow::bail!("clap parsed no command"),
+        },
+    };
+    match command {
         Command::Openapi => {
-            println!("{}", catan_suite::gateway::openapi_json());
+            println!("{}", catan_suite::openapi::openapi_json()?);
             Ok(())
         }
         Command::Up { port, host } => {
             let database_url = database(postgres::DATABASE, false).await??;
-            let suite = Suite::start(SuiteConfig {
-                database_url,
-                gateway_addr: format!("{host}:{port}"),
-                admin_key: std::env::var("CATAN_ADMIN_KEY")
-                    .ok()
-                    .filter(|k| !k.is_empty()),
-                webhooks: catan_kit::webhooks::WebhookSettings::from_env()
-                    .map_err(anyhow::Error::msg)?,
-            })
-            .await
-            .with_context(|| format!("starting the suite on {host}:{port}"))?;
+            let settings = Settings {
+                database: with_url(&settings, &database_url),
+                ..settings
+            };
+            let suite = Suite::start(settings, &format!("{host}:{port}"))
+                .await
+                .with_context(|| format!("starting the suite on {host}:{port}"))?;
             println!(
                 "Catan tournament API on {} (OpenAPI at /openapi.json, docs at /docs/). Ctrl-C stops it.",
                 suite.url()
@@ -95,14 +107,12 @@ async fn main() -> anyhow::Result<()> {
             // with an admin key only it knows.
             let database_url = database(postgres::DEMO_DATABASE, true).await??;
             let admin_key = format!("demo-{}", uuid::Uuid::new_v4());
-            let suite = Suite::start(SuiteConfig {
-                database_url,
-                gateway_addr: "127.0.0.1:0".into(),
-                admin_key: Some(admin_key.clone()),
-                webhooks: catan_kit::webhooks::WebhookSettings::from_env()
-                    .map_err(anyhow::Error::msg)?,
-            })
-            .await?;
+            let mut settings = Settings {
+                database: with_url(&settings, &database_url),
+                ..settings
+            };
+            settings.tokens.admin_key = Some(admin_key.clone().into());
+            let suite = Suite::start(settings, "127.0.0.1:0").await?;
             let report = match format {
                 DemoFormat::Classic => {
                     demo::play_classic_event(&suite.url(), &admin_key, players, seed)
@@ -119,5 +129,13 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", report?);
             Ok(())
         }
+    }
+}
+
+/// The database settings with the URL the launcher found.
+fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSettings {
+    catan_kit::settings::DatabaseSettings {
+        configured_url: Some(url.into()),
+        ..settings.database.clone()
     }
 }

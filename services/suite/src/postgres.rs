@@ -14,10 +14,15 @@ const LOCAL_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 const PRIVATE_PORT: u16 = 5433;
 
 /// The URL of database `name` (created if missing; dropped and made anew when `fresh`) on the
-/// server `DATABASE_URL` names (its database name is used for the suite's own database), else the
-/// local one.
-pub fn resolve(data_dir: &Path, name: &str, fresh: bool) -> anyhow::Result<String> {
-    let (server, name) = match std::env::var("DATABASE_URL") {
+/// server `configured` (`DATABASE_URL`) names (its database name is used for the suite's own
+/// database), else the local one.
+pub fn resolve(
+    data_dir: &Path,
+    configured: Option<&str>,
+    name: &str,
+    fresh: bool,
+) -> anyhow::Result<String> {
+    let (server, name) = match configured.map(str::to_owned).ok_or(()) {
         Ok(url) if name == DATABASE => {
             let own = url
                 .rsplit('/')

@@ -4,12 +4,13 @@
 //! Compiles without the database or the web framework's server side.
 
 pub mod client;
+pub mod openapi;
 pub mod problem;
 pub mod request_id;
 pub mod types;
 pub mod webhooks;
 
 pub use client::{ApiClient, ClientError, RetryPolicy};
-pub use problem::{FieldError, Problem};
+pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;
 pub use webhooks::*;

@@ -42,7 +42,7 @@ impl FromRequest for IdempotencyKey {
                 }
                 _ => Err(ApiError::field(
                     HEADER,
-                    "invalid_idempotency_key",
+                    crate::problem::ErrorCode::InvalidIdempotencyKey,
                     "Idempotency-Key must be 1 to 255 visible ASCII characters",
                 )),
             },
@@ -154,7 +154,7 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
     if found.request_hash != claim.request_hash {
         return Err(ApiError::field(
             HEADER,
-            "key_reused",
+            crate::problem::ErrorCode::KeyReused,
             "this Idempotency-Key was used for a different request",
         ));
     }

@@ -23,7 +23,7 @@ impl<T: Default + DeserializeOwned> OptionalBody<T> {
             Err(e) if e.is_syntax() || e.is_eof() => Err(ApiError::BadRequest(format!(
                 "the body is not valid JSON: {e}"
             ))),
-            Err(e) => Err(ApiError::field("body", "invalid_json", e.to_string())),
+            Err(e) => Err(ApiError::field("body", crate::problem::ErrorCode::InvalidJson, e.to_string())),
         }
     }
 }

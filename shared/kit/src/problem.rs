@@ -8,12 +8,12 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use catan_domain::results::Violation;
 
-pub use catan_api::problem::{FieldError, PROBLEM_JSON, Problem};
+pub use catan_api::problem::{ErrorCode, FieldError, PROBLEM_JSON, Problem};
 
 fn field_error(v: Violation) -> FieldError {
     FieldError {
         field: v.field,
-        code: v.code.to_string(),
+        code: v.code.into(),
         message: v.message,
     }
 }
@@ -67,13 +67,13 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 impl ApiError {
     /// A 422 naming one field.
-    pub fn field(field: &str, code: &str, message: impl Into<String>) -> Self {
+    pub fn field(field: &str, code: ErrorCode, message: impl Into<String>) -> Self {
         let message = message.into();
         ApiError::Validation {
             detail: message.clone(),
             errors: vec![FieldError {
                 field: field.to_string(),
-                code: code.to_string(),
+                code,
                 message,
             }],
         }
@@ -248,7 +248,7 @@ pub fn json_config(limit_bytes: usize) -> actix_web::web::JsonConfig {
                         detail: format!("the JSON body does not match the schema: {de}"),
                         errors: vec![FieldError {
                             field,
-                            code: "invalid_json".to_string(),
+                            code: ErrorCode::InvalidJson,
                             message: de.to_string(),
                         }],
                     }
@@ -270,7 +270,7 @@ pub fn path_config() -> actix_web::web::PathConfig {
 
 pub fn query_config() -> actix_web::web::QueryConfig {
     actix_web::web::QueryConfig::default().error_handler(|err, _req| {
-        let api = ApiError::field("query", "invalid_query", err.to_string());
+        let api = ApiError::field("query", ErrorCode::InvalidQuery, err.to_string());
         actix_web::error::InternalError::from_response(err, api.error_response()).into()
     })
 }

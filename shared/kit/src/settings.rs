@@ -37,10 +37,19 @@ pub struct Settings {
 
 #[derive(Debug, Clone)]
 pub struct DatabaseSettings {
-    /// `DATABASE_URL`; it may carry a password.
-    pub url: SecretString,
+    /// `DATABASE_URL`, which may carry a password; unset, [`DEFAULT_DATABASE_URL`].
+    pub configured_url: Option<SecretString>,
     /// `DATABASE_POOL_SIZE`: the most connections a pool opens (10).
     pub pool_size: u32,
+}
+
+impl DatabaseSettings {
+    /// The database to use: the configured one, else the laptop's.
+    pub fn url(&self) -> &str {
+        self.configured_url
+            .as_ref()
+            .map_or(DEFAULT_DATABASE_URL, |url| url.expose_secret())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -122,7 +131,7 @@ impl Settings {
     pub fn local(database_url: &str) -> Settings {
         Settings {
             database: DatabaseSettings {
-                url: SecretString::from(database_url),
+                configured_url: Some(SecretString::from(database_url)),
                 pool_size: 10,
             },
             http: HttpSettings {
@@ -161,9 +170,7 @@ impl Settings {
         let webhooks = defaults.webhooks;
         Ok(Settings {
             database: DatabaseSettings {
-                url: vars
-                    .text("DATABASE_URL")
-                    .map_or(defaults.database.url, SecretString::from),
+                configured_url: vars.text("DATABASE_URL").map(SecretString::from),
                 pool_size: vars.parse("DATABASE_POOL_SIZE", defaults.database.pool_size)?,
             },
             http: HttpSettings {
@@ -256,7 +263,8 @@ mod tests {
     #[test]
     fn unset_and_blank_variables_take_the_defaults() {
         let s = settings(&[("HTTP_WORKERS", "  ")]).unwrap();
-        assert_eq!(s.database.url.expose_secret(), DEFAULT_DATABASE_URL);
+        assert_eq!(s.database.url(), DEFAULT_DATABASE_URL);
+        assert!(s.database.configured_url.is_none());
         assert_eq!(s.http.workers, 2);
         assert_eq!(s.tokens.ttl, Duration::from_secs(3600));
         assert_eq!(s.webhooks.max_attempts, 8);

@@ -3,7 +3,8 @@
 
 use catan_api::ApiClient;
 use catan_kit::db;
-use catan_suite::{Suite, SuiteConfig};
+use catan_kit::Settings;
+use catan_suite::Suite;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
@@ -89,8 +90,7 @@ impl TestSuite {
 
 /// Starts the suite over a fresh database cloned from a migrated template.
 pub async fn spawn_suite() -> TestSuite {
-    spawn_suite_with(catan_kit::webhooks::WebhookSettings::from_env().expect("webhook settings"))
-        .await
+    spawn_suite_configured(|_| {}).await
 }
 
 /// Webhook settings for tests: receivers on this machine allowed, retries within a second.
@@ -107,17 +107,20 @@ pub fn fast_webhooks() -> catan_kit::webhooks::WebhookSettings {
 
 /// Starts the suite as `spawn_suite` does, with these webhook settings.
 pub async fn spawn_suite_with(webhooks: catan_kit::webhooks::WebhookSettings) -> TestSuite {
+    spawn_suite_configured(|settings| settings.webhooks = webhooks).await
+}
+
+/// Starts the suite as `spawn_suite` does, with the settings `configure` makes of the defaults.
+pub async fn spawn_suite_configured(configure: impl FnOnce(&mut Settings)) -> TestSuite {
     let database_url = tokio::task::spawn_blocking(fresh_database)
         .await
         .expect("database task")
         .expect("a fresh test database");
     let admin_key = format!("ck_test_admin_{}", Uuid::new_v4().simple());
-    let suite = Suite::start(SuiteConfig {
-        database_url: database_url.clone(),
-        gateway_addr: "127.0.0.1:0".into(),
-        admin_key: Some(admin_key.clone()),
-        webhooks,
-    })
+    let mut settings = Settings::local(&database_url);
+    settings.tokens.admin_key = Some(admin_key.clone().into());
+    configure(&mut settings);
+    let suite = Suite::start(settings, "127.0.0.1:0")
     .await
     .expect("the suite starts");
     let anonymous = ApiClient::new(&suite.url());
@@ -147,9 +150,11 @@ fn migrations_fingerprint() -> u64 {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+    // The services' migrations and the kit's, which every schema gets too.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files = Vec::new();
-    walk(&root, &mut files);
+    walk(&root.join("migrations"), &mut files);
+    walk(&root.join("shared/kit/migrations"), &mut files);
     files.sort();
     let mut hasher = DefaultHasher::new();
     for file in files {

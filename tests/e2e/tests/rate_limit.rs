@@ -1,18 +1,19 @@
-//! Rate limits per API key, answered 429 with Retry-After. (Its own test binary: it sets the
-//! limits through the environment before the suite starts.)
+//! Rate limits per API key, answered 429 with Retry-After.
 
 use catan_api::{CreateApiKey, Role};
-use catan_e2e::spawn_suite;
+use catan_e2e::spawn_suite_configured;
+use catan_kit::settings::RateLimitSettings;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_key_over_its_limit_gets_429_with_retry_after_and_other_keys_do_not() {
-    // SAFETY: this test binary has this one test; nothing else reads the environment meanwhile.
-    unsafe {
+    let ts = spawn_suite_configured(|settings| {
         // Slow refill, so that even a loaded machine sends the burst faster than it refills.
-        std::env::set_var("RATE_LIMIT_PER_SECOND", "0.25");
-        std::env::set_var("RATE_LIMIT_BURST", "4");
-    }
-    let ts = spawn_suite().await;
+        settings.rate_limit = RateLimitSettings {
+            per_second: 0.25,
+            burst: 4.0,
+        };
+    })
+    .await;
     let other = ts
         .admin
         .create_api_key(&CreateApiKey {

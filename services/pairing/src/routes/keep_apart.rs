@@ -1,6 +1,7 @@
 //! The players an event's director keeps apart.
 
 use crate::State;
+use catan_kit::problem::ErrorCode;
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, put, web};
@@ -60,14 +61,14 @@ fn checked_pairs(
         if a == b {
             return Err(ApiError::field(
                 &format!("pairs[{i}]"),
-                "same_player",
+                ErrorCode::SamePlayer,
                 "a pair needs two different players",
             ));
         }
         if let Some(stranger) = [a, b].into_iter().find(|p| !entered.contains(p)) {
             return Err(ApiError::field(
                 &format!("pairs[{i}]"),
-                "not_entered",
+                ErrorCode::NotEntered,
                 format!("player {stranger} is not entered in this event"),
             ));
         }

@@ -1,6 +1,7 @@
 //! An event's rounds: drawing the next one, listing them, reading one.
 
 use crate::State;
+use catan_kit::problem::ErrorCode;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -47,7 +48,7 @@ async fn draw_round(
     if seed.is_some_and(|s| s > MAX_SEED) {
         return Err(ApiError::field(
             "seed",
-            "out_of_range",
+            ErrorCode::OutOfRange,
             format!("seed must be 0 to {MAX_SEED}"),
         ));
     }

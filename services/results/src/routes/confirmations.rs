@@ -2,6 +2,7 @@
 //! a reason; the director resolves a dispute with a correction (`PUT .../result` with If-Match).
 
 use crate::store;
+use catan_kit::problem::ErrorCode;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use catan_api::{DisputeResult, Problem, Role, TableResult};
@@ -38,7 +39,7 @@ fn played(
     table: u32,
     player: Uuid,
 ) -> Result<TableResult, ApiError> {
-    store::lock_event(conn, event_id)?;
+    catan_kit::db::lock_event(conn, event_id)?;
     let result = store::current(conn, event_id, round, table)?.ok_or_else(|| {
         ApiError::NotFound(format!("table {table} of round {round} has no result"))
     })?;
@@ -81,7 +82,7 @@ async fn confirm_result(
     let player = player_of(write.principal(), event_id)?;
     write.write(move |conn| {
         let result = played(conn, event_id, round, table, player)?;
-        use crate::schema::confirmations;
+        use crate::schema::results::confirmations;
         let added = diesel::insert_into(confirmations::table)
             .values((
                 confirmations::event_id.eq(event_id),
@@ -129,13 +130,13 @@ async fn dispute_result(
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
         return Err(ApiError::field(
             "reason",
-            "invalid_reason",
+            ErrorCode::InvalidReason,
             "a dispute needs a reason of 1 to 500 characters, without control characters",
         ));
     }
     write.write(move |conn| {
         let result = played(conn, event_id, round, table, player)?;
-        use crate::schema::disputes;
+        use crate::schema::results::disputes;
         let added = diesel::insert_into(disputes::table)
             .values((
                 disputes::event_id.eq(event_id),

@@ -79,7 +79,7 @@ struct Submission {
 impl Submission {
     /// Records the sheet as the version the rules decide, with its `result.posted` event.
     fn persist(self, conn: &mut PgConnection) -> Result<Reply, ApiError> {
-        store::lock_event(conn, self.event_id)?;
+        catan_kit::db::lock_event(conn, self.event_id)?;
         let existing = store::current(conn, self.event_id, self.round, self.table)?;
         let recorded = existing.as_ref().map(|current| Recorded {
             version: current.version,

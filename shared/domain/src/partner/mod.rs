@@ -23,10 +23,11 @@ use serde::{Deserialize, Serialize};
 /// A team's identity: two players registered together.
 pub type TeamId = uuid::Uuid;
 
-/// Stable `code`s of partner-only violations; the others are [`crate::results::codes`].
+/// The codes of partner-only rules; the others are [`crate::results::codes`].
 pub mod codes {
-    /// The winning team's two players together have fewer VP than the target.
-    pub const WINNER_BELOW_TARGET: &str = "winner_below_target";
+    use crate::results::RuleCode;
+
+    pub const WINNER_BELOW_TARGET: RuleCode = RuleCode::WinnerBelowTarget;
 }
 
 /// Points a game is worth to a team.

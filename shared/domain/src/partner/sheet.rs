@@ -3,7 +3,7 @@
 use super::{PartnerSettings, RawPartnerSheet, TableTeams, TeamId, TimeLimitRule, codes};
 use crate::PlayerId;
 use crate::results::{
-    Breakdown, MAX_VP, MIN_VP, OutcomeKind, RawScore, VP_CARDS_IN_DECK, Violation,
+    Breakdown, MAX_VP, MIN_VP, OutcomeKind, RawScore, RuleCode, VP_CARDS_IN_DECK, Violation,
     codes as result_codes, validate_breakdown,
 };
 use serde::{Deserialize, Serialize};
@@ -73,7 +73,7 @@ impl PartnerGame {
     }
 }
 
-fn violation(field: impl Into<String>, code: &'static str, message: String) -> Violation {
+fn violation(field: impl Into<String>, code: RuleCode, message: String) -> Violation {
     Violation {
         field: field.into(),
         code,

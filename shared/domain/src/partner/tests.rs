@@ -77,7 +77,7 @@ fn won(home: u128, away: u128, winner: u128, vp: [i64; 4]) -> PartnerGame {
     )
 }
 
-fn codes_at(violations: &[crate::results::Violation]) -> Vec<(&str, &str)> {
+fn codes_at(violations: &[crate::results::Violation]) -> Vec<(&str, crate::results::RuleCode)> {
     violations
         .iter()
         .map(|v| (v.field.as_str(), v.code))

@@ -25,4 +25,4 @@ pub use limits::{
 };
 pub use sheet::{OutcomeKind, RawBreakdown, RawScore, RawSheet, Stage};
 pub use validate::{validate_breakdown, validate_sheet};
-pub use violation::{Violation, codes};
+pub use violation::{RuleCode, Violation, codes};

@@ -65,7 +65,7 @@ fn violations_of(
     sheet: &RawSheet,
     seated: &[PlayerId],
     stage: Stage,
-) -> Vec<(String, &'static str)> {
+) -> Vec<(String, RuleCode)> {
     validate_sheet(sheet, seated, stage)
         .expect_err("the sheet should be rejected")
         .into_iter()
@@ -73,7 +73,7 @@ fn violations_of(
         .collect()
 }
 
-fn only(field: &str, code: &'static str) -> Vec<(String, &'static str)> {
+fn only(field: &str, code: RuleCode) -> Vec<(String, RuleCode)> {
     vec![(field.to_string(), code)]
 }
 
@@ -293,7 +293,7 @@ fn breakdown_numbers_must_be_within_the_supply() {
         (breakdown(2, 1, 6), "vp_cards"),
     ];
     for (bad, name) in cases {
-        let fields: Vec<(String, &str)> = validate_breakdown("scores[3]", 5, &bad)
+        let fields: Vec<(String, RuleCode)> = validate_breakdown("scores[3]", 5, &bad)
             .into_iter()
             .map(|v| (v.field, v.code))
             .collect();
@@ -311,7 +311,7 @@ fn breakdown_keeps_at_least_two_buildings() {
     assert_eq!(validate_breakdown("scores[0]", 4, &breakdown(0, 2, 0)), []);
     // Both make 2 VP, yet a lone city or settlement cannot be all a player has.
     for too_few in [breakdown(0, 1, 0), breakdown(1, 0, 1)] {
-        let found: Vec<(String, &str)> = validate_breakdown("scores[1]", 2, &too_few)
+        let found: Vec<(String, RuleCode)> = validate_breakdown("scores[1]", 2, &too_few)
             .into_iter()
             .map(|v| (v.field, v.code))
             .collect();
@@ -518,7 +518,7 @@ fn breakdown_of(sheet: &mut RawSheet, index: usize) -> &mut RawBreakdown {
 }
 
 /// Applies the corruption and returns the (field, code) that must then be among the violations.
-fn corrupt(valid: &mut ValidSheet, corruption: &Corruption) -> (String, &'static str) {
+fn corrupt(valid: &mut ValidSheet, corruption: &Corruption) -> (String, RuleCode) {
     use Corruption::*;
     let size = valid.sheet.scores.len();
     let sheet = &mut valid.sheet;

@@ -1,53 +1,77 @@
 //! One broken rule of a sheet, and the stable codes that name the rules.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// The stable `code`s of a [`Violation`].
-pub mod codes {
+/// The stable `code` of each rule a sheet can break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleCode {
     /// A score names a player who is not seated at the table.
-    pub const UNKNOWN_PLAYER: &str = "unknown_player";
+    UnknownPlayer,
     /// A player has a second score on the sheet.
-    pub const DUPLICATE_PLAYER: &str = "duplicate_player";
+    DuplicatePlayer,
     /// A seated player has no score on the sheet.
-    pub const MISSING_PLAYER: &str = "missing_player";
+    MissingPlayer,
     /// A number is outside what the game allows.
-    pub const OUT_OF_RANGE: &str = "out_of_range";
+    OutOfRange,
     /// The game was won but no winner is named.
-    pub const WINNER_MISSING: &str = "winner_missing";
+    WinnerMissing,
     /// The named winner is not seated at the table.
-    pub const WINNER_NOT_SEATED: &str = "winner_not_seated";
+    WinnerNotSeated,
     /// The named winner has fewer than 10 VP.
-    pub const WINNER_BELOW_TEN: &str = "winner_below_ten";
+    WinnerBelowTen,
     /// A game stopped at the time limit names a winner.
-    pub const WINNER_AT_TIME_LIMIT: &str = "winner_at_time_limit";
+    WinnerAtTimeLimit,
     /// A final stopped at the time limit; finals are played until won.
-    pub const FINAL_AT_TIME_LIMIT: &str = "final_at_time_limit";
+    FinalAtTimeLimit,
     /// A breakdown has fewer than the two buildings of the set-up.
-    pub const TOO_FEW_BUILDINGS: &str = "too_few_buildings";
+    TooFewBuildings,
     /// A breakdown does not add up to the player's VP.
-    pub const BREAKDOWN_SUM_MISMATCH: &str = "breakdown_sum_mismatch";
+    BreakdownSumMismatch,
     /// The table claims more VP cards than the deck holds.
-    pub const TOO_MANY_VP_CARDS: &str = "too_many_vp_cards";
+    TooManyVpCards,
     /// More than one player claims the longest road.
-    pub const MULTIPLE_LONGEST_ROAD_HOLDERS: &str = "multiple_longest_road_holders";
+    MultipleLongestRoadHolders,
     /// More than one player claims the largest army.
-    pub const MULTIPLE_LARGEST_ARMY_HOLDERS: &str = "multiple_largest_army_holders";
+    MultipleLargestArmyHolders,
+    /// The winning team's two players together have fewer VP than the target (partner games).
+    WinnerBelowTarget,
+}
+
+/// The codes by their old names.
+pub mod codes {
+    use super::RuleCode;
+
+    pub const UNKNOWN_PLAYER: RuleCode = RuleCode::UnknownPlayer;
+    pub const DUPLICATE_PLAYER: RuleCode = RuleCode::DuplicatePlayer;
+    pub const MISSING_PLAYER: RuleCode = RuleCode::MissingPlayer;
+    pub const OUT_OF_RANGE: RuleCode = RuleCode::OutOfRange;
+    pub const WINNER_MISSING: RuleCode = RuleCode::WinnerMissing;
+    pub const WINNER_NOT_SEATED: RuleCode = RuleCode::WinnerNotSeated;
+    pub const WINNER_BELOW_TEN: RuleCode = RuleCode::WinnerBelowTen;
+    pub const WINNER_AT_TIME_LIMIT: RuleCode = RuleCode::WinnerAtTimeLimit;
+    pub const FINAL_AT_TIME_LIMIT: RuleCode = RuleCode::FinalAtTimeLimit;
+    pub const TOO_FEW_BUILDINGS: RuleCode = RuleCode::TooFewBuildings;
+    pub const BREAKDOWN_SUM_MISMATCH: RuleCode = RuleCode::BreakdownSumMismatch;
+    pub const TOO_MANY_VP_CARDS: RuleCode = RuleCode::TooManyVpCards;
+    pub const MULTIPLE_LONGEST_ROAD_HOLDERS: RuleCode = RuleCode::MultipleLongestRoadHolders;
+    pub const MULTIPLE_LARGEST_ARMY_HOLDERS: RuleCode = RuleCode::MultipleLargestArmyHolders;
 }
 
 /// One broken rule: `field` is the JSON path in the API's names, e.g. "winner_player_id",
 /// "outcome", "scores", "scores[2].vp", "scores[2].player_id", "scores[1].breakdown.cities",
-/// "scores[1].breakdown"; `code` one of [`codes`]; `message` a sentence for a human.
+/// "scores[1].breakdown"; `code` the [`RuleCode`] of the rule; `message` a sentence for a human.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {
     pub field: String,
-    pub code: &'static str,
+    pub code: RuleCode,
     pub message: String,
 }
 
 impl Violation {
     pub(super) fn new(
         field: impl Into<String>,
-        code: &'static str,
+        code: RuleCode,
         message: impl Into<String>,
     ) -> Self {
         Violation {

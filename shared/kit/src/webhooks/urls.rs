@@ -1,5 +1,6 @@
 //! Where deliveries may go: public http(s) addresses only, unless private ones are allowed.
 
+use crate::problem::ErrorCode;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -29,28 +30,28 @@ pub fn is_private(ip: IpAddr) -> bool {
 }
 
 /// Why a URL may not receive webhooks: `(code, message)`.
-pub type UrlRefusal = (&'static str, String);
+pub type UrlRefusal = (ErrorCode, String);
 
 /// Checks a webhook URL: http or https, with a host that is not (and does not resolve to) a
 /// private address unless `allow_private`.
 pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, UrlRefusal> {
     let parsed =
-        reqwest::Url::parse(url).map_err(|e| ("invalid_url", format!("not a URL: {e}")))?;
+        reqwest::Url::parse(url).map_err(|e| (ErrorCode::InvalidUrl, format!("not a URL: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err((
-            "unsupported_scheme",
+            ErrorCode::UnsupportedScheme,
             "only http and https URLs receive webhooks".into(),
         ));
     }
     if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err((
-            "credentials_in_url",
+            ErrorCode::CredentialsInUrl,
             "the URL must not carry credentials".into(),
         ));
     }
     let host = parsed
         .host_str()
-        .ok_or(("invalid_url", "the URL has no host".to_string()))?
+        .ok_or((ErrorCode::InvalidUrl, "the URL has no host".to_string()))?
         .trim_start_matches('[')
         .trim_end_matches(']')
         .to_string();
@@ -60,7 +61,7 @@ pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, U
     if let Ok(ip) = host.parse::<IpAddr>() {
         return match is_private(ip) {
             true => Err((
-                "private_address",
+                ErrorCode::PrivateAddress,
                 format!(
                     "{ip} is a loopback or private address; webhooks go to public addresses only"
                 ),
@@ -76,15 +77,15 @@ pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, U
     .await
     .map_err(|_| {
         (
-            "unresolvable_host",
+            ErrorCode::UnresolvableHost,
             format!("{host} did not resolve in time"),
         )
     })?
-    .map_err(|e| ("unresolvable_host", format!("{host} does not resolve: {e}")))?;
+    .map_err(|e| (ErrorCode::UnresolvableHost, format!("{host} does not resolve: {e}")))?;
     for address in resolved {
         if is_private(address.ip()) {
             return Err((
-                "private_address",
+                ErrorCode::PrivateAddress,
                 format!(
                     "{host} resolves to {}, a loopback or private address",
                     address.ip()
@@ -126,29 +127,29 @@ mod tests {
     async fn urls_are_checked() {
         assert_eq!(
             check_url("ftp://example.org/x", false).await.unwrap_err().0,
-            "unsupported_scheme"
+            ErrorCode::UnsupportedScheme
         );
         assert_eq!(
             check_url("http://127.0.0.1:9/x", false)
                 .await
                 .unwrap_err()
                 .0,
-            "private_address"
+            ErrorCode::PrivateAddress
         );
         assert_eq!(
             check_url("http://[::1]/x", false).await.unwrap_err().0,
-            "private_address"
+            ErrorCode::PrivateAddress
         );
         assert_eq!(
             check_url("http://localhost:9/x", false)
                 .await
                 .unwrap_err()
                 .0,
-            "private_address"
+            ErrorCode::PrivateAddress
         );
         assert_eq!(
             check_url("http://u:p@8.8.8.8/", false).await.unwrap_err().0,
-            "credentials_in_url"
+            ErrorCode::CredentialsInUrl
         );
         assert!(check_url("http://127.0.0.1:9/x", true).await.is_ok());
         assert!(check_url("https://8.8.8.8/hook", false).await.is_ok());

@@ -1,0 +1,77 @@
+//! One base URL for the whole v1 API: each request is forwarded to the service that owns its
+//! path. The gateway also serves the merged OpenAPI document and its browsable UI.
+
+mod proxy;
+mod routes;
+
+pub use routes::{Route, Routes};
+
+use actix_web::{HttpResponse, web};
+use catan_kit::server::RunningServer;
+use std::net::TcpListener;
+use std::time::Duration;
+use utoipa_swagger_ui::SwaggerUi;
+
+/// Which service owns a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    Registration,
+    Pairing,
+    Results,
+    Ranking,
+}
+
+/// Where each service answers.
+#[derive(Clone)]
+pub struct Upstreams {
+    pub registration: String,
+    pub pairing: String,
+    pub results: String,
+    pub ranking: String,
+}
+
+impl Upstreams {
+    fn url(&self, owner: Owner) -> &str {
+        match owner {
+            Owner::Registration => &self.registration,
+            Owner::Pairing => &self.pairing,
+            Owner::Results => &self.results,
+            Owner::Ranking => &self.ranking,
+        }
+    }
+}
+
+/// Serves the gateway on `listener`, in front of `upstreams`.
+pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<RunningServer> {
+    let addr = listener.local_addr()?;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let upstreams = web::Data::new(upstreams);
+    let routes = web::Data::new(Routes::of_services());
+    let http = web::Data::new(http);
+    let openapi = crate::openapi::merged_openapi();
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(upstreams.clone())
+            .app_data(routes.clone())
+            .app_data(http.clone())
+            .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
+            .route(
+                "/health",
+                web::get()
+                    .to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }),
+            )
+            .default_service(web::to(proxy::forward))
+            .wrap(actix_web::middleware::from_fn(
+                catan_kit::telemetry::propagate_request_id,
+            ))
+            .wrap(tracing_actix_web::TracingLogger::<catan_kit::telemetry::RequestSpan>::new())
+    })
+    .workers(2)
+    .listen(listener)?
+    .run();
+    tracing::info!(%addr, "gateway listening");
+    Ok(RunningServer::spawn(server, addr))
+}

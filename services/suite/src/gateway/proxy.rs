@@ -1,0 +1,119 @@
+//! The proxy: each request goes to the service that owns its path, unchanged.
+
+use super::Upstreams;
+use super::routes::Routes;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use catan_api::request_id;
+use catan_kit::ApiError;
+use catan_kit::server::BODY_LIMIT_BYTES;
+use futures_util::StreamExt;
+use std::time::Duration;
+
+/// Headers that belong to one connection and are not forwarded.
+const HOP_BY_HOP: [&str; 8] = [
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+/// Forwards the request to the service that owns its path, and its answer back: a stream as it
+/// comes, anything else whole.
+pub(super) async fn forward(
+    req: HttpRequest,
+    payload: web::Payload,
+    routes: web::Data<Routes>,
+    upstreams: web::Data<Upstreams>,
+    http: web::Data<reqwest::Client>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(route) = routes.route_of(req.path()) else {
+        return Ok(catan_kit::problem::not_found(req).await);
+    };
+    let body = read_body(payload).await?;
+    let path_and_query = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let url = format!("{}{}", upstreams.url(route.owner), path_and_query);
+    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
+        .map_err(ApiError::internal)?;
+    let mut upstream = http.request(method, url).body(body);
+    if route.streams {
+        // A server-sent event stream stays open as long as its reader: no overall timeout.
+        upstream = upstream.timeout(STREAM_TIMEOUT);
+    }
+    for (name, value) in req.headers() {
+        if name != actix_web::http::header::HOST
+            && name.as_str() != request_id::HEADER
+            && !HOP_BY_HOP.contains(&name.as_str())
+        {
+            upstream = upstream.header(name.as_str(), value.as_bytes());
+        }
+    }
+    // The service logs the request under the gateway's id.
+    if let Some(id) = request_id::current() {
+        upstream = upstream.header(request_id::HEADER, id);
+    }
+    let answer = upstream.send().await.map_err(|e| {
+        ApiError::unavailable(
+            "a service this call needs is unavailable; retry later",
+            e,
+        )
+    })?;
+    let mut response = HttpResponse::build(
+        StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?,
+    );
+    for (name, value) in answer.headers() {
+        if !HOP_BY_HOP.contains(&name.as_str()) && name.as_str() != "content-length" {
+            response.append_header((name.as_str(), value.as_bytes()));
+        }
+    }
+    if is_event_stream(&answer) {
+        // Passed on chunk by chunk as it comes, never buffered.
+        let chunks = futures_util::stream::unfold(Some(answer), |answer| async move {
+            let mut answer = answer?;
+            match answer.chunk().await {
+                Ok(Some(chunk)) => Some((Ok(chunk), Some(answer))),
+                Ok(None) => None,
+                Err(e) => Some((Err(actix_web::error::ErrorBadGateway(e)), None)),
+            }
+        });
+        return Ok(response.streaming(chunks));
+    }
+    let bytes = answer.bytes().await.map_err(|e| {
+        ApiError::unavailable("a service this call needs did not finish its answer", e)
+    })?;
+    Ok(response.body(bytes))
+}
+
+/// The request's body, up to the services' limit.
+async fn read_body(mut payload: web::Payload) -> Result<web::Bytes, ApiError> {
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
+        if body.len() + chunk.len() > BODY_LIMIT_BYTES {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "the body is larger than {BODY_LIMIT_BYTES} bytes"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
+
+/// How long the gateway keeps a stream open at most.
+const STREAM_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+
+fn is_event_stream(answer: &reqwest::Response) -> bool {
+    answer
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}

@@ -34,14 +34,11 @@ pub async fn draw_next_round<B>(
     seed: Option<u64>,
     write: IdempotentWrite<B>,
 ) -> Result<HttpResponse, ApiError> {
-    let event = state
-        .registration
-        .event(event_id)
-        .await?;
+    let event = state.peers.registration.event(event_id).await?;
     let pool = state.pool.clone();
     let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if let Some(last) = existing.last() {
-        ensure_round_complete(&state.results, last).await?;
+        ensure_round_complete(&state.peers.results, last).await?;
     }
     let seed = seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED);
     let rounds_before = existing.len();
@@ -50,21 +47,20 @@ pub async fn draw_next_round<B>(
             let next = next_draw(state, &event, &existing).await?;
             let board_mode = event.board_mode;
             store_new_round(write, event_id, rounds_before, move |conn, rounds| {
-                    let numbers = store::numbers_for(conn, event_id, &next.players)?;
-                    let keep_apart = store::keep_apart(conn, event_id)?;
-                    let mut round = build_round(
-                        event_id,
-                        u32::try_from(rounds_before + 1).map_err(ApiError::internal)?,
-                        seed,
-                        &next,
-                        rounds,
-                        &numbers,
-                        &keep_apart,
-                    )?;
-                    round.board_mode = board_mode;
-                    Ok(round)
-                },
-            )
+                let numbers = store::numbers_for(conn, event_id, &next.players)?;
+                let keep_apart = store::keep_apart(conn, event_id)?;
+                let mut round = build_round(
+                    event_id,
+                    u32::try_from(rounds_before + 1).map_err(ApiError::internal)?,
+                    seed,
+                    &next,
+                    rounds,
+                    &numbers,
+                    &keep_apart,
+                )?;
+                round.board_mode = board_mode;
+                Ok(round)
+            })
             .await
         }
         EventFormat::Partner => {
@@ -86,32 +82,31 @@ where
     F: FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send + 'static,
 {
     let drawn_by = write.principal().key_id();
-    write.write(move |conn| {
-        catan_kit::db::lock_event(conn, event_id)?;
-        let rounds = store::rounds_of(conn, event_id)?;
-        if rounds.len() != rounds_before {
-            return Err(ApiError::Conflict(
-                "another round was drawn meanwhile; reload and try again".into(),
-            ));
-        }
-        let round = build(conn, &rounds)?;
-        store::insert_round(conn, &round, drawn_by)?;
-        catan_kit::webhooks::enqueue(
-            conn,
-            catan_api::WebhookEventType::RoundDrawn,
-            event_id,
-            &round,
-        )?;
-        Reply::new(StatusCode::CREATED, &round)
-    })
-    .await
+    write
+        .write(move |conn| {
+            catan_kit::db::lock_event(conn, event_id)?;
+            let rounds = store::rounds_of(conn, event_id)?;
+            if rounds.len() != rounds_before {
+                return Err(ApiError::Conflict(
+                    "another round was drawn meanwhile; reload and try again".into(),
+                ));
+            }
+            let round = build(conn, &rounds)?;
+            store::insert_round(conn, &round, drawn_by)?;
+            catan_kit::webhooks::enqueue(
+                conn,
+                catan_api::WebhookEventType::RoundDrawn,
+                event_id,
+                &round,
+            )?;
+            Reply::new(StatusCode::CREATED, &round)
+        })
+        .await
 }
 
 /// The next round is drawn only when every table of the last one has a result.
 async fn ensure_round_complete(results: &ApiClient, last: &Round) -> Result<(), ApiError> {
-    let reported = results
-        .round_results(last.event_id, last.number)
-        .await?;
+    let reported = results.round_results(last.event_id, last.number).await?;
     let missing: Vec<String> = last
         .tables
         .iter()
@@ -130,10 +125,7 @@ async fn ensure_round_complete(results: &ApiClient, last: &Round) -> Result<(), 
 }
 
 async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<NextDraw, ApiError> {
-    let entries = state
-        .registration
-        .entries(event.id)
-        .await?;
+    let entries = state.peers.registration.entries(event.id).await?;
     let active: Vec<&Entry> = entries
         .iter()
         .filter(|e| e.status == EntryStatus::Active)
@@ -158,10 +150,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
             "the event is complete: its final has been drawn".into(),
         ));
     }
-    let standings = state
-        .ranking
-        .standings(event.id)
-        .await?;
+    let standings = state.peers.ranking.standings(event.id).await?;
     let entry_of_player: HashMap<Uuid, Uuid> = entries
         .iter()
         .filter_map(|e| Some((e.player_id?, e.id)))
@@ -170,6 +159,7 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
         // The semi-finals' winners play the final.
         let qualifying_order: Vec<Uuid> = standings.rows.iter().map(|r| r.player_id).collect();
         let results = state
+            .peers
             .results
             .round_results(event.id, semifinal.number)
             .await?;

@@ -153,7 +153,6 @@ pub fn numbers_for(
     Ok(numbers)
 }
 
-
 /// The director's keep-apart pairs of the event.
 pub fn keep_apart(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<(Uuid, Uuid)>, ApiError> {
     Ok(keep_apart_pairs::table

@@ -39,14 +39,8 @@ pub async fn draw_swiss_round(
             rules.rounds
         )));
     }
-    let entries = state
-        .registration
-        .entries(event.id)
-        .await?;
-    let standings = state
-        .ranking
-        .partner_standings(event.id)
-        .await?;
+    let entries = state.peers.registration.entries(event.id).await?;
+    let standings = state.peers.ranking.partner_standings(event.id).await?;
     let rows: Vec<PartnerRow> = standings
         .rows
         .iter()

@@ -47,7 +47,11 @@ impl StandingsHub {
     }
 
     /// A watcher of `event_id`'s standings, starting its poller if nobody watched yet.
-    pub(crate) fn watch(self: &Arc<Self>, state: web::Data<State>, event_id: Uuid) -> watch::Receiver<Latest> {
+    pub(crate) fn watch(
+        self: &Arc<Self>,
+        state: web::Data<State>,
+        event_id: Uuid,
+    ) -> watch::Receiver<Latest> {
         let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(sender) = feeds.get(&event_id) {
             return sender.subscribe();

@@ -10,43 +10,30 @@ mod schema;
 mod standings;
 mod view;
 
-use catan_api::ApiClient;
-use catan_kit::auth::Verifier;
-use catan_kit::db::PgPool;
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
-use diesel_migrations::embed_migrations;
+use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
+
+const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/ranking");
 
 pub const SERVICE: Service = Service {
     name: "ranking",
-    migrations: embed_migrations!("../../migrations/ranking"),
+    migrations: || MIGRATIONS,
     routes: routes::register,
+    relays_outbox: false,
 };
 
-pub(crate) struct State {
-    pub pool: PgPool,
-    pub registration: ApiClient,
-    pub pairing: ApiClient,
-    pub results: ApiClient,
-}
+/// What the handlers read: the pool and the other services.
+pub(crate) type State = catan_kit::service::ServiceState;
 
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    let pool = SERVICE.database(&settings).await?;
-    let verifier = Verifier::of_registration(&settings.peers.registration).await;
-    let state = actix_web::web::Data::new(State {
-        pool: pool.clone(),
-        registration: ApiClient::new(&settings.peers.registration),
-        pairing: ApiClient::new(&settings.peers.pairing),
-        results: ApiClient::new(&settings.peers.results),
-    });
     let (hub, close_streams) = hub::StandingsHub::new(settings.standings_poll);
     let hub = actix_web::web::Data::new(hub);
-    Ok(SERVICE
-        .serve(listener, &settings, &pool, move |cfg| {
-            cfg.app_data(state.clone())
-                .app_data(verifier.clone())
-                .app_data(hub.clone());
-        })?
-        .with_background(close_streams))
+    let server = SERVICE
+        .start(settings, listener, move |cfg| {
+            cfg.app_data(hub.clone());
+        })
+        .await?;
+    Ok(server.with_background(close_streams))
 }

@@ -65,10 +65,7 @@ pub(crate) async fn partner_standings_of(
         .partner_rules
         .ok_or_else(|| ApiError::internal(format!("partner event {} has no rules", event.id)))?;
     // Byes are the pairing's: a round's bye is known once the round is drawn.
-    let rounds = state
-        .pairing
-        .rounds(event.id)
-        .await?;
+    let rounds = state.peers.pairing.rounds(event.id).await?;
     let byes: Vec<Uuid> = rounds.iter().flat_map(|r| r.byes.iter().copied()).collect();
     let games: Vec<PartnerGame> = view
         .results

@@ -21,12 +21,9 @@ pub(crate) struct EventView {
 /// The event's entries and the results its standings count: every posted result, or, when the
 /// event says so, only those every player confirmed or the director resolved.
 pub(crate) async fn load(state: &State, event_id: Uuid) -> Result<EventView, ApiError> {
-    let event = state.registration.event(event_id).await?;
-    let up_to_date = feed::catch_up(&state.pool, &state.results, event_id).await?;
-    let entries = state
-        .registration
-        .entries(event_id)
-        .await?;
+    let event = state.peers.registration.event(event_id).await?;
+    let up_to_date = feed::catch_up(&state.pool, &state.peers.results, event_id).await?;
+    let entries = state.peers.registration.entries(event_id).await?;
     let mut results = feed::known(&state.pool, event_id).await?;
     if event.standings_count == StandingsCount::Confirmed {
         results.retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));

@@ -7,7 +7,7 @@ use catan_kit::auth::SigningKey;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
-use std::sync::RwLock;
+use std::sync::{PoisonError, RwLock};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
@@ -22,7 +22,7 @@ pub fn digest(secret: &str) -> Vec<u8> {
 }
 
 /// A player's PIN for one event: six digits, short enough to type at the table; wrong tries lock
-/// the sign-in (see `auth_routes::player_token`).
+/// the sign-in (see `store::pins`).
 pub fn new_pin() -> String {
     use rand::Rng;
     format!("{:06}", rand::rng().random_range(0..1_000_000))
@@ -74,12 +74,18 @@ impl KeyRing {
         Ok(ring)
     }
 
+    /// The cached keys, unless they are older than [`KEY_CACHE`].
+    fn cached(&self) -> Option<Vec<StoredKey>> {
+        match &*self.cache.read().unwrap_or_else(PoisonError::into_inner) {
+            Some((read_at, keys)) if read_at.elapsed() < KEY_CACHE => Some(keys.clone()),
+            _ => None,
+        }
+    }
+
     /// Newest first (blocking: reads the database when the cache is stale).
     fn keys(&self) -> anyhow::Result<Vec<StoredKey>> {
-        if let Some((read_at, keys)) = &*self.cache.read().expect("key cache")
-            && read_at.elapsed() < KEY_CACHE
-        {
-            return Ok(keys.clone());
+        if let Some(keys) = self.cached() {
+            return Ok(keys);
         }
         let mut conn = self.pool.get()?;
         let rows: Vec<(Vec<u8>, DateTime<Utc>)> = signing_keys::table
@@ -98,7 +104,8 @@ impl KeyRing {
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        *self.cache.write().expect("key cache") = Some((Instant::now(), keys.clone()));
+        *self.cache.write().unwrap_or_else(PoisonError::into_inner) =
+            Some((Instant::now(), keys.clone()));
         Ok(keys)
     }
 
@@ -128,7 +135,7 @@ impl KeyRing {
     /// The published keys as the database has them now, for verifying a token whose key this
     /// replica has not seen yet.
     pub fn published_now(&self) -> anyhow::Result<Vec<jsonwebtoken::jwk::Jwk>> {
-        *self.cache.write().expect("key cache") = None;
+        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
         self.published()
     }
 
@@ -137,7 +144,7 @@ impl KeyRing {
         let key = SigningKey::generate();
         let mut conn = self.pool.get()?;
         insert_key(&mut conn, &key, false)?;
-        *self.cache.write().expect("key cache") = None;
+        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
         Ok(key)
     }
 }

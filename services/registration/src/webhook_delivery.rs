@@ -54,25 +54,31 @@ impl Outcome {
     }
 }
 
-/// Runs the deliverer until the task is aborted; `due` wakes it when new deliveries arrive.
+/// The HTTP client deliveries are sent with: bounded in time, and never following redirects.
+pub fn client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .timeout(settings.timeout)
+        .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
+        // A redirect could lead to a private address: receivers answer where they were asked.
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+}
+
+/// Runs the deliverer with `http` (see [`client`]) until the task is aborted; `due` wakes it when
+/// new deliveries arrive.
 pub fn spawn(
     pool: PgPool,
     settings: WebhookSettings,
+    http: reqwest::Client,
     due: Arc<Notify>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let http = reqwest::Client::builder()
-            .timeout(settings.timeout)
-            .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
-            // A redirect could lead to a private address: receivers answer where they were asked.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("http client");
         loop {
             match deliver_due(&pool, &http, &settings).await {
-                Ok(n) if n as i64 == BATCH => continue,
+                // A full batch: more may be due at once.
+                Ok(n) if i64::try_from(n).is_ok_and(|n| n == BATCH) => continue,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
+                Err(e) => tracing::warn!(error = %e.chain(), "webhook delivery pass failed"),
             }
             tokio::select! {
                 _ = due.notified() => {}
@@ -189,8 +195,10 @@ async fn record(
 ) -> Result<(), ApiError> {
     let id = delivery.id;
     let attempts = delivery.attempts;
-    let exhausted = attempts as u32 >= settings.max_attempts;
-    let retry_in = pg_interval(settings.backoff(attempts as u32));
+    // Never negative: the claim counts the tries up from 0.
+    let tries = u32::try_from(attempts).unwrap_or(u32::MAX);
+    let exhausted = tries >= settings.max_attempts;
+    let retry_in = pg_interval(settings.backoff(tries));
     let delivered = outcome.delivered();
     if delivered {
         tracing::info!(delivery = %id, attempts, "webhook delivered");
@@ -206,7 +214,7 @@ async fn record(
         .bind::<Integer, _>(attempts)
         .bind::<Nullable<Integer>, _>(outcome.status_code.map(i32::from))
         .bind::<Nullable<Text>, _>(outcome.error.clone())
-        .bind::<BigInt, _>(outcome.elapsed.as_millis() as i64)
+        .bind::<BigInt, _>(i64::try_from(outcome.elapsed.as_millis()).unwrap_or(i64::MAX))
         .execute(conn)?;
         // Only a pending delivery moves on: one cancelled meanwhile stays cancelled.
         diesel::sql_query(

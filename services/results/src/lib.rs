@@ -7,42 +7,23 @@ mod sheet;
 mod store;
 mod webhook_events;
 
-use catan_api::ApiClient;
-use catan_kit::auth::Verifier;
-use catan_kit::db::PgPool;
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
-use diesel_migrations::embed_migrations;
+use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
+
+const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/results");
 
 pub const SERVICE: Service = Service {
     name: "results",
-    migrations: embed_migrations!("../../migrations/results"),
+    migrations: || MIGRATIONS,
     routes: routes::register,
+    relays_outbox: true,
 };
 
-pub(crate) struct State {
-    pub pool: PgPool,
-    pub registration: ApiClient,
-    pub pairing: ApiClient,
-}
+/// What the handlers read: the pool and the other services.
+pub(crate) type State = catan_kit::service::ServiceState;
 
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    let pool = SERVICE.database(&settings).await?;
-    let verifier = Verifier::of_registration(&settings.peers.registration).await;
-    let state = actix_web::web::Data::new(State {
-        pool: pool.clone(),
-        registration: ApiClient::new(&settings.peers.registration),
-        pairing: ApiClient::new(&settings.peers.pairing),
-    });
-    let relay = catan_kit::webhooks::spawn_relay(
-        pool.clone(),
-        &settings.peers.registration,
-        settings.webhooks.clone(),
-    );
-    Ok(SERVICE
-        .serve(listener, &settings, &pool, move |cfg| {
-            cfg.app_data(state.clone()).app_data(verifier.clone());
-        })?
-        .with_background(relay))
+    SERVICE.start(settings, listener, |_| {}).await
 }

@@ -1,11 +1,13 @@
 //! A posted sheet, checked against the table it is for and the rules of the event's format.
 
 use crate::store::Sheet;
-use catan_kit::problem::ErrorCode;
-use catan_api::{EventFormat, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TeamScore};
+use catan_api::{
+    EventFormat, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TeamScore,
+};
 use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
 use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
 use catan_kit::ApiError;
+use catan_kit::problem::ErrorCode;
 use uuid::Uuid;
 
 /// The sheet `body` posts for table `table_number` of `round`, checked: 404 for a table the round
@@ -150,4 +152,3 @@ fn partner_sheet(body: &SubmitResult, table: &Table, round: &Round) -> Result<Sh
             .collect(),
     })
 }
-

@@ -174,7 +174,6 @@ pub fn history(
     annotate(conn, results)
 }
 
-
 pub struct NewVersion<'a> {
     pub event_id: Uuid,
     pub round: u32,

@@ -23,7 +23,7 @@ pub fn migrate_all(database_url: &str) -> anyhow::Result<()> {
         catan_ranking::SERVICE,
     ] {
         let pool = catan_kit::db::connect(database_url, service.name, 1)?;
-        catan_kit::db::migrate(&pool, service.migrations)?;
+        catan_kit::db::migrate(&pool, (service.migrations)())?;
     }
     Ok(())
 }

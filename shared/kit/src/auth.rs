@@ -347,8 +347,8 @@ impl FromRequest for Principal {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         Box::pin(async move {
-            let verifier = verifier
-                .ok_or_else(|| ApiError::internal("no token verifier configured"))?;
+            let verifier =
+                verifier.ok_or_else(|| ApiError::internal("no token verifier configured"))?;
             let header = header.ok_or_else(|| {
                 ApiError::Unauthorized("an Authorization: Bearer token is required".into())
             })?;

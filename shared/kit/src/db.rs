@@ -3,11 +3,11 @@
 //! Every connection of a service has `search_path` set to that service's schema, so its tables
 //! (and diesel's migration table) live there and services cannot see each other's tables.
 
+use crate::settings::DatabaseSettings;
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
-use crate::settings::DatabaseSettings;
 use std::time::Duration;
 
 pub type PgPool = Pool<ConnectionManager<PgConnection>>;

@@ -10,9 +10,9 @@ use crate::ApiError;
 use crate::auth::Principal;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
-use futures_util::future::LocalBoxFuture;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Bytea, Integer, Jsonb, Text, Uuid as SqlUuid};
+use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::future::{Ready, ready};
@@ -61,7 +61,12 @@ pub struct Claim {
 impl Claim {
     /// The claim of a request by `principal` whose method, path and preconditions are
     /// `request_line` and whose body fingerprint is `body`, if it carries a key.
-    fn of(principal: &Principal, key: &IdempotencyKey, request_line: &str, body: &[u8]) -> Option<Claim> {
+    fn of(
+        principal: &Principal,
+        key: &IdempotencyKey,
+        request_line: &str,
+        body: &[u8],
+    ) -> Option<Claim> {
         let key = key.0.clone()?;
         let request_hash = Sha256::new()
             .chain_update(request_line.as_bytes())
@@ -136,7 +141,6 @@ struct Locked {
     #[diesel(sql_type = Bool)]
     locked: bool,
 }
-
 
 /// The remembered reply to `claim`'s key; 422 if the key was used for another request.
 fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {

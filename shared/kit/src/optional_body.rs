@@ -23,7 +23,11 @@ impl<T: Default + DeserializeOwned> OptionalBody<T> {
             Err(e) if e.is_syntax() || e.is_eof() => Err(ApiError::BadRequest(format!(
                 "the body is not valid JSON: {e}"
             ))),
-            Err(e) => Err(ApiError::field("body", crate::problem::ErrorCode::InvalidJson, e.to_string())),
+            Err(e) => Err(ApiError::field(
+                "body",
+                crate::problem::ErrorCode::InvalidJson,
+                e.to_string(),
+            )),
         }
     }
 }
@@ -62,7 +66,10 @@ mod tests {
             );
         }
         assert_eq!(
-            OptionalBody::<Draw>::parse(b"{\"seed\": 7}").unwrap().0.seed,
+            OptionalBody::<Draw>::parse(b"{\"seed\": 7}")
+                .unwrap()
+                .0
+                .seed,
             Some(7)
         );
     }

@@ -221,7 +221,9 @@ impl From<crate::db::DbError> for ApiError {
             crate::db::DbError::Unavailable(_) => {
                 ApiError::unavailable("the database is unavailable; retry later", e)
             }
-            crate::db::DbError::Query(_) | crate::db::DbError::Migration(_) => ApiError::internal(e),
+            crate::db::DbError::Query(_) | crate::db::DbError::Migration(_) => {
+                ApiError::internal(e)
+            }
         }
     }
 }
@@ -325,6 +327,10 @@ mod tests {
         let p = error.to_problem();
         assert_eq!(p.status, 503);
         assert!(!p.detail.contains("10.0.0.7"));
-        assert!(error.chain().ends_with("connection refused to 10.0.0.7:8082"));
+        assert!(
+            error
+                .chain()
+                .ends_with("connection refused to 10.0.0.7:8082")
+        );
     }
 }

@@ -121,8 +121,12 @@ where
             .app_data(routes.clone())
             .app_data(limiter.clone())
             .default_service(web::to(no_route))
-            .wrap(actix_web::middleware::from_fn(crate::telemetry::propagate_request_id))
-            .wrap(tracing_actix_web::TracingLogger::<crate::telemetry::RequestSpan>::new())
+            .wrap(actix_web::middleware::from_fn(
+                crate::telemetry::propagate_request_id,
+            ))
+            .wrap(tracing_actix_web::TracingLogger::<
+                crate::telemetry::RequestSpan,
+            >::new())
     })
     .workers(settings.http.workers)
     .listen(listener)?

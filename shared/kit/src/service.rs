@@ -2,29 +2,62 @@
 //! migrations and its routes. From these it derives the service's OpenAPI document, opens and
 //! migrates its database, and serves it; [`run_alone`] is a service binary's whole `main`.
 
+use crate::auth::Verifier;
 use crate::db::{self, DbError, PgPool};
 use crate::server::{self, RunningServer};
+use crate::settings::PeerUrls;
 use crate::settings::Settings;
+use crate::webhooks::spawn_relay;
 use actix_web::{App, web};
+use catan_api::ApiClient;
 use diesel_migrations::EmbeddedMigrations;
 use std::future::Future;
 use std::net::TcpListener;
 use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// A service: what it is called, what its schema holds and what it serves. Each service declares
-/// one as a `const`, so every use is a fresh value.
+/// A service: what it is called, what its schema holds and what it serves.
+#[derive(Clone, Copy)]
 pub struct Service {
     /// The service's name and its PostgreSQL schema.
     pub name: &'static str,
-    pub migrations: EmbeddedMigrations,
+    /// Its migrations (a function: embedded migrations cannot be copied).
+    pub migrations: fn() -> EmbeddedMigrations,
     /// Registers every handler, with its OpenAPI, in one place.
     pub routes: fn(&mut ServiceConfig),
+    /// Whether it announces webhook events through its outbox (see [`crate::webhooks`]).
+    pub relays_outbox: bool,
+}
+
+/// The other services, each through a typed client with a timeout and retries on every call.
+#[derive(Debug, Clone)]
+pub struct Peers {
+    pub registration: ApiClient,
+    pub pairing: ApiClient,
+    pub results: ApiClient,
+    pub ranking: ApiClient,
+}
+
+impl Peers {
+    pub fn of(urls: &PeerUrls) -> Peers {
+        Peers {
+            registration: ApiClient::new(&urls.registration),
+            pairing: ApiClient::new(&urls.pairing),
+            results: ApiClient::new(&urls.results),
+            ranking: ApiClient::new(&urls.ranking),
+        }
+    }
+}
+
+/// What a handler of a service started by [`Service::start`] reads as `web::Data<ServiceState>`.
+pub struct ServiceState {
+    pub pool: PgPool,
+    pub peers: Peers,
 }
 
 impl Service {
     /// The service's OpenAPI document, from its routes.
-    pub fn openapi(self) -> utoipa::openapi::OpenApi {
+    pub fn openapi(&self) -> utoipa::openapi::OpenApi {
         App::new()
             .into_utoipa_app()
             .configure(self.routes)
@@ -33,14 +66,14 @@ impl Service {
     }
 
     /// The pool over the service's schema, migrated.
-    pub async fn database(self, settings: &Settings) -> Result<PgPool, DbError> {
-        db::open(&settings.database, self.name, self.migrations).await
+    pub async fn database(&self, settings: &Settings) -> Result<PgPool, DbError> {
+        db::open(&settings.database, self.name, (self.migrations)()).await
     }
 
     /// Serves the routes on `listener`, with `pool` (which idempotent writes use) and the app data
     /// `data` registers (the service's state, the token verifier).
     pub fn serve<F>(
-        self,
+        &self,
         listener: TcpListener,
         settings: &Settings,
         pool: &PgPool,
@@ -55,6 +88,38 @@ impl Service {
             cfg.app_data(pool.clone());
             data(cfg);
             routes(cfg);
+        })
+    }
+}
+
+impl Service {
+    /// Starts a service whose tokens registration signs: opens its database, relays its outbox
+    /// if it has one, and serves its routes with a [`ServiceState`], the token verifier and the
+    /// app data `data` adds.
+    pub async fn start<F>(
+        &self,
+        settings: Settings,
+        listener: TcpListener,
+        data: F,
+    ) -> anyhow::Result<RunningServer>
+    where
+        F: Fn(&mut ServiceConfig) + Send + Clone + 'static,
+    {
+        let pool = self.database(&settings).await?;
+        let verifier = Verifier::of_registration(&settings.peers.registration).await;
+        let state = web::Data::new(ServiceState {
+            pool: pool.clone(),
+            peers: Peers::of(&settings.peers),
+        });
+        let server = self.serve(listener, &settings, &pool, move |cfg| {
+            cfg.app_data(state.clone()).app_data(verifier.clone());
+            data(cfg);
+        })?;
+        Ok(if self.relays_outbox {
+            let registration = &settings.peers.registration;
+            server.with_background(spawn_relay(pool, registration, settings.webhooks))
+        } else {
+            server
         })
     }
 }

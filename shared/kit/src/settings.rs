@@ -197,7 +197,8 @@ impl Settings {
                 ),
             },
             webhooks: WebhookSettings {
-                allow_private: vars.parse("CATAN_WEBHOOKS_ALLOW_PRIVATE", webhooks.allow_private)?,
+                allow_private: vars
+                    .parse("CATAN_WEBHOOKS_ALLOW_PRIVATE", webhooks.allow_private)?,
                 internal_key: vars.text("CATAN_INTERNAL_KEY").map(SecretString::from),
                 max_attempts: vars
                     .parse("CATAN_WEBHOOKS_MAX_ATTEMPTS", webhooks.max_attempts)?
@@ -234,7 +235,11 @@ impl Vars<'_> {
             .transpose()
     }
 
-    fn parse<T: std::str::FromStr>(&self, name: &'static str, default: T) -> Result<T, SettingsError>
+    fn parse<T: std::str::FromStr>(
+        &self,
+        name: &'static str,
+        default: T,
+    ) -> Result<T, SettingsError>
     where
         T::Err: std::fmt::Display,
     {
@@ -292,7 +297,10 @@ mod tests {
     fn a_value_that_does_not_parse_is_an_error_naming_the_variable() {
         let e = settings(&[("HTTP_WORKERS", "many")]).unwrap_err();
         assert_eq!(e.name, "HTTP_WORKERS");
-        assert!(e.to_string().starts_with("HTTP_WORKERS=\"many\" is not valid"));
+        assert!(
+            e.to_string()
+                .starts_with("HTTP_WORKERS=\"many\" is not valid")
+        );
     }
 
     #[test]

@@ -36,11 +36,7 @@ fn request_id_of(req: &ServiceRequest) -> String {
         .and_then(|v| v.to_str().ok())
         .filter(|id| request_id::is_valid(id))
         .map(str::to_owned)
-        .or_else(|| {
-            req.extensions()
-                .get::<RequestId>()
-                .map(ToString::to_string)
-        })
+        .or_else(|| req.extensions().get::<RequestId>().map(ToString::to_string))
         .unwrap_or_default()
 }
 

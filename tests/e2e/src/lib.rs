@@ -2,8 +2,8 @@
 //! `spawn_suite` starts the whole suite on free ports over a fresh database of its own.
 
 use catan_api::ApiClient;
-use catan_kit::db;
 use catan_kit::Settings;
+use catan_kit::db;
 use catan_suite::Suite;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -121,8 +121,8 @@ pub async fn spawn_suite_configured(configure: impl FnOnce(&mut Settings)) -> Te
     settings.tokens.admin_key = Some(admin_key.clone().into());
     configure(&mut settings);
     let suite = Suite::start(settings, "127.0.0.1:0")
-    .await
-    .expect("the suite starts");
+        .await
+        .expect("the suite starts");
     let anonymous = ApiClient::new(&suite.url());
     let token = anonymous
         .token(&admin_key)

@@ -1,13 +1,13 @@
 //! The players an event's director keeps apart.
 
 use crate::State;
-use catan_kit::problem::ErrorCode;
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, put, web};
 use catan_api::{KeepApart, Problem, Role};
 use catan_kit::idempotency::Reply;
 use catan_kit::peer::parent_exists_if_empty;
+use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use std::collections::HashSet;
 use uuid::Uuid;
@@ -36,8 +36,10 @@ async fn put_keep_apart(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write.principal().require_event(event_id, &[Role::Director])?;
-    let entries = state.registration.entries(event_id).await?;
+    write
+        .principal()
+        .require_event(event_id, &[Role::Director])?;
+    let entries = state.peers.registration.entries(event_id).await?;
     let entered: HashSet<Uuid> = entries
         .iter()
         .flat_map(|e| e.player_ids.iter().copied())
@@ -95,6 +97,6 @@ async fn get_keep_apart(
 ) -> Result<web::Json<KeepApart>, ApiError> {
     let event_id = path.into_inner();
     let pairs = db::run(&state.pool, move |conn| store::keep_apart(conn, event_id)).await?;
-    parent_exists_if_empty(&pairs, state.registration.event(event_id)).await?;
+    parent_exists_if_empty(&pairs, state.peers.registration.event(event_id)).await?;
     Ok(web::Json(keep_apart(pairs)))
 }

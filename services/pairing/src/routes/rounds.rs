@@ -1,7 +1,6 @@
 //! An event's rounds: drawing the next one, listing them, reading one.
 
 use crate::State;
-use catan_kit::problem::ErrorCode;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -9,6 +8,7 @@ use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::optional_body::OptionalBody;
 use catan_kit::pagination::{PageQuery, page_response};
 use catan_kit::peer::parent_exists_if_empty;
+use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use uuid::Uuid;
 
@@ -43,7 +43,9 @@ async fn draw_round(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write.principal().require_event(event_id, &[Role::Director])?;
+    write
+        .principal()
+        .require_event(event_id, &[Role::Director])?;
     let seed = write.body().0.seed;
     if seed.is_some_and(|s| s > MAX_SEED) {
         return Err(ApiError::field(
@@ -67,7 +69,7 @@ async fn list_rounds(
     let event_id = path.into_inner();
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     // No round yet, or no such event: registration knows which.
-    parent_exists_if_empty(&rounds, state.registration.event(event_id)).await?;
+    parent_exists_if_empty(&rounds, state.peers.registration.event(event_id)).await?;
     Ok(page_response(&request, &page, &page.slice(rounds)))
 }
 
@@ -88,7 +90,11 @@ async fn get_round(
 }
 
 /// Round `number` of the event, or 404.
-pub(super) async fn round_of(state: &State, event_id: Uuid, number: u32) -> Result<Round, ApiError> {
+pub(super) async fn round_of(
+    state: &State,
+    event_id: Uuid,
+    number: u32,
+) -> Result<Round, ApiError> {
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     rounds
         .into_iter()

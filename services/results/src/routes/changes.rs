@@ -42,7 +42,7 @@ async fn result_changes(
     .await?;
     if after == 0 {
         // Nothing recorded yet, or no such event: registration knows which.
-        parent_exists_if_empty(&items, state.registration.event(event_id)).await?;
+        parent_exists_if_empty(&items, state.peers.registration.event(event_id)).await?;
     }
     Ok(web::Json(ResultList { items }))
 }

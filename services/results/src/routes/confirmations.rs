@@ -2,12 +2,12 @@
 //! a reason; the director resolves a dispute with a correction (`PUT .../result` with If-Match).
 
 use crate::store;
-use catan_kit::problem::ErrorCode;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use catan_api::{DisputeResult, Problem, Role, TableResult};
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::Reply;
+use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -80,29 +80,30 @@ async fn confirm_result(
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
     let player = player_of(write.principal(), event_id)?;
-    write.write(move |conn| {
-        let result = played(conn, event_id, round, table, player)?;
-        use crate::schema::results::confirmations;
-        let added = diesel::insert_into(confirmations::table)
-            .values((
-                confirmations::event_id.eq(event_id),
-                confirmations::round.eq(round as i32),
-                confirmations::table_number.eq(table as i32),
-                confirmations::version.eq(result.version as i32),
-                confirmations::player_id.eq(player),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
-        if added > 0 {
-            store::touch(conn, event_id, round, table)?;
-        }
-        let result = current(conn, event_id, round, table)?;
-        if added > 0 {
-            crate::webhook_events::result_confirmed(conn, &result)?;
-        }
-        Reply::new(StatusCode::OK, &result)
-    })
-    .await
+    write
+        .write(move |conn| {
+            let result = played(conn, event_id, round, table, player)?;
+            use crate::schema::results::confirmations;
+            let added = diesel::insert_into(confirmations::table)
+                .values((
+                    confirmations::event_id.eq(event_id),
+                    confirmations::round.eq(round as i32),
+                    confirmations::table_number.eq(table as i32),
+                    confirmations::version.eq(result.version as i32),
+                    confirmations::player_id.eq(player),
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)?;
+            if added > 0 {
+                store::touch(conn, event_id, round, table)?;
+            }
+            let result = current(conn, event_id, round, table)?;
+            if added > 0 {
+                crate::webhook_events::result_confirmed(conn, &result)?;
+            }
+            Reply::new(StatusCode::OK, &result)
+        })
+        .await
 }
 
 /// The signed-in player disputes the table's current result, with a reason. The table's status
@@ -126,7 +127,39 @@ async fn dispute_result(
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
     let player = player_of(write.principal(), event_id)?;
-    let reason = write.body().reason.trim().to_string();
+    let reason = dispute_reason(&write.body().reason)?;
+    write
+        .write(move |conn| {
+            let result = played(conn, event_id, round, table, player)?;
+            use crate::schema::results::disputes;
+            let added = diesel::insert_into(disputes::table)
+                .values((
+                    disputes::event_id.eq(event_id),
+                    disputes::round.eq(round as i32),
+                    disputes::table_number.eq(table as i32),
+                    disputes::version.eq(result.version as i32),
+                    disputes::player_id.eq(player),
+                    disputes::reason.eq(&reason),
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)?;
+            if added == 0 {
+                return Err(ApiError::Conflict(format!(
+                    "you already dispute version {} of this result",
+                    result.version
+                )));
+            }
+            store::touch(conn, event_id, round, table)?;
+            let result = current(conn, event_id, round, table)?;
+            crate::webhook_events::result_disputed(conn, &result)?;
+            Reply::new(StatusCode::OK, &result)
+        })
+        .await
+}
+
+/// A dispute's reason, trimmed: 1 to 500 characters without control characters.
+fn dispute_reason(text: &str) -> Result<String, ApiError> {
+    let reason = text.trim();
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
         return Err(ApiError::field(
             "reason",
@@ -134,30 +167,5 @@ async fn dispute_result(
             "a dispute needs a reason of 1 to 500 characters, without control characters",
         ));
     }
-    write.write(move |conn| {
-        let result = played(conn, event_id, round, table, player)?;
-        use crate::schema::results::disputes;
-        let added = diesel::insert_into(disputes::table)
-            .values((
-                disputes::event_id.eq(event_id),
-                disputes::round.eq(round as i32),
-                disputes::table_number.eq(table as i32),
-                disputes::version.eq(result.version as i32),
-                disputes::player_id.eq(player),
-                disputes::reason.eq(&reason),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
-        if added == 0 {
-            return Err(ApiError::Conflict(format!(
-                "you already dispute version {} of this result",
-                result.version
-            )));
-        }
-        store::touch(conn, event_id, round, table)?;
-        let result = current(conn, event_id, round, table)?;
-        crate::webhook_events::result_disputed(conn, &result)?;
-        Reply::new(StatusCode::OK, &result)
-    })
-    .await
+    Ok(reason.to_string())
 }

@@ -32,7 +32,7 @@ async fn round_results(
     })
     .await?;
     // Nothing recorded yet, or no such event or round: pairing knows which.
-    parent_exists_if_empty(&items, state.pairing.round(event_id, round)).await?;
+    parent_exists_if_empty(&items, state.peers.pairing.round(event_id, round)).await?;
     let items = page.slice(items);
     Ok(paged(&request, &page, items.len()).json(ResultList { items }))
 }

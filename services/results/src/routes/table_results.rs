@@ -48,7 +48,7 @@ async fn submit_result(
     let (event_id, round_number, table_number) = path.into_inner();
     let principal = write.principal();
     principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
-    let round = state.pairing.round(event_id, round_number).await?;
+    let round = state.peers.pairing.round(event_id, round_number).await?;
     let submission = Submission {
         event_id,
         round: round_number,
@@ -108,7 +108,11 @@ impl Submission {
         )?;
         crate::webhook_events::result_posted(conn, &result)?;
         tracing::info!(event_id = %self.event_id, round = self.round, table = self.table, version, "result recorded");
-        let status = if version == 1 { StatusCode::CREATED } else { StatusCode::OK };
+        let status = if version == 1 {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
         Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
     }
 
@@ -192,8 +196,7 @@ async fn result_history(
     })
     .await?;
     // Nothing recorded yet, or no such event or round: pairing knows which.
-    parent_exists_if_empty(&items, state.pairing.round(event_id, round)).await?;
+    parent_exists_if_empty(&items, state.peers.pairing.round(event_id, round)).await?;
     let items = page.slice(items);
     Ok(paged(&request, &page, items.len()).json(ResultList { items }))
 }
-

@@ -67,7 +67,9 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
             .wrap(actix_web::middleware::from_fn(
                 catan_kit::telemetry::propagate_request_id,
             ))
-            .wrap(tracing_actix_web::TracingLogger::<catan_kit::telemetry::RequestSpan>::new())
+            .wrap(tracing_actix_web::TracingLogger::<
+                catan_kit::telemetry::RequestSpan,
+            >::new())
     })
     .workers(2)
     .listen(listener)?

@@ -61,10 +61,7 @@ pub(super) async fn forward(
         upstream = upstream.header(request_id::HEADER, id);
     }
     let answer = upstream.send().await.map_err(|e| {
-        ApiError::unavailable(
-            "a service this call needs is unavailable; retry later",
-            e,
-        )
+        ApiError::unavailable("a service this call needs is unavailable; retry later", e)
     })?;
     let mut response = HttpResponse::build(
         StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?,

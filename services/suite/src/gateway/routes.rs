@@ -65,7 +65,10 @@ impl Routes {
 }
 
 fn segments(path: &str) -> Vec<String> {
-    path.trim_matches('/').split('/').map(str::to_owned).collect()
+    path.trim_matches('/')
+        .split('/')
+        .map(str::to_owned)
+        .collect()
 }
 
 fn is_parameter(segment: &str) -> bool {

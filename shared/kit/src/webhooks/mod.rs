@@ -31,7 +31,6 @@ use uuid::Uuid;
 /// The path of registration's internal inbox.
 pub const INBOX_PATH: &str = "/internal/webhook-events";
 
-
 /// An event as it travels from a service's outbox to registration's inbox.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OutboxEvent {
@@ -67,10 +66,11 @@ pub fn enqueue(
     Ok(())
 }
 
-
 /// A duration as a Postgres interval.
 pub fn pg_interval(d: Duration) -> diesel::pg::data_types::PgInterval {
-    diesel::pg::data_types::PgInterval::from_microseconds(i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+    diesel::pg::data_types::PgInterval::from_microseconds(
+        i64::try_from(d.as_micros()).unwrap_or(i64::MAX),
+    )
 }
 
 /// At most `max` characters of `text`.

@@ -4,7 +4,6 @@ use crate::problem::ErrorCode;
 use std::net::IpAddr;
 use std::time::Duration;
 
-
 /// Loopback, private, link-local and unspecified addresses: a webhook there would reach into our
 /// own network.
 pub fn is_private(ip: IpAddr) -> bool {
@@ -81,7 +80,12 @@ pub async fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, U
             format!("{host} did not resolve in time"),
         )
     })?
-    .map_err(|e| (ErrorCode::UnresolvableHost, format!("{host} does not resolve: {e}")))?;
+    .map_err(|e| {
+        (
+            ErrorCode::UnresolvableHost,
+            format!("{host} does not resolve: {e}"),
+        )
+    })?;
     for address in resolved {
         if is_private(address.ip()) {
             return Err((

@@ -1,0 +1,88 @@
+//! Who may manage which webhook subscriptions: what the subscription routes and their
+//! deliveries' route both check.
+
+use crate::State;
+use crate::store;
+use catan_api::{Role, Webhook};
+use catan_kit::auth::Principal;
+use catan_kit::{ApiError, db};
+use uuid::Uuid;
+
+/// Admins may manage every subscription; a director those limited to events of its key.
+pub fn may_manage(principal: &Principal, event_ids: Option<&[Uuid]>) -> Result<(), ApiError> {
+    if principal.role() == Role::Admin {
+        return Ok(());
+    }
+    principal.require_any(&[Role::Director])?;
+    match event_ids {
+        None => Err(ApiError::Forbidden(
+            "only an admin key may subscribe to every event; name the events in event_ids".into(),
+        )),
+        Some(ids) => ids
+            .iter()
+            .try_for_each(|id| principal.require_event(*id, &[Role::Director])),
+    }
+}
+
+/// The subscription, if the caller may see it; 404 for deleted ones.
+pub async fn visible_webhook(
+    state: &State,
+    principal: &Principal,
+    id: Uuid,
+) -> Result<Webhook, ApiError> {
+    let webhook = db::run(&state.pool, move |conn| {
+        Ok(store::webhooks::find(conn, id)?)
+    })
+    .await?
+    .ok_or_else(|| ApiError::NotFound(format!("there is no webhook {id}")))?;
+    may_manage(principal, webhook.event_ids.as_deref())?;
+    Ok(webhook)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use catan_kit::auth::claims_for;
+    use std::time::Duration;
+
+    fn principal(role: Role, events: Option<Vec<Uuid>>) -> Principal {
+        Principal(claims_for(
+            Uuid::new_v4(),
+            role,
+            events,
+            Duration::from_secs(60),
+        ))
+    }
+
+    #[test]
+    fn admins_manage_every_subscription() {
+        let admin = principal(Role::Admin, None);
+        assert!(may_manage(&admin, None).is_ok());
+        assert!(may_manage(&admin, Some(&[Uuid::new_v4()])).is_ok());
+    }
+
+    #[test]
+    fn directors_manage_subscriptions_to_their_events_only() {
+        let (mine, other) = (Uuid::new_v4(), Uuid::new_v4());
+        let director = principal(Role::Director, Some(vec![mine]));
+        assert!(may_manage(&director, Some(&[mine])).is_ok());
+        assert!(matches!(
+            may_manage(&director, Some(&[mine, other])),
+            Err(ApiError::Forbidden(_))
+        ));
+        assert!(matches!(
+            may_manage(&director, None),
+            Err(ApiError::Forbidden(_))
+        ));
+    }
+
+    #[test]
+    fn scorers_manage_none() {
+        let event = Uuid::new_v4();
+        let scorer = principal(Role::Scorer, Some(vec![event]));
+        assert!(matches!(
+            may_manage(&scorer, Some(&[event])),
+            Err(ApiError::Forbidden(_))
+        ));
+    }
+}

@@ -1,0 +1,274 @@
+//! Entries into an event: late entries, drops and exclusions by the tournament director.
+
+use crate::State;
+use crate::store;
+use crate::validate::{refuse_foreign, valid_name};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use catan_api::{CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, Problem, Role};
+use catan_kit::idempotency::Reply;
+use catan_kit::pagination::{PageQuery, page_response};
+use catan_kit::problem::ErrorCode;
+use catan_kit::{ApiError, IdempotentWrite, db};
+use diesel::PgConnection;
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(create_entry)
+        .service(list_entries)
+        .service(drop_entry);
+}
+
+/// Who an entry request enters: (team name, players), checked against the event's format.
+fn entrants(
+    format: EventFormat,
+    body: &CreateEntry,
+) -> Result<(Option<String>, Vec<Uuid>), ApiError> {
+    match format {
+        EventFormat::Classic => {
+            refuse_foreign(
+                &[
+                    ("team_name", body.team_name.is_some()),
+                    ("player_ids", body.player_ids.is_some()),
+                ],
+                "classic",
+            )?;
+            let player = body.player_id.ok_or_else(|| {
+                ApiError::field(
+                    "player_id",
+                    ErrorCode::Required,
+                    "a classic entry names its player",
+                )
+            })?;
+            Ok((None, vec![player]))
+        }
+        EventFormat::Partner => {
+            refuse_foreign(&[("player_id", body.player_id.is_some())], "partner")?;
+            let name = valid_name("team_name", body.team_name.as_deref().unwrap_or_default())?;
+            let players = body.player_ids.clone().unwrap_or_default();
+            match players.as_slice() {
+                [first, second] if first == second => Err(ApiError::field(
+                    "player_ids[1]",
+                    ErrorCode::DuplicatePlayer,
+                    "a team has two different players",
+                )),
+                [_, _] => Ok((Some(name), players)),
+                _ => Err(ApiError::field(
+                    "player_ids",
+                    ErrorCode::TeamOfTwo,
+                    "a team has exactly two players",
+                )),
+            }
+        }
+    }
+}
+
+/// The 422 for the entry's `index`-th player, who does not exist.
+fn unknown_player(team: bool, index: usize, player: Uuid) -> ApiError {
+    let field = if team {
+        format!("player_ids[{index}]")
+    } else {
+        "player_id".to_string()
+    };
+    ApiError::field(
+        &field,
+        ErrorCode::UnknownPlayer,
+        format!("there is no player {player}"),
+    )
+}
+
+/// Enters the request's player or team into the event, if the event, the request's format and
+/// its players allow it.
+fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<Reply, ApiError> {
+    let event = store::events::load(conn, event_id)?;
+    let (team_name, members) = entrants(event.format, body)?;
+    if let Some(i) = store::people::first_unknown_player(conn, &members)? {
+        return Err(unknown_player(team_name.is_some(), i, members[i]));
+    }
+    if let Some(player) = store::entries::first_entered(conn, event_id, &members)? {
+        return Err(ApiError::Conflict(format!(
+            "player {player} is already entered in this event"
+        )));
+    }
+    let entry = store::entries::insert(conn, event_id, team_name, &members)?;
+    Reply::new(StatusCode::CREATED, &entry)
+}
+
+/// Enters a player (classic) or a team of two (partner) into the event (the event's director).
+/// An entry made after a round was drawn joins from the next round. A player plays for one
+/// entry of an event.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path)),
+    request_body = CreateEntry,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, body = Entry),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A player is already entered in this event", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/entries")]
+async fn create_entry(
+    write: IdempotentWrite<web::Json<CreateEntry>>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let event_id = path.into_inner();
+    write
+        .principal()
+        .require_event(event_id, &[Role::Director])?;
+    let body = write.body().0.clone();
+    write.write(move |conn| enter(conn, event_id, &body)).await
+}
+
+/// The event's entries, in the order they were made.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path), PageQuery),
+    responses((status = 200, body = Vec<Entry>), (status = 404, body = Problem, content_type = "application/problem+json"))
+)]
+#[get("/v1/events/{event_id}/entries")]
+async fn list_entries(
+    state: web::Data<State>,
+    request: HttpRequest,
+    path: web::Path<Uuid>,
+    page: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let event_id = path.into_inner();
+    let page = page.into_inner();
+    let entries = db::run(&state.pool, move |conn| {
+        store::events::load(conn, event_id)?;
+        store::entries::page(conn, event_id, page.limit(), page.offset())
+    })
+    .await?;
+    Ok(page_response(&request, &page, &entries))
+}
+
+/// Drops a player from the event, or excludes him (the event's director). He is not seated in
+/// later rounds; the games he played stay.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path), ("entry_id" = Uuid, Path)),
+    request_body = DropEntry,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, body = Entry),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already dropped or excluded", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/entries/{entry_id}/drop")]
+async fn drop_entry(
+    write: IdempotentWrite<web::Json<DropEntry>>,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, entry_id) = path.into_inner();
+    write
+        .principal()
+        .require_event(event_id, &[Role::Director])?;
+    let reason = valid_name("reason", &write.body().reason)?;
+    let status = if write.body().exclude {
+        EntryStatus::Excluded
+    } else {
+        EntryStatus::Dropped
+    };
+    write
+        .write(move |conn| {
+            let changed = store::entries::end(conn, event_id, entry_id, status, &reason)?;
+            let entry = store::entries::load(conn, event_id, entry_id)?;
+            if !changed {
+                return Err(ApiError::Conflict(
+                    format!("entry {entry_id} is already {:?}", entry.status).to_lowercase(),
+                ));
+            }
+            Reply::new(StatusCode::OK, &entry)
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::tests::broken;
+
+    fn field_and_code(error: ApiError) -> (String, ErrorCode) {
+        let (field, code, _) = broken(error);
+        (field, code)
+    }
+
+    #[test]
+    fn a_classic_entry_names_one_player() {
+        let player = Uuid::new_v4();
+        assert_eq!(
+            entrants(EventFormat::Classic, &CreateEntry::player(player)).unwrap(),
+            (None, vec![player])
+        );
+        assert_eq!(
+            field_and_code(entrants(EventFormat::Classic, &CreateEntry::default()).unwrap_err()),
+            ("player_id".into(), ErrorCode::Required)
+        );
+        let team = CreateEntry::team("Two", [Uuid::new_v4(), Uuid::new_v4()]);
+        assert_eq!(
+            field_and_code(entrants(EventFormat::Classic, &team).unwrap_err()),
+            ("team_name".into(), ErrorCode::NotForFormat)
+        );
+    }
+
+    #[test]
+    fn a_partner_entry_names_a_team_of_two_different_players() {
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        assert_eq!(
+            entrants(EventFormat::Partner, &CreateEntry::team(" Two ", [a, b])).unwrap(),
+            (Some("Two".into()), vec![a, b])
+        );
+        assert_eq!(
+            field_and_code(
+                entrants(EventFormat::Partner, &CreateEntry::team("T", [a, a])).unwrap_err()
+            ),
+            ("player_ids[1]".into(), ErrorCode::DuplicatePlayer)
+        );
+        let three = CreateEntry {
+            player_ids: Some(vec![a, b, Uuid::new_v4()]),
+            ..CreateEntry::team("T", [a, b])
+        };
+        assert_eq!(
+            field_and_code(entrants(EventFormat::Partner, &three).unwrap_err()),
+            ("player_ids".into(), ErrorCode::TeamOfTwo)
+        );
+        assert_eq!(
+            field_and_code(entrants(EventFormat::Partner, &CreateEntry::player(a)).unwrap_err()),
+            ("player_id".into(), ErrorCode::NotForFormat)
+        );
+        let unnamed = CreateEntry {
+            team_name: None,
+            ..CreateEntry::team("T", [a, b])
+        };
+        assert_eq!(
+            field_and_code(entrants(EventFormat::Partner, &unnamed).unwrap_err()),
+            ("team_name".into(), ErrorCode::InvalidName)
+        );
+    }
+
+    #[test]
+    fn an_unknown_player_is_named_by_his_field() {
+        let player = Uuid::new_v4();
+        assert_eq!(
+            broken(unknown_player(true, 1, player)),
+            (
+                "player_ids[1]".into(),
+                ErrorCode::UnknownPlayer,
+                format!("there is no player {player}")
+            )
+        );
+        assert_eq!(
+            field_and_code(unknown_player(false, 0, player)),
+            ("player_id".into(), ErrorCode::UnknownPlayer)
+        );
+    }
+}

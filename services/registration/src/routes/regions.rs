@@ -1,0 +1,63 @@
+//! Regions of the federation.
+
+use crate::State;
+use crate::store;
+use crate::validate::valid_name;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use catan_api::{CreateRegion, Problem, Region};
+use catan_kit::idempotency::Reply;
+use catan_kit::pagination::{PageQuery, page_response};
+use catan_kit::{ApiError, IdempotentWrite, db};
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(create_region).service(list_regions);
+}
+
+/// Creates a region (admin only).
+#[utoipa::path(
+    tag = "registration",
+    request_body = CreateRegion,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, body = Region),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A region of that name exists", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/regions")]
+async fn create_region(
+    write: IdempotentWrite<web::Json<CreateRegion>>,
+) -> Result<HttpResponse, ApiError> {
+    write.principal().require_admin()?;
+    let name = valid_name("name", &write.body().name)?;
+    write
+        .write(move |conn| {
+            let region = Region {
+                id: Uuid::new_v4(),
+                name,
+            };
+            store::people::insert_region(conn, &region)?;
+            Reply::new(StatusCode::CREATED, &region)
+        })
+        .await
+}
+
+/// Lists the regions.
+#[utoipa::path(tag = "registration", params(PageQuery), responses((status = 200, description = "A page of regions, by name", body = Vec<Region>)))]
+#[get("/v1/regions")]
+async fn list_regions(
+    state: web::Data<State>,
+    request: HttpRequest,
+    page: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page.into_inner();
+    let regions = db::run(&state.pool, move |conn| {
+        Ok(store::people::regions(conn, page.limit(), page.offset())?)
+    })
+    .await?;
+    Ok(page_response(&request, &page, &regions))
+}

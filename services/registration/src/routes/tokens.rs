@@ -1,0 +1,118 @@
+//! Access tokens: from an API key, or from a player's PIN for one event; and the JWKS they are
+//! verified with.
+
+use crate::State;
+use crate::keys::digest;
+use crate::store;
+use crate::store::pins::PinCheck;
+use actix_web::{HttpResponse, get, post, web};
+use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
+use catan_kit::auth::{Claims, claims_for};
+use catan_kit::{ApiError, db};
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(issue_token).service(jwks).service(player_token);
+}
+
+/// `claims` signed with the current key, as the answer to a token request.
+fn signed(state: &State, claims: &Claims) -> Result<web::Json<TokenResponse>, ApiError> {
+    Ok(web::Json(TokenResponse {
+        access_token: state
+            .keys
+            .current()
+            .map_err(ApiError::internal)?
+            .sign(claims)?,
+        token_type: "Bearer".into(),
+        expires_in: state.token_ttl.as_secs(),
+    }))
+}
+
+/// Exchanges an API key for a short-lived access token.
+#[utoipa::path(
+    tag = "auth",
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "An access token", body = TokenResponse),
+        (status = 401, description = "Unknown or revoked API key", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/auth/token")]
+async fn issue_token(
+    state: web::Data<State>,
+    body: web::Json<TokenRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let hash = digest(body.api_key.trim());
+    let key = db::run(&state.pool, move |conn| {
+        Ok(store::api_keys::active_by_digest(conn, hash)?)
+    })
+    .await?;
+    let (id, role, events) =
+        key.ok_or_else(|| ApiError::Unauthorized("unknown or revoked API key".into()))?;
+    let role =
+        Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
+    signed(&state, &claims_for(id, role, events, state.token_ttl))
+}
+
+/// A player's token for one event, from the PIN he got when he was entered: with it he (or the
+/// table app on his behalf) confirms or disputes the results of his tables. Five wrong PINs in a
+/// row lock the sign-in for 15 minutes.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PlayerTokenRequest,
+    responses(
+        (status = 200, description = "A player token for the event", body = TokenResponse),
+        (status = 401, description = "Unknown player or wrong PIN", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong PINs: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/auth/player-token")]
+async fn player_token(
+    state: web::Data<State>,
+    body: web::Json<PlayerTokenRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let PlayerTokenRequest {
+        event_id,
+        player_id,
+        pin,
+    } = body.into_inner();
+    // The failed attempt must be counted even though the answer is an error: decide inside the
+    // transaction, answer after it commits.
+    let check = db::transaction(&state.pool, move |conn| {
+        store::pins::check(conn, event_id, player_id, &pin)
+    })
+    .await?;
+    match check {
+        PinCheck::Good => signed(
+            &state,
+            &claims_for(
+                player_id,
+                Role::Player,
+                Some(vec![event_id]),
+                state.token_ttl,
+            ),
+        ),
+        PinCheck::Wrong => Err(ApiError::Unauthorized(
+            "unknown player or wrong PIN for this event".into(),
+        )),
+        PinCheck::Locked { seconds } => Err(ApiError::TooManyRequests {
+            detail: format!("too many wrong PINs: sign-in is locked for {seconds} more seconds"),
+            retry_after_seconds: seconds,
+        }),
+    }
+}
+
+/// The public keys access tokens are verified with (RFC 7517).
+#[utoipa::path(tag = "auth", responses((status = 200, description = "A JSON Web Key Set", body = Object)))]
+#[get("/.well-known/jwks.json")]
+async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
+    let keys = state.keys.clone();
+    let published = db::run(&state.pool, move |_| {
+        keys.published().map_err(ApiError::internal)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        // Short: verifiers fetch again on an unknown kid anyway.
+        .insert_header(("Cache-Control", "public, max-age=60"))
+        .json(serde_json::json!({ "keys": published })))
+}

@@ -1,0 +1,281 @@
+//! Webhook subscriptions. Secrets stay here: registration alone signs and sends deliveries.
+
+use crate::State;
+use crate::access::{may_manage, visible_webhook};
+use crate::store;
+use crate::store::webhooks::NewWebhook;
+use actix_web::{HttpResponse, delete, get, post, web};
+use catan_api::{CreateWebhook, Problem, Webhook, WebhookCreated, WebhookEventType};
+use catan_kit::auth::Principal;
+use catan_kit::problem::{ErrorCode, FieldError};
+use catan_kit::webhooks::{self, UrlRefusal};
+use catan_kit::{ApiError, db};
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(create_webhook)
+        .service(get_webhook)
+        .service(delete_webhook);
+}
+
+const MAX_URL_LENGTH: usize = 2000;
+
+/// Why the URL may not receive webhooks, if it may not (resolving its host, unless private
+/// addresses are allowed).
+async fn url_refusal(url: &str, allow_private: bool) -> Option<UrlRefusal> {
+    if url.len() > MAX_URL_LENGTH {
+        return Some((
+            ErrorCode::TooLong,
+            format!("the URL is longer than {MAX_URL_LENGTH} characters"),
+        ));
+    }
+    webhooks::check_url(url, allow_private).await.err()
+}
+
+/// Those of the events the request names that exist.
+async fn known_events(state: &State, event_ids: Option<Vec<Uuid>>) -> Result<Vec<Uuid>, ApiError> {
+    match event_ids {
+        Some(ids) if !ids.is_empty() => {
+            db::run(&state.pool, move |conn| {
+                Ok(store::events::known(conn, ids)?)
+            })
+            .await
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The event types the request subscribes to, each once, unless it breaks a rule: every broken
+/// rule is listed (the URL's `refusal`, no event types, no events, events not `known`).
+fn checked_event_types(
+    body: &CreateWebhook,
+    refusal: Option<UrlRefusal>,
+    known: &[Uuid],
+) -> Result<Vec<WebhookEventType>, ApiError> {
+    let mut errors = Vec::new();
+    let mut broken = |field: &str, code: ErrorCode, message: String| {
+        errors.push(FieldError {
+            field: field.to_string(),
+            code,
+            message,
+        })
+    };
+    if let Some((code, message)) = refusal {
+        broken("url", code, message);
+    }
+    let mut event_types: Vec<WebhookEventType> = Vec::new();
+    for t in &body.event_types {
+        if !event_types.contains(t) {
+            event_types.push(*t);
+        }
+    }
+    if event_types.is_empty() {
+        broken(
+            "event_types",
+            ErrorCode::Empty,
+            "name at least one event type".into(),
+        );
+    }
+    if body.event_ids.as_ref().is_some_and(|ids| ids.is_empty()) {
+        broken(
+            "event_ids",
+            ErrorCode::Empty,
+            "name at least one event, or leave event_ids out for all".into(),
+        );
+    }
+    for (i, id) in body.event_ids.iter().flatten().enumerate() {
+        if !known.contains(id) {
+            broken(
+                &format!("event_ids[{i}]"),
+                ErrorCode::UnknownEvent,
+                format!("there is no event {id}"),
+            );
+        }
+    }
+    let detail = match errors.as_slice() {
+        [] => return Ok(event_types),
+        [one] => one.message.clone(),
+        many => format!("{} rules broken; see errors", many.len()),
+    };
+    Err(ApiError::Validation { detail, errors })
+}
+
+/// Subscribes a URL to events (an admin, or a director for events of its key). Each delivery is a
+/// POST of a JSON `WebhookMessage` signed in the Standard Webhooks way: headers `webhook-id`,
+/// `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of
+/// "{id}.{timestamp}.{body}">` under the secret, which this answer shows once. A delivery not
+/// answered with 2xx is tried again with exponential backoff (8 tries over about an hour). URLs on
+/// loopback or private networks are refused unless the deployment allows them.
+#[utoipa::path(
+    tag = "webhooks",
+    request_body = CreateWebhook,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Subscribed; the secret is shown only now", body = WebhookCreated),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin, or a director naming events not of its key (or none)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A URL that is not http(s), private or unresolvable; unknown or no event types; unknown events", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/webhooks")]
+async fn create_webhook(
+    state: web::Data<State>,
+    principal: Principal,
+    body: web::Json<CreateWebhook>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    may_manage(&principal, body.event_ids.as_deref())?;
+    let refusal = url_refusal(&body.url, state.webhooks.allow_private).await;
+    let known = known_events(&state, body.event_ids.clone()).await?;
+    let event_types = checked_event_types(&body, refusal, &known)?;
+    let secret = webhooks::new_secret();
+    let new = NewWebhook {
+        url: body.url,
+        event_types,
+        event_ids: body.event_ids,
+        secret: secret.clone(),
+        created_by: principal.key_id(),
+    };
+    let webhook = db::run(&state.pool, move |conn| {
+        Ok(store::webhooks::insert(conn, new)?)
+    })
+    .await?;
+    tracing::info!(webhook = %webhook.id, url = %webhook.url, "webhook subscribed");
+    Ok(HttpResponse::Created().json(WebhookCreated {
+        id: webhook.id,
+        url: webhook.url,
+        event_types: webhook.event_types,
+        event_ids: webhook.event_ids,
+        created_at: webhook.created_at,
+        secret,
+    }))
+}
+
+/// A subscription (never its secret).
+#[utoipa::path(
+    tag = "webhooks",
+    params(("webhook_id" = Uuid, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, body = Webhook),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such webhook, or deleted", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/webhooks/{webhook_id}")]
+async fn get_webhook(
+    state: web::Data<State>,
+    principal: Principal,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Webhook>, ApiError> {
+    Ok(web::Json(
+        visible_webhook(&state, &principal, path.into_inner()).await?,
+    ))
+}
+
+/// Deletes a subscription: nothing more is sent to it, and its pending deliveries are cancelled.
+#[utoipa::path(
+    tag = "webhooks",
+    params(("webhook_id" = Uuid, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such webhook, or already deleted", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/webhooks/{webhook_id}")]
+async fn delete_webhook(
+    state: web::Data<State>,
+    principal: Principal,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = visible_webhook(&state, &principal, path.into_inner())
+        .await?
+        .id;
+    db::transaction(&state.pool, move |conn| {
+        Ok(store::webhooks::delete(conn, id)?)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(event_types: Vec<WebhookEventType>, event_ids: Option<Vec<Uuid>>) -> CreateWebhook {
+        CreateWebhook {
+            url: "https://example.org/hook".into(),
+            event_types,
+            event_ids,
+        }
+    }
+
+    fn fields(error: ApiError) -> (String, Vec<(String, ErrorCode)>) {
+        match error {
+            ApiError::Validation { detail, errors } => (
+                detail,
+                errors.into_iter().map(|e| (e.field, e.code)).collect(),
+            ),
+            other => panic!("not a validation error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn event_types_are_kept_once_each_in_order() {
+        let types = vec![
+            WebhookEventType::parse("standings.updated").unwrap(),
+            WebhookEventType::parse("result.posted").unwrap(),
+            WebhookEventType::parse("standings.updated").unwrap(),
+        ];
+        let kept = checked_event_types(&request(types.clone(), None), None, &[]).unwrap();
+        assert_eq!(kept, types[..2]);
+    }
+
+    #[test]
+    fn one_broken_rule_is_its_own_detail() {
+        let (detail, errors) =
+            fields(checked_event_types(&request(vec![], None), None, &[]).unwrap_err());
+        assert_eq!(detail, "name at least one event type");
+        assert_eq!(errors, vec![("event_types".into(), ErrorCode::Empty)]);
+    }
+
+    #[test]
+    fn every_broken_rule_is_listed() {
+        let (known, unknown) = (Uuid::new_v4(), Uuid::new_v4());
+        let refusal = Some((
+            ErrorCode::PrivateAddress,
+            "127.0.0.1 is private".to_string(),
+        ));
+        let body = request(vec![], Some(vec![known, unknown]));
+        let (detail, errors) = fields(checked_event_types(&body, refusal, &[known]).unwrap_err());
+        assert_eq!(detail, "3 rules broken; see errors");
+        assert_eq!(
+            errors,
+            vec![
+                ("url".into(), ErrorCode::PrivateAddress),
+                ("event_types".into(), ErrorCode::Empty),
+                ("event_ids[1]".into(), ErrorCode::UnknownEvent),
+            ]
+        );
+        let (_, errors) =
+            fields(checked_event_types(&request(vec![], Some(vec![])), None, &[]).unwrap_err());
+        assert_eq!(errors[1], ("event_ids".into(), ErrorCode::Empty));
+    }
+
+    #[tokio::test]
+    async fn long_urls_are_refused_before_they_are_resolved() {
+        let url = format!("https://example.org/{}", "x".repeat(2000));
+        let (code, message) = url_refusal(&url, false).await.unwrap();
+        assert_eq!(code, ErrorCode::TooLong);
+        assert_eq!(message, "the URL is longer than 2000 characters");
+        assert!(url_refusal("https://8.8.8.8/hook", false).await.is_none());
+        assert_eq!(
+            url_refusal("ftp://x/", false).await.unwrap().0,
+            ErrorCode::UnsupportedScheme
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! Entries into events, their players and their PINs.
+
+use crate::keys::{new_pin, pin_digest};
+use crate::schema::{entries, entry_players, players};
+use catan_api::{Entry, EntryStatus, PlayerPin};
+use catan_kit::ApiError;
+use catan_kit::db::{enum_from_text, enum_to_text};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = entries)]
+struct EntryRow {
+    id: Uuid,
+    event_id: Uuid,
+    player_id: Option<Uuid>,
+    team_name: Option<String>,
+    status: String,
+    status_reason: Option<String>,
+    created_at: DateTime<Utc>,
+}
+
+/// The entries `rows` with their players, in the order given.
+fn with_players(conn: &mut PgConnection, rows: Vec<EntryRow>) -> Result<Vec<Entry>, ApiError> {
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let members: Vec<(Uuid, Uuid, String)> = entry_players::table
+        .inner_join(players::table)
+        .filter(entry_players::entry_id.eq_any(&ids))
+        .order((entry_players::entry_id, entry_players::position))
+        .select((entry_players::entry_id, players::id, players::name))
+        .load(conn)?;
+    let mut by_entry: HashMap<Uuid, Vec<(Uuid, String)>> = HashMap::new();
+    for (entry, player, name) in members {
+        by_entry.entry(entry).or_default().push((player, name));
+    }
+    rows.into_iter()
+        .map(|row| {
+            let players = by_entry.remove(&row.id).unwrap_or_default();
+            entry_from_row(row, players)
+        })
+        .collect()
+}
+
+/// An entry from its row and its players `(id, name)`, in their order.
+fn entry_from_row(row: EntryRow, players: Vec<(Uuid, String)>) -> Result<Entry, ApiError> {
+    let name = match (&row.team_name, players.first()) {
+        (Some(team), _) => team.clone(),
+        (None, Some((_, player))) => player.clone(),
+        (None, None) => {
+            return Err(ApiError::internal(format!(
+                "entry {} has no players",
+                row.id
+            )));
+        }
+    };
+    Ok(Entry {
+        id: row.id,
+        event_id: row.event_id,
+        player_id: row.player_id,
+        team_name: row.team_name,
+        player_ids: players.into_iter().map(|(id, _)| id).collect(),
+        name,
+        status: enum_from_text::<EntryStatus>(&row.status)?,
+        status_reason: row.status_reason,
+        created_at: row.created_at,
+        pins: None,
+    })
+}
+
+/// The event's entry; 404 when the event has none of that id.
+pub fn load(conn: &mut PgConnection, event_id: Uuid, entry_id: Uuid) -> Result<Entry, ApiError> {
+    let row: Option<EntryRow> = entries::table
+        .filter(entries::id.eq(entry_id))
+        .filter(entries::event_id.eq(event_id))
+        .select(EntryRow::as_select())
+        .first(conn)
+        .optional()?;
+    let row = row
+        .ok_or_else(|| ApiError::NotFound(format!("there is no entry {entry_id} in this event")))?;
+    with_players(conn, vec![row])?
+        .pop()
+        .ok_or_else(|| ApiError::internal("entry vanished"))
+}
+
+/// A page of the event's entries, in the order they were made.
+pub fn page(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Entry>, ApiError> {
+    let rows: Vec<EntryRow> = entries::table
+        .filter(entries::event_id.eq(event_id))
+        .order((entries::created_at, entries::id))
+        .limit(limit)
+        .offset(offset)
+        .select(EntryRow::as_select())
+        .load(conn)?;
+    with_players(conn, rows)
+}
+
+/// The first of `players` already entered in the event, if any.
+pub fn first_entered(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    players: &[Uuid],
+) -> QueryResult<Option<Uuid>> {
+    let entered: Vec<Uuid> = entry_players::table
+        .filter(entry_players::event_id.eq(event_id))
+        .filter(entry_players::player_id.eq_any(players))
+        .select(entry_players::player_id)
+        .load(conn)?;
+    Ok(entered.first().copied())
+}
+
+/// Enters `members` (one player, or a team named `team_name`) into the event: the entry as
+/// stored, with each player's new PIN (kept only as a digest).
+pub fn insert(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    team_name: Option<String>,
+    members: &[Uuid],
+) -> Result<Entry, ApiError> {
+    let id = Uuid::new_v4();
+    diesel::insert_into(entries::table)
+        .values((
+            entries::id.eq(id),
+            entries::event_id.eq(event_id),
+            entries::player_id.eq(if team_name.is_none() {
+                members.first().copied()
+            } else {
+                None
+            }),
+            entries::team_name.eq(&team_name),
+        ))
+        .execute(conn)?;
+    let mut pins = Vec::with_capacity(members.len());
+    for (position, player) in members.iter().enumerate() {
+        let pin = new_pin();
+        diesel::insert_into(entry_players::table)
+            .values((
+                entry_players::event_id.eq(event_id),
+                entry_players::entry_id.eq(id),
+                entry_players::player_id.eq(player),
+                entry_players::position.eq(i32::try_from(position).map_err(ApiError::internal)?),
+                entry_players::pin_sha256.eq(pin_digest(event_id, *player, &pin)),
+            ))
+            .execute(conn)?;
+        pins.push(PlayerPin {
+            player_id: *player,
+            pin,
+        });
+    }
+    Ok(Entry {
+        pins: Some(pins),
+        ..load(conn, event_id, id)?
+    })
+}
+
+/// Drops or excludes the event's entry if it is active: whether it changed.
+pub fn end(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    entry_id: Uuid,
+    status: EntryStatus,
+    reason: &str,
+) -> QueryResult<bool> {
+    let changed = diesel::update(
+        entries::table
+            .filter(entries::id.eq(entry_id))
+            .filter(entries::event_id.eq(event_id)),
+    )
+    .filter(entries::status.eq("active"))
+    .set((
+        entries::status.eq(enum_to_text(&status)),
+        entries::status_reason.eq(reason),
+    ))
+    .execute(conn)?;
+    Ok(changed > 0)
+}

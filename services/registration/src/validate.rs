@@ -1,0 +1,129 @@
+//! The checks every resource's requests share: names, number settings, and settings that belong
+//! to another format. Each is a pure decision: the value to store, or the 422 naming the field.
+
+use catan_kit::ApiError;
+use catan_kit::problem::ErrorCode;
+use std::ops::RangeInclusive;
+
+/// The longest name (or reason) accepted, in characters.
+const MAX_NAME_CHARS: usize = 200;
+
+/// A name (or reason) of 1 to 200 characters, trimmed, without control characters (which
+/// PostgreSQL's text cannot hold in the case of NUL, and no name needs).
+pub fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(ApiError::field(
+            field,
+            ErrorCode::InvalidName,
+            format!("{field} must have 1 to 200 characters"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::field(
+            field,
+            ErrorCode::InvalidName,
+            format!("{field} must not contain control characters"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// A number setting within `range` (`default` when absent), named by its field, as the type it
+/// is kept in.
+pub fn setting<T>(
+    field: &str,
+    value: Option<i64>,
+    default: T,
+    range: RangeInclusive<i64>,
+) -> Result<T, ApiError>
+where
+    T: Into<i64> + TryFrom<i64>,
+{
+    let value = value.unwrap_or(default.into());
+    match T::try_from(value) {
+        Ok(setting) if range.contains(&value) => Ok(setting),
+        _ => Err(ApiError::field(
+            field,
+            ErrorCode::OutOfRange,
+            format!("{field} must be {} to {}", range.start(), range.end()),
+        )),
+    }
+}
+
+/// Settings that belong to the other format are refused rather than ignored: `fields` are the
+/// settings of the other format and whether the request gives each.
+pub fn refuse_foreign(fields: &[(&str, bool)], format: &str) -> Result<(), ApiError> {
+    match fields.iter().find(|(_, given)| *given) {
+        Some((field, _)) => Err(ApiError::field(
+            field,
+            ErrorCode::NotForFormat,
+            format!("{field} does not apply to {format} events"),
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The field and code of a 422, for asserting on.
+    pub(crate) fn broken(error: ApiError) -> (String, ErrorCode, String) {
+        match error {
+            ApiError::Validation { mut errors, .. } if errors.len() == 1 => {
+                let e = errors.remove(0);
+                (e.field, e.code, e.message)
+            }
+            other => panic!("not one broken rule: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed() {
+        assert_eq!(valid_name("name", "  Ada  ").unwrap(), "Ada");
+        assert_eq!(valid_name("name", &"é".repeat(200)).unwrap().len(), 400);
+    }
+
+    #[test]
+    fn empty_long_and_control_names_are_refused() {
+        for name in ["", "   ", &"x".repeat(201)] {
+            let (field, code, message) = broken(valid_name("team_name", name).unwrap_err());
+            assert_eq!(
+                (field.as_str(), code),
+                ("team_name", ErrorCode::InvalidName)
+            );
+            assert_eq!(message, "team_name must have 1 to 200 characters");
+        }
+        let (_, code, message) = broken(valid_name("reason", "a\0b").unwrap_err());
+        assert_eq!(code, ErrorCode::InvalidName);
+        assert_eq!(message, "reason must not contain control characters");
+    }
+
+    #[test]
+    fn settings_take_their_default_and_stay_in_range() {
+        assert_eq!(setting::<u32>("rounds", None, 3, 1..=15).unwrap(), 3);
+        assert_eq!(setting::<u32>("rounds", Some(15), 3, 1..=15).unwrap(), 15);
+        for outside in [0, 16, -1, i64::MAX] {
+            let (field, code, message) =
+                broken(setting::<u32>("rounds", Some(outside), 3, 1..=15).unwrap_err());
+            assert_eq!((field.as_str(), code), ("rounds", ErrorCode::OutOfRange));
+            assert_eq!(message, "rounds must be 1 to 15");
+        }
+    }
+
+    #[test]
+    fn a_default_outside_the_range_is_refused_too() {
+        assert!(setting::<u8>("team_target_vp", None, 4, 5..=44).is_err());
+    }
+
+    #[test]
+    fn the_first_foreign_setting_given_is_named() {
+        assert!(refuse_foreign(&[("a", false), ("b", false)], "classic").is_ok());
+        let (field, code, message) = broken(
+            refuse_foreign(&[("a", false), ("b", true), ("c", true)], "classic").unwrap_err(),
+        );
+        assert_eq!((field.as_str(), code), ("b", ErrorCode::NotForFormat));
+        assert_eq!(message, "b does not apply to classic events");
+    }
+}

@@ -1,0 +1,235 @@
+//! A typed client of the v1 API. The services call one another through it, the launcher's demo
+//! plays an event through it, and third parties may use it.
+//!
+//! Every call has a timeout and is retried on transport errors and on 502/503/504 with exponential
+//! backoff. Writes (POST, PUT) carry an `Idempotency-Key`, the same on every try of one call, so a
+//! retry of a write that did reach the server is answered with its first response and writes
+//! nothing twice.
+
+mod pairing;
+mod ranking;
+mod registration;
+mod results;
+
+use crate::problem::Problem;
+use reqwest::Method;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::time::Duration;
+
+/// Items asked for per page when the client reads a whole list: the largest page the API gives.
+pub(super) const PAGE: usize = 1000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The server answered with a problem document.
+    #[error("{} {}: {}", .problem.status, .problem.title, .problem.detail)]
+    Problem { problem: Problem },
+    /// The server could not be reached or did not answer in time.
+    #[error("unreachable: {0}")]
+    Transport(String),
+    /// The server answered something that is not the contract.
+    #[error("unexpected answer: {0}")]
+    Decode(String),
+}
+
+impl ClientError {
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ClientError::Problem { problem } => Some(problem.status),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Tries in all, the first included.
+    pub attempts: u32,
+    pub first_backoff: Duration,
+    pub timeout: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 3,
+            first_backoff: Duration::from_millis(100),
+            timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiClient {
+    base_url: String,
+    http: reqwest::Client,
+    token: Option<String>,
+    retry: RetryPolicy,
+}
+
+impl ApiClient {
+    pub fn new(base_url: &str) -> Self {
+        Self::with_policy(base_url, RetryPolicy::default())
+    }
+
+    #[expect(
+        clippy::expect_used,
+        reason = "a client fails to build only when the system's TLS cannot start: a start-up failure"
+    )]
+    pub fn with_policy(base_url: &str, retry: RetryPolicy) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(retry.timeout)
+            .connect_timeout(Duration::from_secs(2))
+            .build()
+            .expect("http client");
+        ApiClient {
+            base_url: base_url.trim_end_matches('/').to_string(),
+            http,
+            token: None,
+            retry,
+        }
+    }
+
+    /// The same client, sending `token` as its bearer token.
+    pub fn with_token(&self, token: impl Into<String>) -> Self {
+        ApiClient {
+            token: Some(token.into()),
+            ..self.clone()
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub(crate) async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<T, ClientError> {
+        self.call_with(method, path, body, &[])
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// A call with extra headers, answering the body and the response's ETag.
+    async fn call_with<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+        headers: &[(&str, String)],
+    ) -> Result<(T, Option<String>), ClientError> {
+        let attempts = self.retry.attempts.max(1);
+        // One key for every try of this call: the server answers a retry with the first response.
+        let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
+        let mut backoff = self.retry.first_backoff;
+        let mut last_error = None;
+        for attempt in 1..=attempts {
+            let mut request = self
+                .http
+                .request(method.clone(), format!("{}{}", self.base_url, path));
+            if let Some(token) = &self.token {
+                request = request.bearer_auth(token);
+            }
+            if let Some(key) = &idempotency_key {
+                request = request.header("Idempotency-Key", key);
+            }
+            if let Some(id) = crate::request_id::current() {
+                request = request.header(crate::request_id::HEADER, id);
+            }
+            for (name, value) in headers {
+                request = request.header(*name, value);
+            }
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            let outcome = match request.send().await {
+                Ok(response) => {
+                    let etag = response
+                        .headers()
+                        .get("etag")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
+                    decode(response).await.map(|value| (value, etag))
+                }
+                Err(e) => Err(ClientError::Transport(e.to_string())),
+            };
+            match outcome {
+                Err(e) if attempt < attempts && is_transient(&e) => {
+                    tracing::warn!(%path, attempt, error = %e, "call failed; retrying");
+                    last_error = Some(e);
+                    tokio::time::sleep(backoff).await;
+                    backoff *= 3;
+                }
+                other => return other,
+            }
+        }
+        Err(last_error.unwrap_or_else(|| ClientError::Transport("no attempt made".into())))
+    }
+
+    /// A list read page by page until a page comes back short.
+    async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> Result<Vec<T>, ClientError> {
+        let mut items = Vec::new();
+        loop {
+            let page: Vec<T> = self
+                .get(&format!("{path}?limit={PAGE}&offset={}", items.len()))
+                .await?;
+            let full = page.len() == PAGE;
+            items.extend(page);
+            if !full {
+                return Ok(items);
+            }
+        }
+    }
+
+    async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, ClientError> {
+        self.call::<(), T>(Method::GET, path, None).await
+    }
+
+    async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        self.call(Method::POST, path, Some(body)).await
+    }
+
+    async fn put<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        self.call(Method::PUT, path, Some(body)).await
+    }
+}
+
+fn is_transient(e: &ClientError) -> bool {
+    match e {
+        ClientError::Transport(_) => true,
+        ClientError::Problem { problem } => matches!(problem.status, 502..=504),
+        ClientError::Decode(_) => false,
+    }
+}
+
+async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, ClientError> {
+    let status = response.status();
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
+    if status.is_success() {
+        return serde_json::from_slice(&bytes)
+            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
+    }
+    let problem = serde_json::from_slice::<Problem>(&bytes).unwrap_or_else(|_| Problem {
+        kind: "about:blank".into(),
+        title: status.canonical_reason().unwrap_or("error").into(),
+        status: status.as_u16(),
+        detail: String::from_utf8_lossy(&bytes).chars().take(500).collect(),
+        errors: vec![],
+    });
+    Err(ClientError::Problem { problem })
+}

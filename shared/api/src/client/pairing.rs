@@ -1,0 +1,33 @@
+//! The pairing service's calls: rounds and keep-apart pairs.
+
+use super::{ApiClient, ClientError};
+use crate::types::*;
+use uuid::Uuid;
+
+impl ApiClient {
+    pub async fn draw_round(&self, event_id: Uuid, body: &DrawRound) -> Result<Round, ClientError> {
+        self.post(&format!("/v1/events/{event_id}/rounds"), body)
+            .await
+    }
+
+    /// Sets the event's keep-apart pairs (the director), replacing the earlier ones.
+    pub async fn set_keep_apart(
+        &self,
+        event_id: Uuid,
+        body: &KeepApart,
+    ) -> Result<KeepApart, ClientError> {
+        self.put(&format!("/v1/events/{event_id}/keep-apart"), body)
+            .await
+    }
+
+    pub async fn round(&self, event_id: Uuid, number: u32) -> Result<Round, ClientError> {
+        self.get(&format!("/v1/events/{event_id}/rounds/{number}"))
+            .await
+    }
+
+    /// Every round of the event (all pages).
+    pub async fn rounds(&self, event_id: Uuid) -> Result<Vec<Round>, ClientError> {
+        self.all_pages(&format!("/v1/events/{event_id}/rounds"))
+            .await
+    }
+}

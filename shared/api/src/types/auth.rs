@@ -1,0 +1,94 @@
+//! Roles, tokens and API keys.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What an API key may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The federation: everything.
+    Admin,
+    /// A tournament director: runs the events the key names.
+    Director,
+    /// A table app: posts results for the events the key names.
+    Scorer,
+    /// A player signed in with his PIN for one event (no API key): confirms or disputes the
+    /// results of his tables.
+    Player,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Player => "player",
+            Role::Director => "director",
+            Role::Scorer => "scorer",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        [Role::Admin, Role::Director, Role::Scorer, Role::Player]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"api_key": "ck_9Qz4w3WZKc1b2m8e5Jt0aVxY7u6pLr2sNdHfGkQbXyE"}))]
+pub struct TokenRequest {
+    pub api_key: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjlqRTQzSTcxIn0.eyJzdWIiOiIuLi4ifQ.c2ln", "token_type": "Bearer", "expires_in": 3600}))]
+pub struct TokenResponse {
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds until the token expires.
+    pub expires_in: u64,
+}
+
+/// A player signs in for one event with the PIN he was given when entered.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "pin": "042917"}))]
+pub struct PlayerTokenRequest {
+    pub event_id: Uuid,
+    pub player_id: Uuid,
+    pub pin: String,
+}
+
+/// The role of an API key: any role but `player` (players sign in with their PIN).
+// The schema of `CreateApiKey.role`, which is a `Role` the handler checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyRole {
+    Admin,
+    Director,
+    Scorer,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Table app, hall B", "role": "scorer", "event_ids": ["00000000-0000-4000-8000-0000000000e1"]}))]
+pub struct CreateApiKey {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    #[schema(value_type = KeyRole)]
+    pub role: Role,
+    /// Required for director and scorer keys: the events the key may act on. Not allowed for admin keys.
+    #[serde(default)]
+    pub event_ids: Option<Vec<Uuid>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ApiKeyCreated {
+    pub id: Uuid,
+    pub name: String,
+    pub role: Role,
+    pub event_ids: Option<Vec<Uuid>>,
+    /// The secret, shown once: store it now.
+    pub api_key: String,
+}

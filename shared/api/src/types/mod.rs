@@ -1,0 +1,19 @@
+//! Request and response bodies of the v1 API, by the service that serves them.
+
+mod auth;
+mod pairing;
+mod ranking;
+mod registration;
+mod results;
+
+pub use auth::*;
+pub use pairing::*;
+pub use ranking::*;
+pub use registration::*;
+pub use results::*;
+
+pub use catan_domain::board::BoardMode;
+pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
+pub use catan_domain::playoffs::SmallFieldRule;
+pub use catan_domain::results::{OutcomeKind, Stage};
+pub use catan_domain::seating::SeatPosition;

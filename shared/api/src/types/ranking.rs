@@ -1,0 +1,192 @@
+//! Standings and placements.
+
+use super::registration::{EntryStatus, EventFormat};
+use catan_domain::results::Stage;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"rank": 1, "entry_id": "00000000-0000-4000-8000-0000000000f1", "player_id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "status": "active", "vp": 28, "vp_share": "85.86", "vp_share_exact": "8500/99", "games": 3, "wins": 2, "three_player_games": 1}))]
+pub struct StandingRow {
+    pub rank: u32,
+    pub entry_id: Uuid,
+    pub player_id: Uuid,
+    pub name: String,
+    pub status: EntryStatus,
+    /// Credited victory points over the qualifying rounds.
+    pub vp: u32,
+    /// Sum of the player's shares of his tables' VP, in percent, two decimals (halves up).
+    pub vp_share: String,
+    /// The same, exact, as a fraction `numerator/denominator`: what ties are decided on.
+    pub vp_share_exact: String,
+    pub games: u32,
+    pub wins: u32,
+    pub three_player_games: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Standings {
+    /// Always `classic`.
+    #[schema(value_type = ClassicFormat)]
+    pub format: EventFormat,
+    pub event_id: Uuid,
+    /// The last qualifying round whose every table has a result (0 before any).
+    pub after_round: u32,
+    /// Qualifying results counted.
+    pub results_counted: u32,
+    pub rows: Vec<StandingRow>,
+}
+
+/// A team's line of a partner event's standings.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"rank": 1, "entry_id": "00000000-0000-4000-8000-0000000000f2", "team_name": "Sheep Shape", "player_ids": ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"], "status": "active", "points": 9, "vp": 72, "vp_against": 51, "games": 4, "byes": 0, "prize": 1}))]
+pub struct PartnerStandingRow {
+    pub rank: u32,
+    pub entry_id: Uuid,
+    pub team_name: String,
+    pub player_ids: Vec<Uuid>,
+    pub status: EntryStatus,
+    pub points: u32,
+    /// VP the team scored (byes counted by the bye rule).
+    pub vp: u32,
+    /// VP its opponents scored against it: fewer ranks higher on equal points.
+    pub vp_against: u32,
+    pub games: u32,
+    pub byes: u32,
+    /// 1, 2 or 3 for the prize winners.
+    pub prize: Option<u8>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PartnerStandings {
+    /// Always `partner`.
+    #[schema(value_type = PartnerFormat)]
+    pub format: EventFormat,
+    pub event_id: Uuid,
+    /// The last Swiss round whose every table has a result (0 before any).
+    pub after_round: u32,
+    pub results_counted: u32,
+    pub rows: Vec<PartnerStandingRow>,
+}
+
+/// The `format` of classic standings: what tells them from partner standings.
+// The schema of `Standings.format`, an `EventFormat` that is always `classic` there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClassicFormat {
+    Classic,
+}
+
+/// The `format` of partner standings: what tells them from classic standings.
+// The schema of `PartnerStandings.format`, an `EventFormat` that is always `partner` there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartnerFormat {
+    Partner,
+}
+
+/// An event's standings: classic rows or partner rows, as its `format` says.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnyStandings {
+    Classic(Standings),
+    Partner(PartnerStandings),
+}
+
+impl<'de> Deserialize<'de> for AnyStandings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = serde_json::Value::deserialize(deserializer)?;
+        match value.get("format").and_then(|f| f.as_str()) {
+            Some("partner") => serde_json::from_value(value)
+                .map(AnyStandings::Partner)
+                .map_err(D::Error::custom),
+            _ => serde_json::from_value(value)
+                .map(AnyStandings::Classic)
+                .map_err(D::Error::custom),
+        }
+    }
+}
+
+/// One server-sent event of `GET /v1/events/{id}/standings/stream`, as OpenAPI 3.1 describes
+/// the events of a `text/event-stream` (its fields `event`, `data`, `id`, `retry`): `event` is
+/// `standings` and `data` the standings as JSON. Documentation only; the stream is written by
+/// hand.
+pub struct StandingsEvent;
+
+impl utoipa::PartialSchema for StandingsEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::Ref;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "One server-sent event: `event: standings`, `data:` the standings as JSON.",
+            ))
+            .property(
+                "event",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["standings"])),
+            )
+            .property(
+                "data",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some("The standings, as `GET .../standings` answers them."))
+                    .content_media_type("application/json")
+                    .content_schema(Some(Ref::from_schema_name("AnyStandings"))),
+            )
+            .property("id", ObjectBuilder::new().schema_type(Type::String))
+            .property(
+                "retry",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .description(Some("Milliseconds a client waits before it reconnects.")),
+            )
+            .required("data")
+            .into()
+    }
+}
+
+impl ToSchema for StandingsEvent {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            AnyStandings::name().into(),
+            <AnyStandings as utoipa::PartialSchema>::schema(),
+        ));
+        <AnyStandings as ToSchema>::schemas(schemas);
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"place": 1, "entry_id": "00000000-0000-4000-8000-0000000000f1", "player_id": "00000000-0000-4000-8000-000000000001", "player_ids": ["00000000-0000-4000-8000-000000000001"], "name": "Ada Lovelace", "stage": "final"}))]
+pub struct PlacementRow {
+    pub place: u32,
+    pub entry_id: Uuid,
+    /// Classic events: the player.
+    pub player_id: Option<Uuid>,
+    /// The entry's players: one, or a team's two.
+    pub player_ids: Vec<Uuid>,
+    /// The player's name, or the team's.
+    pub name: String,
+    /// The furthest stage the player reached (`swiss` for partner events).
+    pub stage: Stage,
+}
+
+/// The event's final placements. Until they are known (`complete: false`) there are no rows:
+/// a classic event's once its final has a result (or its qualifying rounds, without a playoff);
+/// a partner event's once every Swiss round has its results.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Placements {
+    pub event_id: Uuid,
+    pub complete: bool,
+    pub rows: Vec<PlacementRow>,
+}

@@ -1,0 +1,234 @@
+//! Regions, players, events and their entries.
+
+use catan_domain::board::BoardMode;
+use catan_domain::partner::{PartnerSettings, TimeLimitRule};
+use catan_domain::playoffs::SmallFieldRule;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Catalonia"}))]
+pub struct CreateRegion {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000a1", "name": "Catalonia"}))]
+pub struct Region {
+    pub id: Uuid,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1"}))]
+pub struct CreatePlayer {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    #[serde(default)]
+    pub region_id: Option<Uuid>,
+}
+
+/// A player: one identity across every event of the federation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "created_at": "2026-03-14T09:30:00Z"}))]
+pub struct Player {
+    pub id: Uuid,
+    pub name: String,
+    pub region_id: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFormat {
+    /// Individual tournament: tables of 4 (and 3), qualifying rounds, semi-finals, final.
+    Classic,
+    /// Teams of two, two teams a table, Swiss rounds.
+    Partner,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Spring open", "format": "classic", "region_id": "00000000-0000-4000-8000-0000000000a1", "qualifying_rounds": 3}))]
+pub struct CreateEvent {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    #[serde(default)]
+    pub region_id: Option<Uuid>,
+    pub format: EventFormat,
+    /// Qualifying rounds before the playoff; 3 when absent (1 to 15).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 15)]
+    pub qualifying_rounds: Option<i64>,
+    /// The playoff of a field smaller than 16: `final_of_top4` (default) or `no_playoff`.
+    #[serde(default)]
+    pub small_field_playoff: Option<SmallFieldRule>,
+    /// `each_table` (default): every table its own board; `same_for_round`: every table of a
+    /// round plays the same board (duplicate play).
+    #[serde(default)]
+    pub board_mode: Option<BoardMode>,
+    /// Partner events: Swiss rounds (default 4).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 15)]
+    pub swiss_rounds: Option<i64>,
+    /// Partner events: the VP a team's two players need together to win (default 20).
+    #[serde(default)]
+    pub team_target_vp: Option<i64>,
+    /// Partner events: minutes a game (default 60).
+    #[serde(default)]
+    pub minutes_per_game: Option<i64>,
+    /// Partner events: thinking time per player per turn, in seconds (default 120).
+    #[serde(default)]
+    pub thinking_seconds_per_turn: Option<i64>,
+    /// Partner events: a game stopped at the time limit: `more_vp_wins` (default; equal VP is a
+    /// draw), `draw`, or `no_winner` (a loss for both).
+    #[serde(default)]
+    pub time_limit_rule: Option<TimeLimitRule>,
+    /// Partner events: points for a bye (default 3, as a win).
+    #[serde(default)]
+    pub bye_points: Option<i64>,
+    /// Which results the standings count: `posted` (default: as soon as a table posts) or
+    /// `confirmed` (once every player of the table confirmed, or the director resolved a dispute).
+    #[serde(default)]
+    pub standings_count: Option<StandingsCount>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StandingsCount {
+    #[default]
+    Posted,
+    Confirmed,
+}
+
+impl CreateEvent {
+    /// A classic event with every setting at its default.
+    pub fn classic(name: &str) -> Self {
+        CreateEvent {
+            name: name.to_string(),
+            region_id: None,
+            format: EventFormat::Classic,
+            qualifying_rounds: None,
+            small_field_playoff: None,
+            board_mode: None,
+            swiss_rounds: None,
+            team_target_vp: None,
+            minutes_per_game: None,
+            thinking_seconds_per_turn: None,
+            time_limit_rule: None,
+            bye_points: None,
+            standings_count: None,
+        }
+    }
+
+    /// A partner event with every setting at its default.
+    pub fn partner(name: &str) -> Self {
+        CreateEvent {
+            format: EventFormat::Partner,
+            ..CreateEvent::classic(name)
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "created_at": "2026-03-01T08:00:00Z"}))]
+pub struct Event {
+    pub id: Uuid,
+    pub name: String,
+    pub region_id: Option<Uuid>,
+    pub format: EventFormat,
+    pub qualifying_rounds: u32,
+    pub small_field_playoff: SmallFieldRule,
+    pub board_mode: BoardMode,
+    pub standings_count: StandingsCount,
+    /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
+    /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
+    pub partner_rules: Option<PartnerSettings>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryStatus {
+    /// Seated in the next round drawn.
+    Active,
+    /// Left the event; keeps the games played.
+    Dropped,
+    /// Excluded by the tournament director; keeps the games played.
+    Excluded,
+}
+
+/// A classic entry names one player; a partner entry a team of two.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001"}))]
+pub struct CreateEntry {
+    /// Classic events: the player.
+    #[serde(default)]
+    pub player_id: Option<Uuid>,
+    /// Partner events: the team's name.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    pub team_name: Option<String>,
+    /// Partner events: the team's two players.
+    #[serde(default)]
+    pub player_ids: Option<Vec<Uuid>>,
+}
+
+impl CreateEntry {
+    pub fn player(player_id: Uuid) -> Self {
+        CreateEntry {
+            player_id: Some(player_id),
+            ..Default::default()
+        }
+    }
+
+    pub fn team(team_name: &str, players: [Uuid; 2]) -> Self {
+        CreateEntry {
+            team_name: Some(team_name.to_string()),
+            player_ids: Some(players.to_vec()),
+            ..Default::default()
+        }
+    }
+}
+
+/// An entry into one event: a player (classic) or a team of two (partner).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000f1", "event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "team_name": null, "player_ids": ["00000000-0000-4000-8000-000000000001"], "name": "Ada Lovelace", "status": "active", "status_reason": null, "created_at": "2026-03-14T09:31:00Z"}))]
+pub struct Entry {
+    pub id: Uuid,
+    pub event_id: Uuid,
+    /// Classic events: the player.
+    pub player_id: Option<Uuid>,
+    /// Partner events: the team's name.
+    pub team_name: Option<String>,
+    /// The entry's players: one, or a team's two.
+    pub player_ids: Vec<Uuid>,
+    /// The player's name, or the team's.
+    pub name: String,
+    pub status: EntryStatus,
+    /// Why the entry was dropped or excluded.
+    pub status_reason: Option<String>,
+    pub created_at: DateTime<Utc>,
+    /// Only in the answer to the entry's creation: each player's PIN, with which he signs in to
+    /// confirm or dispute his tables' results. Hand it to the player; it is not shown again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pins: Option<Vec<PlayerPin>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerPin {
+    pub player_id: Uuid,
+    pub pin: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "Left after round 2", "exclude": false}))]
+pub struct DropEntry {
+    #[schema(min_length = 1, max_length = 200)]
+    pub reason: String,
+    /// True when the tournament director excludes the player (rather than the player leaving).
+    #[serde(default)]
+    pub exclude: bool,
+}

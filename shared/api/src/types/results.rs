@@ -1,0 +1,198 @@
+//! Results sheets as posted and as recorded.
+
+use catan_domain::partner::GameResult;
+use catan_domain::results::{OutcomeKind, Stage};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct BreakdownInput {
+    #[schema(minimum = 0, maximum = 5)]
+    pub settlements: i64,
+    #[schema(minimum = 0, maximum = 4)]
+    pub cities: i64,
+    #[schema(minimum = 0, maximum = 5)]
+    pub vp_cards: i64,
+    pub longest_road: bool,
+    pub largest_army: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ScoreInput {
+    pub player_id: Uuid,
+    /// The victory points the player actually had (2 to 22).
+    #[schema(minimum = 2, maximum = 22)]
+    pub vp: i64,
+    #[serde(default)]
+    pub breakdown: Option<BreakdownInput>,
+}
+
+/// A table's results sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"outcome": "won", "winner_player_id": "00000000-0000-4000-8000-000000000001", "scores": [{"player_id": "00000000-0000-4000-8000-000000000001", "vp": 10, "breakdown": {"settlements": 2, "cities": 3, "vp_cards": 0, "longest_road": true, "largest_army": false}}, {"player_id": "00000000-0000-4000-8000-000000000002", "vp": 7}, {"player_id": "00000000-0000-4000-8000-000000000003", "vp": 5}, {"player_id": "00000000-0000-4000-8000-000000000004", "vp": 4}]}))]
+pub struct SubmitResult {
+    pub outcome: OutcomeKind,
+    /// Classic events: required when `outcome` is `won`; absent at a time limit.
+    #[serde(default)]
+    pub winner_player_id: Option<Uuid>,
+    /// Partner events: the winning team's entry when `outcome` is `won`; absent at a time limit.
+    #[serde(default)]
+    pub winner_entry_id: Option<Uuid>,
+    pub scores: Vec<ScoreInput>,
+}
+
+/// A team's line of a partner table's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TeamScore {
+    pub entry_id: Uuid,
+    pub player_ids: Vec<Uuid>,
+    /// The two players' VP together.
+    pub vp: u32,
+    /// `win`, `draw` or `loss`.
+    pub result: GameResult,
+    pub points: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001", "vp": 11, "credited_vp": 10, "breakdown": null}))]
+pub struct ScoreRecorded {
+    pub player_id: Uuid,
+    pub vp: u8,
+    /// What the game credits: the winner 10, everyone else at most 9.
+    pub credited_vp: u8,
+    pub breakdown: Option<BreakdownInput>,
+}
+
+/// Where a table's results sheet stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultStatus {
+    /// Recorded; not every player has confirmed it yet.
+    Posted,
+    /// Every player at the table confirmed this version.
+    Confirmed,
+    /// A player disputes it; the director resolves it with a correction.
+    Disputed,
+    /// The director corrected it after a dispute.
+    Resolved,
+}
+
+/// A player's dispute of a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Dispute {
+    pub player_id: Uuid,
+    pub reason: String,
+    /// The version disputed.
+    pub version: u32,
+    pub created_at: DateTime<Utc>,
+    /// The director's correction that resolved it.
+    pub resolved_by_version: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "I had 8 VP, not 7"}))]
+pub struct DisputeResult {
+    #[schema(min_length = 1, max_length = 500)]
+    pub reason: String,
+}
+
+/// A table's recorded result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TableResult {
+    pub event_id: Uuid,
+    pub round: u32,
+    pub table: u32,
+    pub stage: Stage,
+    /// 1 for the first result; each correction by the tournament director adds one.
+    pub version: u32,
+    /// Position in the event's change feed.
+    pub seq: i64,
+    /// How many tables the round has.
+    pub round_tables: u32,
+    pub outcome: OutcomeKind,
+    pub winner_player_id: Option<Uuid>,
+    /// Partner events: the winning team's entry.
+    pub winner_entry_id: Option<Uuid>,
+    pub scores: Vec<ScoreRecorded>,
+    /// Partner events: each team's VP, result and points.
+    pub teams: Vec<TeamScore>,
+    pub status: ResultStatus,
+    /// The players who confirmed this version.
+    pub confirmed_by: Vec<Uuid>,
+    /// Disputes of this result, open and resolved.
+    pub disputes: Vec<Dispute>,
+    pub recorded_at: DateTime<Utc>,
+    /// The API key that recorded this version.
+    pub recorded_by: Uuid,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ResultList {
+    pub items: Vec<TableResult>,
+}
+
+impl TableResult {
+    /// The result as the rules see it.
+    pub fn to_domain(&self) -> catan_domain::results::TableResult {
+        catan_domain::results::TableResult {
+            winner: self.winner_player_id,
+            scores: self
+                .scores
+                .iter()
+                .map(|s| catan_domain::results::Score {
+                    player: s.player_id,
+                    vp: s.vp,
+                    credited_vp: s.credited_vp,
+                    breakdown: s
+                        .breakdown
+                        .as_ref()
+                        .map(|b| catan_domain::results::Breakdown {
+                            settlements: b.settlements as u8,
+                            cities: b.cities as u8,
+                            vp_cards: b.vp_cards as u8,
+                            longest_road: b.longest_road,
+                            largest_army: b.largest_army,
+                        }),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl TableResult {
+    /// A partner table's result as the rules see it.
+    pub fn to_partner_game(&self) -> Option<catan_domain::partner::PartnerGame> {
+        use catan_domain::partner::{PartnerGame, PartnerPlayerScore, TeamResult};
+        let team = |line: &TeamScore| -> Option<TeamResult> {
+            let player = |id: Uuid| {
+                let score = self.scores.iter().find(|s| s.player_id == id)?;
+                Some(PartnerPlayerScore {
+                    player: id,
+                    vp: score.vp,
+                    breakdown: None,
+                })
+            };
+            Some(TeamResult {
+                team: line.entry_id,
+                players: [
+                    player(*line.player_ids.first()?)?,
+                    player(*line.player_ids.get(1)?)?,
+                ],
+                vp: line.vp,
+                result: line.result,
+                points: line.points,
+            })
+        };
+        match self.teams.as_slice() {
+            [home, away] => Some(PartnerGame {
+                outcome: self.outcome,
+                home: team(home)?,
+                away: team(away)?,
+                winner: self.winner_entry_id,
+            }),
+            _ => None,
+        }
+    }
+}

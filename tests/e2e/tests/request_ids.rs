@@ -1,0 +1,96 @@
+//! One request followed across the services' logs: every service logs it under the caller's
+//! `x-request-id` (its `correlation_id`), including the calls it makes to the other services,
+//! and answers the id back.
+
+use catan_api::DrawRound;
+use catan_e2e::{spawn_suite, won_by_first};
+use std::io::Write;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The log lines of this test process, as the services write them.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut log = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        log.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn lines_with(&self, needle: &str) -> Vec<String> {
+        let log = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        String::from_utf8_lossy(&log)
+            .lines()
+            .filter(|line| line.contains(needle))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_results_sheet_is_logged_under_one_id_by_the_gateway_results_and_pairing() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .init();
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let round = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound { seed: Some(7) })
+        .await
+        .expect("round 1");
+    let players: Vec<_> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
+    let token = ts
+        .anonymous
+        .token(&fx.director_key)
+        .await
+        .expect("token")
+        .access_token;
+
+    let answer = reqwest::Client::new()
+        .put(format!(
+            "{}/v1/events/{}/rounds/1/tables/1/result",
+            ts.suite.url(),
+            fx.event.id
+        ))
+        .bearer_auth(token)
+        .header("x-request-id", "sheet-0042")
+        .json(&won_by_first(&players, &[10, 7, 5, 4]))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(answer.status(), 201);
+    assert_eq!(answer.headers()["x-request-id"], "sheet-0042");
+
+    let logged = captured.lines_with("correlation_id=sheet-0042");
+    let sheet = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
+    let round_read = format!("/v1/events/{}/rounds/1 ", fx.event.id);
+    // The gateway and the results service log the sheet, and pairing the round results read.
+    assert_eq!(
+        logged
+            .iter()
+            .filter(|l| l.contains(&sheet) && l.contains("request"))
+            .count(),
+        2,
+        "{logged:#?}"
+    );
+    assert!(
+        logged
+            .iter()
+            .any(|l| l.contains(&round_read) || l.contains(&format!("{}}}", round_read.trim()))),
+        "{logged:#?}"
+    );
+    // Another request is not logged under this id.
+    assert!(captured.lines_with("correlation_id=sheet-0042").len() == logged.len());
+    ts.shutdown().await;
+}

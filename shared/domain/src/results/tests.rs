@@ -61,11 +61,7 @@ fn won_sheet(table: &[PlayerId], vps: [i64; 4]) -> RawSheet {
     )
 }
 
-fn violations_of(
-    sheet: &RawSheet,
-    seated: &[PlayerId],
-    stage: Stage,
-) -> Vec<(String, RuleCode)> {
+fn violations_of(sheet: &RawSheet, seated: &[PlayerId], stage: Stage) -> Vec<(String, RuleCode)> {
     validate_sheet(sheet, seated, stage)
         .expect_err("the sheet should be rejected")
         .into_iter()

@@ -121,12 +121,12 @@ pub fn classic_standings(entrants: &[PlayerId], games: &[Game]) -> Vec<ClassicRo
     let mut standings: Vec<ClassicRow> = rows.into_values().collect();
     standings.sort_by(|a, b| a.compare_merit(b).then_with(|| a.player.cmp(&b.player)));
     let mut previous: Option<(usize, u32)> = None;
-    for index in 0..standings.len() {
+    for (index, place) in (0..standings.len()).zip(1u32..) {
         let rank = match previous {
             Some((before, rank)) if standings[before].compare_merit(&standings[index]).is_eq() => {
                 rank
             }
-            _ => u32::try_from(index + 1).expect("fewer than 4 billion entrants"),
+            _ => place,
         };
         standings[index].rank = rank;
         previous = Some((index, rank));

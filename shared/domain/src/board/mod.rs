@@ -234,6 +234,10 @@ impl Board {
         self.hexes.iter().find(|hex| hex.coord == coord)
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "generate_board lays every tile of LAND_TILES, which hold one desert"
+    )]
     pub fn desert(&self) -> &Hex {
         self.hexes
             .iter()
@@ -261,6 +265,29 @@ pub fn lay_order() -> Vec<HexCoord> {
 /// The `r` values of land column `q`, top to bottom.
 fn column_rows(q: i32) -> std::ops::RangeInclusive<i32> {
     (-2).max(-2 - q)..=2.min(2 - q)
+}
+
+/// A land hex's column (`q + 2`) or row in its column (`r` minus the column's top `r`), as
+/// [`Hex`] stores them.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "the land columns are q = -2..=2 and a column has at most 5 rows: offsets are 0..=4"
+)]
+fn board_offset(offset: i32) -> u8 {
+    offset as u8
+}
+
+/// Where the desert was laid.
+#[expect(
+    clippy::expect_used,
+    reason = "every tile of LAND_TILES is laid, and they hold one desert"
+)]
+fn desert_of(placed: &[(HexCoord, Terrain)]) -> HexCoord {
+    placed
+        .iter()
+        .find(|(_, t)| *t == Terrain::Desert)
+        .map(|(c, _)| *c)
+        .expect("one desert tile")
 }
 
 /// The six corner hexes of the outer land ring.
@@ -383,50 +410,37 @@ pub fn generate_board(seed: u64) -> Board {
     let corner = rng.random_range(0..6);
 
     let placed: Vec<(HexCoord, Terrain)> = lay_order().into_iter().zip(tiles).collect();
-    let terrain_at = |coord: HexCoord| {
-        placed
-            .iter()
-            .find(|(c, _)| *c == coord)
-            .map(|(_, t)| *t)
-            .expect("the spiral covers only land hexes")
-    };
+    let desert = desert_of(&placed);
 
-    let mut tokens = Vec::with_capacity(TOKEN_VALUES.len());
-    let mut values = TOKEN_VALUES.iter().zip('A'..='R');
-    for coord in spiral_from_corner(corner) {
-        if terrain_at(coord) == Terrain::Desert {
-            continue;
-        }
-        let (&value, letter) = values.next().expect("18 tokens for 18 producing hexes");
-        tokens.push((coord, Token { letter, value }));
-    }
+    // The spiral covers the 19 land hexes: the 18 besides the desert take the 18 tokens.
+    let tokens: Vec<(HexCoord, Token)> = spiral_from_corner(corner)
+        .into_iter()
+        .filter(|&coord| coord != desert)
+        .zip(TOKEN_VALUES.iter().zip('A'..='R'))
+        .map(|(coord, (&value, letter))| (coord, Token { letter, value }))
+        .collect();
 
     let hexes: Vec<Hex> = placed
         .iter()
-        .enumerate()
-        .map(|(order, &(coord, terrain))| {
+        .zip(0u8..)
+        .map(|(&(coord, terrain), order)| {
             let top = *column_rows(coord.q).start();
             Hex {
                 coord,
-                column: (coord.q + 2) as u8,
-                row: (coord.r - top) as u8,
-                lay_order: order as u8,
+                column: board_offset(coord.q + 2),
+                row: board_offset(coord.r - top),
+                lay_order: order,
                 terrain,
                 token: tokens.iter().find(|(c, _)| *c == coord).map(|(_, t)| *t),
             }
         })
         .collect();
-    let robber = placed
-        .iter()
-        .find(|(_, t)| *t == Terrain::Desert)
-        .map(|(c, _)| *c)
-        .expect("one desert tile");
 
     Board {
         seed,
         hexes,
         harbours: standard_harbours(),
-        robber,
+        robber: desert,
         spiral_start_corner: outer_corners()[corner],
     }
 }

@@ -231,6 +231,10 @@ mod tests {
         pixmap
     }
 
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the points tested lie inside the picture: rounded, they are pixel indices"
+    )]
     fn pixel_at(pixmap: &tiny_skia::Pixmap, (x, y): (f64, f64)) -> [u8; 3] {
         let column = (x - VIEW_MIN_X).round() as u32;
         let row = (y - VIEW_MIN_Y).round() as u32;

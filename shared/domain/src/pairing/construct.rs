@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::design;
-use super::plan_input::{ABSENT, PlanInput};
+use super::plan_input::{ABSENT, PlanInput, index_u32};
 
 const ROWS: usize = 4;
 
@@ -53,7 +53,7 @@ fn grid(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<[u32; ROWS]>> {
     };
     let tables: Vec<Vec<u32>> = match input.history.first() {
         None => {
-            let mut order: Vec<u32> = (0..n as u32).collect();
+            let mut order: Vec<u32> = (0..index_u32(n)).collect();
             order.shuffle(rng);
             let mut rest = order.as_slice();
             input
@@ -80,21 +80,20 @@ fn grid(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<[u32; ROWS]>> {
             first_round.clone()
         }
     };
-    // Tables of 4 fill the columns without a hole in order, tables of 3 the others.
+    // Tables of 4 fill the columns without a hole in order, tables of 3 the others (one table
+    // of 3 per hole, so neither runs out).
     let (fours, threes) = tables.split_at(input.sizes.fours);
     let mut fours = fours.iter();
     let mut threes = threes.iter();
-    Some(
-        (0..columns)
-            .map(|column| {
-                if hole_columns.contains(&column) {
-                    column_of(threes.next().expect("one table of 3 per hole"), true)
-                } else {
-                    column_of(fours.next().expect("one table of 4 per full column"), false)
-                }
-            })
-            .collect(),
-    )
+    (0..columns)
+        .map(|column| {
+            if hole_columns.contains(&column) {
+                Some(column_of(threes.next()?, true))
+            } else {
+                Some(column_of(fours.next()?, false))
+            }
+        })
+        .collect()
 }
 
 /// The tables (lists of grid cells' players, holes included) of the construction's first
@@ -160,11 +159,11 @@ fn slot_order(tables: &[Vec<u32>], round: usize, input: &PlanInput) -> Option<Ve
                 .map(|position| table[(position + ROWS - round % ROWS) % ROWS])
                 .collect();
             // At a table of 3 only the last player moves, into the hole's position.
-            if let Some(hole) = seats.iter().position(|&player| player == ABSENT) {
-                let last = seats.pop().expect("four seats");
-                if hole < seats.len() {
-                    seats[hole] = last;
-                }
+            if let Some(hole) = seats.iter().position(|&player| player == ABSENT)
+                && let Some(last) = seats.pop()
+                && hole < seats.len()
+            {
+                seats[hole] = last;
             }
             seats
         })
@@ -236,7 +235,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn grid_of(players: usize) -> Vec<[u32; ROWS]> {
-        (0..players as u32 / 4)
+        (0..u32::try_from(players / 4).unwrap())
             .map(|c| [4 * c, 4 * c + 1, 4 * c + 2, 4 * c + 3])
             .collect()
     }
@@ -277,7 +276,10 @@ mod tests {
             for tables in classes(&grid_of(players), 6) {
                 let mut seated: Vec<u32> = tables.concat();
                 seated.sort_unstable();
-                assert_eq!(seated, (0..players as u32).collect::<Vec<_>>());
+                assert_eq!(
+                    seated,
+                    (0..u32::try_from(players).unwrap()).collect::<Vec<_>>()
+                );
                 assert!(tables.iter().all(|table| table.len() == ROWS));
             }
             assert_no_pair_meets_twice(&classes(&grid_of(players), 6));

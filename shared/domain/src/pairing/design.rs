@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::plan_input::PlanInput;
+use super::plan_input::{PlanInput, index_u32};
 
 /// Rounds of blocks (tables of 4) over points `0..n`.
 type Schedule = Vec<Vec<[u32; 4]>>;
@@ -61,8 +61,10 @@ fn unital_blocks() -> Vec<[u32; 4]> {
     vectors
         .iter()
         .filter_map(|line| {
-            let on: Vec<u32> = (0..unital.len() as u32)
-                .filter(|&p| dot(line, &unital[p as usize]) == 0)
+            let on: Vec<u32> = (0u32..)
+                .zip(&unital)
+                .filter(|(_, point)| dot(line, point) == 0)
+                .map(|(p, _)| p)
                 .collect();
             <[u32; 4]>::try_from(on).ok()
         })
@@ -128,20 +130,23 @@ fn resolution(classes: &[u64], blocks: usize) -> Option<Vec<u64>> {
     extend(classes, 0, (1u64 << blocks) - 1, &mut chosen).then_some(chosen)
 }
 
-/// 28 players, 9 rounds: the resolved Hermitian unital.
-fn unital_schedule() -> Schedule {
+/// 28 players, 9 rounds: the resolved Hermitian unital (the unital of order 3 is resolvable,
+/// so this is never None).
+fn unital_schedule() -> Option<Schedule> {
     let blocks = unital_blocks();
     let classes = parallel_classes(&blocks, 28);
-    let resolved = resolution(&classes, blocks.len()).expect("the unital of order 3 is resolvable");
-    resolved
-        .iter()
-        .map(|&class| {
-            (0..blocks.len())
-                .filter(|&b| class >> b & 1 == 1)
-                .map(|b| blocks[b])
-                .collect()
-        })
-        .collect()
+    let resolved = resolution(&classes, blocks.len())?;
+    Some(
+        resolved
+            .iter()
+            .map(|&class| {
+                (0..blocks.len())
+                    .filter(|&b| class >> b & 1 == 1)
+                    .map(|b| blocks[b])
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
 /// Point (x, kind) of Z_7 × {0, 1, 2} is 3x + kind; ∞_k is 21 + k.
@@ -235,28 +240,28 @@ fn base_round() -> Option<Vec<Vec<u32>>> {
         mixed: [[[false; 7]; 3]; 3],
         pure: [[false; 7]; 3],
     };
-    extend(&mut state, 0).then(|| {
-        state
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(block, points)| {
-                let mut block_points: Vec<u32> = points
-                    .iter()
-                    .map(|&(x, kind)| 3 * x as u32 + kind as u32)
-                    .collect();
-                if block < 3 {
-                    block_points.push(INFINITE + block as u32);
-                }
-                block_points
-            })
-            .collect()
-    })
+    if !extend(&mut state, 0) {
+        return None;
+    }
+    (0u32..)
+        .zip(&state.blocks)
+        .map(|(block, points)| {
+            let mut block_points = points
+                .iter()
+                .map(|&(x, kind)| u32::try_from(3 * x + kind).ok())
+                .collect::<Option<Vec<u32>>>()?;
+            if block < 3 {
+                block_points.push(INFINITE + block);
+            }
+            Some(block_points)
+        })
+        .collect()
 }
 
-/// 24 players, 7 rounds: the base round developed modulo 7.
-fn golfer_schedule() -> Schedule {
-    let base = base_round().expect("the difference search finds a base round");
+/// 24 players, 7 rounds: the base round developed modulo 7 (the difference search finds a base
+/// round of blocks of 4, so this is never None).
+fn golfer_schedule() -> Option<Schedule> {
+    let base = base_round()?;
     (0..7)
         .map(|shift| {
             base.iter()
@@ -271,20 +276,21 @@ fn golfer_schedule() -> Schedule {
                             }
                         })
                         .collect();
-                    <[u32; 4]>::try_from(moved).expect("blocks of 4")
+                    <[u32; 4]>::try_from(moved).ok()
                 })
                 .collect()
         })
         .collect()
 }
 
-/// The design for a field of `players` at tables of 4, if there is one.
+/// The design for a field of `players` at tables of 4, if there is one. Were a design's
+/// construction ever to fail, the field would simply be planned without it.
 pub(crate) fn schedule(players: usize) -> Option<&'static Schedule> {
-    static UNITAL: OnceLock<Schedule> = OnceLock::new();
-    static GOLFER: OnceLock<Schedule> = OnceLock::new();
+    static UNITAL: OnceLock<Option<Schedule>> = OnceLock::new();
+    static GOLFER: OnceLock<Option<Schedule>> = OnceLock::new();
     match players {
-        28 => Some(UNITAL.get_or_init(unital_schedule)),
-        24 => Some(GOLFER.get_or_init(golfer_schedule)),
+        28 => UNITAL.get_or_init(unital_schedule).as_ref(),
+        24 => GOLFER.get_or_init(golfer_schedule).as_ref(),
         _ => None,
     }
 }
@@ -320,7 +326,7 @@ pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<Vec<
     let first_round: Vec<Vec<u32>> = match input.history.first() {
         Some(round) => round.clone(),
         None => {
-            let mut order: Vec<u32> = (0..n as u32).collect();
+            let mut order: Vec<u32> = (0..index_u32(n)).collect();
             order.shuffle(rng);
             order.chunks(4).map(<[u32]>::to_vec).collect()
         }
@@ -379,7 +385,10 @@ mod tests {
         for round in schedule {
             let mut seated: Vec<u32> = round.iter().flatten().copied().collect();
             seated.sort_unstable();
-            assert_eq!(seated, (0..players as u32).collect::<Vec<_>>());
+            assert_eq!(
+                seated,
+                (0..u32::try_from(players).unwrap()).collect::<Vec<_>>()
+            );
             for block in round {
                 for (i, &a) in block.iter().enumerate() {
                     for &b in &block[i + 1..] {

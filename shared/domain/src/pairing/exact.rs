@@ -60,7 +60,7 @@ fn extend(
         return;
     }
     // The lowest unseated player opens the next table, so each split is listed once.
-    let first = unseated.trailing_zeros() as u16;
+    let first = unseated.trailing_zeros();
     let others = unseated & !(1 << first);
     let mut tried = Vec::new();
     for index in 0..sizes.len() {

@@ -6,6 +6,15 @@ use crate::seating::TableSizes;
 /// No table: the player was absent in that round.
 pub(crate) const ABSENT: u32 = u32::MAX;
 
+/// A dense index (player, table or slot of one field) as the `u32` the planners store.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "dense indices number the players, tables or seats of one field, far below u32::MAX"
+)]
+pub(crate) fn index_u32(index: usize) -> u32 {
+    index as u32
+}
+
 pub(crate) struct PlanInput {
     pub players: usize,
     pub sizes: TableSizes,

@@ -61,7 +61,7 @@ mod tests {
     #[test]
     fn tables_of_three_only_when_the_head_count_forces_them() {
         for count in [6usize, 7, 9, 13, 15] {
-            let players: Vec<u32> = (0..count as u32).collect();
+            let players: Vec<u32> = (0..u32::try_from(count).unwrap()).collect();
             let tables = draw_playoff_tables(&players, 1);
             let threes = tables.iter().filter(|table| table.len() == 3).count();
             assert_eq!(threes, (4 - count % 4) % 4);

@@ -178,7 +178,9 @@ fn match_in_blocks(
                 offset - pair_cost.cost(&field[members[a]], &field[members[b]]) as i128
             });
             for (a, &i) in members.iter().enumerate() {
-                mate[i] = members[matching.mate[a].expect("a complete graph of even order")];
+                // Blocks have even order and the graph is complete, so every member is matched;
+                // were one not, the whole field would be solved at once instead.
+                mate[i] = members[matching.mate[a]?];
                 dual[i] = matching.vertex_dual[a];
             }
             *solved = true;
@@ -231,6 +233,12 @@ fn match_in_blocks(
 }
 
 /// Minimum-cost perfect matching of `field`; returns each team's mate and the chosen pairs' cost.
+#[expect(
+    clippy::expect_used,
+    reason = "every pair cost is at most `PairCost::bound`, and `pair_swiss` picks `W` for it: \
+              i64 only when 64 times the bound fits, else i128, which holds the bound of any \
+              event's points and ranks"
+)]
 fn match_field<W>(field: &[SwissTeam], pair_cost: &PairCost) -> (Vec<usize>, Vec<u128>)
 where
     W: integer_blossom::Weight + TryFrom<u128>,
@@ -326,16 +334,16 @@ mod tests {
     }
 
     fn field(points: &[u32]) -> Vec<SwissTeam> {
-        let mut order: Vec<usize> = (0..points.len()).collect();
-        order.sort_by_key(|&t| (std::cmp::Reverse(points[t]), t));
+        let mut order: Vec<(u32, u32)> = (0u32..).zip(points.iter().copied()).collect();
+        order.sort_by_key(|&(t, points)| (std::cmp::Reverse(points), t));
         let mut teams: Vec<SwissTeam> = order
             .iter()
-            .enumerate()
-            .map(|(position, &t)| SwissTeam {
-                team: t as u32,
-                points: points[t],
+            .zip(1u32..)
+            .map(|(&(t, points), rank)| SwissTeam {
+                team: t,
+                points,
                 had_bye: false,
-                rank: position as u32 + 1,
+                rank,
             })
             .collect();
         teams.sort_by_key(|team| team.team);

@@ -239,6 +239,11 @@ fn check_shared_cards(scores: &[RawScore]) -> Vec<Violation> {
 }
 
 /// Scores a sheet that passed every check.
+#[expect(
+    clippy::expect_used,
+    reason = "validate_partner_sheet scores only sheets with no violation: every seated player has \
+              a line, and every VP and breakdown count is within 0..=22"
+)]
 fn score_game(
     sheet: &RawPartnerSheet,
     table: &TableTeams,

@@ -69,16 +69,16 @@ pub fn partner_standings_with_drops(
     }
     rows.sort_by_key(|row| (row.ranking_key(), row.team));
 
-    for index in 0..rows.len() {
+    for (index, place) in (0..rows.len()).zip(1u32..) {
         rows[index].rank =
             if index > 0 && rows[index - 1].ranking_key() == rows[index].ranking_key() {
                 rows[index - 1].rank
             } else {
-                index as u32 + 1
+                place
             };
     }
     let eligible: Vec<usize> = (0..rows.len()).filter(|&i| !rows[i].dropped).collect();
-    for (position, &index) in eligible.iter().enumerate() {
+    for ((position, &index), own_place) in eligible.iter().enumerate().zip(1u32..) {
         let shares_place =
             position > 0 && rows[eligible[position - 1]].ranking_key() == rows[index].ranking_key();
         let place = if shares_place {
@@ -86,10 +86,12 @@ pub fn partner_standings_with_drops(
                 .prize
                 .map_or(u32::MAX, u32::from)
         } else {
-            position as u32 + 1
+            own_place
         };
-        rows[index].prize = (place <= u32::from(settings.prize_places))
-            .then(|| u8::try_from(place).expect("prize places fit in u8"));
+        // A place within `prize_places` (a u8) always fits in u8.
+        rows[index].prize = u8::try_from(place)
+            .ok()
+            .filter(|&place| place <= settings.prize_places);
     }
     rows
 }
@@ -111,7 +113,7 @@ fn team_row(
             played += 1;
         }
     }
-    let bye_count = byes.iter().filter(|&&b| b == team).count() as u32;
+    let bye_count: u32 = byes.iter().map(|&b| u32::from(b == team)).sum();
     let (bye_vp, bye_vp_against) = match settings.bye_rule.vp {
         ByeVp::Fixed { vp, vp_against } => (vp, vp_against),
         ByeVp::OwnAverage if played > 0 => (
@@ -135,8 +137,11 @@ fn team_row(
 
 /// A team's VP in an average game of the event (each game counts both teams); 0 before any.
 fn field_average_vp(games: &[PartnerGame]) -> u32 {
-    let total: u32 = games.iter().map(|g| g.home.vp + g.away.vp).sum();
-    rounded_average(total, 2 * games.len() as u32)
+    // Two teams' VP per game.
+    let (total, count) = games.iter().fold((0, 0), |(total, count), g| {
+        (total + g.home.vp + g.away.vp, count + 2)
+    });
+    rounded_average(total, count)
 }
 
 /// `total / count` rounded half up; 0 when there is nothing to average.

@@ -36,20 +36,16 @@ pub fn pair_partner_round(
         .collect();
     active.sort_by_key(|&(rank, draw, _)| (rank, draw));
     let order: Vec<&PartnerRow> = active.into_iter().map(|(_, _, row)| row).collect();
-    let number_of: HashMap<TeamId, u32> = order
-        .iter()
-        .enumerate()
-        .map(|(i, row)| (row.team, i as u32))
-        .collect();
+    let number_of: HashMap<TeamId, u32> = order.iter().map(|row| row.team).zip(0u32..).collect();
     let teams: Vec<SwissTeam> = order
         .iter()
-        .enumerate()
-        .map(|(i, row)| SwissTeam {
-            team: i as u32,
+        .zip(0u32..)
+        .map(|(row, i)| SwissTeam {
+            team: i,
             points: row.points,
             had_bye: row.byes > 0,
             // The drawn order breaks shared ranks, so that round 1 is a draw.
-            rank: i as u32 + 1,
+            rank: i + 1,
         })
         .collect();
     let played: Vec<(u32, u32)> = played

@@ -17,6 +17,10 @@ use crate::results::{Score, TableResult};
 /// # Panics
 /// If the result has neither a winner nor any score, which no validated sheet of a seated table
 /// can be.
+#[expect(
+    clippy::expect_used,
+    reason = "the documented panic: a validated sheet names a winner or scores every seated player"
+)]
 pub fn table_winner(result: &TableResult, qualifying_order: &[PlayerId]) -> PlayerId {
     if let Some(winner) = result.winner {
         return winner;

@@ -54,7 +54,7 @@ pub(crate) fn valid_sheet_for(
     };
     (
         vec((0..=MAX_SETTLEMENTS, 0..=MAX_CITIES), size),
-        vec(0..size, 0..=VP_CARDS_IN_DECK as usize),
+        vec(0..size, 0..=usize::try_from(VP_CARDS_IN_DECK).unwrap()),
         proptest::option::of(0..size),
         proptest::option::of(0..size),
         vec(any::<bool>(), size),

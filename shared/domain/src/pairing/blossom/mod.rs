@@ -68,6 +68,11 @@ impl Solver {
         }
     }
 
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "vertices are numbered up to 2n, and n is at most a Swiss block of \
+                  LARGEST_BLOCK teams (the (2n + 1)² matrix could not exist near u32::MAX)"
+    )]
     fn set_edge(&mut self, u: usize, v: usize, e: Edge) {
         let index = u * self.stride + v;
         self.ends[index] = (e.u as u32, e.v as u32);
@@ -117,6 +122,11 @@ impl Solver {
         }
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "callers pass the child of blossom b that holds an edge's end (`from`), and \
+                  b's flower lists its children"
+    )]
     fn get_pr(&mut self, b: usize, xr: usize) -> usize {
         let pr = self.flower[b]
             .iter()

@@ -17,12 +17,7 @@ pub fn draw_classic_round(req: &ClassicRequest) -> Result<ClassicRound, SeatingE
     if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
         return Err(SeatingError::DuplicatePlayer { player: pair[0] });
     }
-    let dense: HashMap<u32, u32> = req
-        .active
-        .iter()
-        .enumerate()
-        .map(|(index, &player)| (player, index as u32))
-        .collect();
+    let dense: HashMap<u32, u32> = req.active.iter().copied().zip(0u32..).collect();
     let n = req.active.len();
 
     let history: Vec<Vec<Vec<u32>>> = req

@@ -82,7 +82,7 @@ pub(super) fn explain(players: &[u32], context: &ExplainContext) -> TableExplana
             fewest_in_field,
         });
     }
-    for (position, &player) in players.iter().enumerate() {
+    for ((position, &player), place) in players.iter().enumerate().zip(1u32..) {
         let times_before = context.positions.times[index(player)][position];
         if times_before > 0 {
             let seat = SEAT_ORDER[position];
@@ -94,7 +94,7 @@ pub(super) fn explain(players: &[u32], context: &ExplainContext) -> TableExplana
             explanation.notes.push(format!(
                 "Player {player} plays {} again (seat {seat:?}, {times_before} time(s) before): \
                  no seat order of this table gives everyone a new position.",
-                ordinal(position as u32 + 1)
+                ordinal(place)
             ));
         }
     }

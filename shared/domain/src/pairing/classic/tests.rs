@@ -30,7 +30,7 @@ fn draw(
 
 /// Every round of an event with a fixed field, drawn one call at a time.
 fn event(players: usize, rounds: usize, seed: u64) -> Vec<Vec<Vec<u32>>> {
-    let active: Vec<u32> = (0..players as u32).collect();
+    let active: Vec<u32> = (0..u32::try_from(players).unwrap()).collect();
     let mut history = Vec::new();
     for round in 0..rounds {
         let drawn = draw(&active, &history, rounds, &[], seed + round as u64);
@@ -40,11 +40,12 @@ fn event(players: usize, rounds: usize, seed: u64) -> Vec<Vec<Vec<u32>>> {
 }
 
 fn three_player_games(history: &[Vec<Vec<u32>>], player: u32) -> u32 {
-    history
+    let games = history
         .iter()
         .flatten()
         .filter(|table| table.len() == 3 && table.contains(&player))
-        .count() as u32
+        .count();
+    u32::try_from(games).unwrap()
 }
 
 fn check_hard_rules(active: &[u32], history: &[Vec<Vec<u32>>], drawn: &ClassicRound) {
@@ -102,8 +103,8 @@ proptest! {
     ) {
         prop_assume!(players != 5);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut active: Vec<u32> = (0..players as u32).collect();
-        let mut next_number = players as u32;
+        let mut next_number = u32::try_from(players).unwrap();
+        let mut active: Vec<u32> = (0..next_number).collect();
         let mut history: Vec<Vec<Vec<u32>>> = Vec::new();
         for round in 0..rounds {
             if round > 0 {
@@ -144,7 +145,9 @@ proptest! {
         seed in any::<u64>(),
     ) {
         prop_assume!(players != 5);
-        let active: Vec<u32> = (0..players as u32).map(|p| p * 7 + 3).collect();
+        let active: Vec<u32> = (0..u32::try_from(players).unwrap())
+            .map(|p| p * 7 + 3)
+            .collect();
         let first = draw(&active, &[], 3, &[(3, 10)], seed);
         let history = vec![first.tables.iter().map(|t| t.players.clone()).collect()];
         prop_assert_eq!(&first, &draw(&active, &[], 3, &[(3, 10)], seed));

@@ -5,6 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bound::lower_bound;
 use super::search::Search;
+use crate::pairing::plan_input::index_u32;
 
 impl Search<'_> {
     /// Late Acceptance Hill Climbing; returns the best layout seen and its cost. Stops at the
@@ -23,7 +24,8 @@ impl Search<'_> {
         let mut recent = vec![cost; HISTORY_LENGTH];
         let mut conflicts = self.all_conflicts(Self::in_conflict);
         let plan = self.input.plan_rounds;
-        for iteration in 0..iterations {
+        // `slot` is `iteration % HISTORY_LENGTH`: where this iteration's cost is remembered.
+        for (iteration, slot) in (0..iterations).zip((0..HISTORY_LENGTH).cycle()) {
             if cost <= lower_bound || iteration - last_improvement > patience {
                 break;
             }
@@ -42,7 +44,7 @@ impl Search<'_> {
             } else {
                 (
                     rng.random_range(0..plan),
-                    rng.random_range(0..self.n as u32),
+                    rng.random_range(0..index_u32(self.n)),
                 )
             };
             // A quarter of the moves reorder a table (play-order positions only).
@@ -71,7 +73,6 @@ impl Search<'_> {
                 (delta, Some((order_a, order_b)))
             };
             let candidate = (cost as i64 + delta) as u64;
-            let slot = (iteration as usize) % HISTORY_LENGTH;
             if delta <= 0 || candidate <= recent[slot] {
                 self.apply_swap(round, a, b);
                 if let Some((order_a, order_b)) = orders {

@@ -13,10 +13,10 @@ impl Layout {
         let mut table_start = Vec::new();
         let mut table_size = Vec::new();
         let mut slot_table = Vec::new();
-        for (table, size) in sizes.in_order().enumerate() {
+        for (table, size) in (0u32..).zip(sizes.in_order()) {
             table_start.push(slot_table.len());
             table_size.push(size);
-            slot_table.extend(std::iter::repeat_n(table as u32, size));
+            slot_table.extend(std::iter::repeat_n(table, size));
         }
         Layout {
             table_start,

@@ -76,13 +76,9 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
     let (iterations, patience, restarts) = iteration_budget(input);
     let (tabu_iterations, tabu_restarts) = tabu_budget(input);
     let repeat_free = |cost: u64| cost < WEIGHT_REPEAT_SQUARED;
-    let mut best: Option<(Vec<Vec<u32>>, u64)> = None;
     let lower_bound = lower_bound(input);
-    for restart in 0..restarts.max(tabu_restarts) {
-        // The extra restarts are only for plans that still repeat a meeting.
-        if restart >= restarts && best.as_ref().is_some_and(|b| repeat_free(b.1)) {
-            break;
-        }
+    // One start and its searches: the layout found and its cost.
+    let mut attempt = |restart: usize| -> (Vec<Vec<u32>>, u64) {
         let constructed = if restart == 0 {
             construct::layout(input, &mut rng)
         } else {
@@ -101,14 +97,24 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
         }
         reseat(input, &layout, &mut found.0);
         found.1 = Search::new(input, &layout, found.0.clone()).cost();
-        if best.as_ref().is_none_or(|b| found.1 < b.1) {
-            best = Some(found);
-        }
-        if best.as_ref().is_some_and(|b| b.1 <= lower_bound) {
+        found
+    };
+    // The first start always runs, so there is always a best plan.
+    let mut best = attempt(0);
+    for restart in 1..restarts.max(tabu_restarts) {
+        if best.1 <= lower_bound {
             break;
         }
+        // The extra restarts are only for plans that still repeat a meeting.
+        if restart >= restarts && repeat_free(best.1) {
+            break;
+        }
+        let found = attempt(restart);
+        if found.1 < best.1 {
+            best = found;
+        }
     }
-    let (slots, _) = best.expect("at least one search runs");
+    let (slots, _) = best;
     let rounds = slots
         .iter()
         .map(|order| {

@@ -6,7 +6,7 @@ use super::weights::{
     WEIGHT_KEEP_APART_FIRST_ROUND, WEIGHT_KEEP_APART_LATER, WEIGHT_POSITION_REPEAT, pair_cost,
     position_cost,
 };
-use crate::pairing::plan_input::{ABSENT, PlanInput};
+use crate::pairing::plan_input::{ABSENT, PlanInput, index_u32};
 
 pub(super) struct Search<'a> {
     pub(super) input: &'a PlanInput,
@@ -41,18 +41,18 @@ impl<'a> Search<'a> {
         let rounds_total = history_rounds + input.plan_rounds;
         let mut table_of = vec![ABSENT; n * rounds_total];
         for (round, tables) in input.history.iter().enumerate() {
-            for (table, players) in tables.iter().enumerate() {
+            for (table, players) in (0u32..).zip(tables) {
                 for &player in players {
-                    table_of[player as usize * rounds_total + round] = table as u32;
+                    table_of[player as usize * rounds_total + round] = table;
                 }
             }
         }
         let mut slot_of = vec![vec![0u32; n]; input.plan_rounds];
         for (round, order) in slots.iter().enumerate() {
-            for (slot, &player) in order.iter().enumerate() {
-                slot_of[round][player as usize] = slot as u32;
+            for (slot, &player) in (0u32..).zip(order) {
+                slot_of[round][player as usize] = slot;
                 table_of[player as usize * rounds_total + history_rounds + round] =
-                    layout.slot_table[slot];
+                    layout.slot_table[slot as usize];
             }
         }
         let levels =
@@ -73,7 +73,7 @@ impl<'a> Search<'a> {
             orders: [seat_orders(3), seat_orders(4)],
         };
         for round in 0..input.plan_rounds {
-            for player in 0..n as u32 {
+            for player in 0..index_u32(n) {
                 let position = search.position_at(round, player);
                 search.positions[player as usize][position] += 1;
             }
@@ -102,7 +102,7 @@ impl<'a> Search<'a> {
         let mut histogram = vec![0u32; plan * 2 * self.levels];
         for round in 0..plan {
             let mut next = threes[round].clone();
-            for player in 0..self.n as u32 {
+            for player in 0..index_u32(self.n) {
                 let three = self.at_three(round, player);
                 let count = threes[round][player as usize] as usize;
                 histogram[(round * 2 + usize::from(three)) * self.levels + count] += 1;
@@ -120,8 +120,8 @@ impl<'a> Search<'a> {
         let tb = &self.table_of[b as usize * rows..(b as usize + 1) * rows];
         ta.iter()
             .zip(tb)
-            .filter(|&(x, y)| x == y && *x != ABSENT)
-            .count() as u32
+            .map(|(x, y)| u32::from(x == y && *x != ABSENT))
+            .sum()
     }
 
     fn history_meetings(&self, a: u32, b: u32) -> u32 {
@@ -131,8 +131,8 @@ impl<'a> Search<'a> {
         let tb = &self.table_of[b as usize * rows..b as usize * rows + history];
         ta.iter()
             .zip(tb)
-            .filter(|&(x, y)| x == y && *x != ABSENT)
-            .count() as u32
+            .map(|(x, y)| u32::from(x == y && *x != ABSENT))
+            .sum()
     }
 
     fn kept_apart(&self, a: u32, b: u32) -> bool {
@@ -177,7 +177,7 @@ impl<'a> Search<'a> {
         let mut total = 0;
         for round in 0..self.input.plan_rounds {
             let weight = self.keep_apart_weight(round);
-            for table in 0..self.layout.table_size.len() as u32 {
+            for table in 0..index_u32(self.layout.table_size.len()) {
                 let members = self.table_members(round, table);
                 for (i, &a) in members.iter().enumerate() {
                     for &b in &members[i + 1..] {
@@ -262,6 +262,10 @@ impl<'a> Search<'a> {
 
     /// The seat order of `members` (one table of `round`, possibly after a swap) with the
     /// fewest repeated positions given every other seat: its cost and the order's index.
+    #[expect(
+        clippy::expect_used,
+        reason = "a table has 3 or 4 seats, and seat_orders gives 6 or 24 orders for them"
+    )]
     fn best_order(&self, round: usize, members: &[u32]) -> (u64, usize) {
         let mut price = [[0u64; 4]; 4];
         for (i, &player) in members.iter().enumerate() {
@@ -291,7 +295,7 @@ impl<'a> Search<'a> {
             self.positions[player as usize][i] -= 1;
             self.positions[player as usize][to] += 1;
             self.slots[round][start + to] = player;
-            self.slot_of[round][player as usize] = (start + to) as u32;
+            self.slot_of[round][player as usize] = index_u32(start + to);
         }
     }
 
@@ -344,18 +348,20 @@ impl<'a> Search<'a> {
         // Later rounds: `l` ends up one game lower, `j` one higher. The rule for a round is
         // that no player at a table of 3 has more 3-player games than anyone at a table of 4.
         for later in round + 1..self.input.plan_rounds {
+            // Each player's count before and after the swap.
+            let (leaving_old, joining_old) = (self.threes[later][l], self.threes[later][j]);
             let changes = [
-                (leaving_three, self.threes[later][l] as usize, -1i64),
-                (joining_three, self.threes[later][j] as usize, 1i64),
+                (leaving_three, leaving_old, leaving_old.checked_sub(1)),
+                (joining_three, joining_old, joining_old.checked_add(1)),
             ];
             let level_count = |three: bool, count: usize| -> i64 {
                 let mut players = i64::from(self.histogram_at(later, three, count));
-                for &(player, old, step) in &changes {
+                for &(player, old, new) in &changes {
                     if self.at_three(later, player) == three {
-                        if old == count {
+                        if old as usize == count {
                             players -= 1;
                         }
-                        if (old as i64 + step) as usize == count {
+                        if new.is_some_and(|new| new as usize == count) {
                             players += 1;
                         }
                     }
@@ -397,9 +403,10 @@ impl<'a> Search<'a> {
         if three_a != three_b {
             let (leaving, joining) = if three_a { (a, b) } else { (b, a) };
             for later in round + 1..=self.input.plan_rounds {
-                for (player, step) in [(leaving, -1i64), (joining, 1i64)] {
+                // `leaving` had its 3-player game in `round`, so its later counts are >= 1.
+                for (player, joins) in [(leaving, false), (joining, true)] {
                     let old = self.threes[later][player as usize];
-                    let new = (i64::from(old) + step) as u32;
+                    let new = if joins { old + 1 } else { old - 1 };
                     if later < self.input.plan_rounds {
                         let three = usize::from(self.at_three(later, player));
                         self.histogram[(later * 2 + three) * self.levels + old as usize] -= 1;
@@ -417,7 +424,7 @@ impl<'a> Search<'a> {
     ) -> Vec<(usize, u32)> {
         let mut found = Vec::new();
         for round in 0..self.input.plan_rounds {
-            for player in 0..self.n as u32 {
+            for player in 0..index_u32(self.n) {
                 if in_conflict(self, round, player) {
                     found.push((round, player));
                 }

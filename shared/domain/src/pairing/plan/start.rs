@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::{Layout, seat_orders};
-use crate::pairing::plan_input::PlanInput;
+use crate::pairing::plan_input::{PlanInput, index_u32};
 
 /// Random layout of the planned rounds that keeps 3-player games even: each round, the players
 /// with the fewest 3-player games so far take the seats at tables of 3. Each table is then put
@@ -33,7 +33,7 @@ pub(super) fn random_layout(
         }
     }
     while rounds.len() < input.plan_rounds {
-        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut order: Vec<u32> = (0..index_u32(n)).collect();
         order.shuffle(rng);
         order.sort_by_key(|&player| counts[player as usize]);
         let (at_three, at_four) = order.split_at(three_seats);

@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use super::bound::lower_bound;
 use super::search::Search;
 use super::weights::WEIGHT_REPEAT_SQUARED;
+use crate::pairing::plan_input::index_u32;
 
 impl Search<'_> {
     /// Whether `a` and `b` may swap seats in `round` without breaking the 3-player rule.
@@ -118,8 +119,8 @@ impl Search<'_> {
                 since_best = 0;
                 for _ in 0..SHAKE_SWAPS {
                     let round = rng.random_range(0..self.input.plan_rounds);
-                    let a = rng.random_range(0..n as u32);
-                    let b = rng.random_range(0..n as u32);
+                    let a = rng.random_range(0..index_u32(n));
+                    let b = rng.random_range(0..index_u32(n));
                     if a != b && self.swap_keeps_threes_even(round, a, b) {
                         cost = (cost as i64 + self.swap_delta(round, a, b)) as u64;
                         self.apply_swap(round, a, b);

@@ -1,6 +1,12 @@
 //! Benchmarks of the pairing engine: the engine against the simplest alternative, a random
 //! draw retried until it repeats no meeting (at most 1,000 tries), measured in the same run.
 
+#![allow(
+    clippy::expect_used,
+    clippy::cast_possible_truncation,
+    reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
+)]
+
 pub mod baseline;
 pub mod classic;
 pub mod swiss;

@@ -1,5 +1,11 @@
 //! `catan-bench classic|swiss ...`: prints one JSON object with the engine's figures.
 
+#![allow(
+    clippy::expect_used,
+    clippy::cast_possible_truncation,
+    reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
+)]
+
 use catan_bench::{classic, swiss};
 use clap::{Parser, Subcommand};
 

@@ -287,9 +287,9 @@ fn build_round(
     };
     let tables = tables
         .into_iter()
-        .enumerate()
-        .map(|(i, (players, explanation))| Table {
-            number: i as u32 + 1,
+        .zip(1..)
+        .map(|((players, explanation), number)| Table {
+            number,
             seats: players
                 .iter()
                 .zip(SEAT_ORDER)

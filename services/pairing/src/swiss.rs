@@ -75,7 +75,7 @@ pub async fn draw_swiss_round(
         })
         .collect();
     let mut tables = Vec::with_capacity(pairing.tables.len());
-    for (i, (a, b)) in pairing.tables.iter().enumerate() {
+    for ((i, (a, b)), number) in pairing.tables.iter().enumerate().zip(1..) {
         let (&(a_name, a_players, a_points), &(b_name, b_players, b_points)) = (
             team_of
                 .get(a)
@@ -94,7 +94,7 @@ pub async fn draw_swiss_round(
             notes.push("these teams have met before: no pairing of the field avoids it".into());
         }
         tables.push(Table {
-            number: i as u32 + 1,
+            number,
             seats: seat_partner_table((*a, a_players), (*b, b_players), table_seed(seed, i))
                 .into_iter()
                 .map(|(position, player_id, entry_id)| Seat {
@@ -108,7 +108,7 @@ pub async fn draw_swiss_round(
     }
     Ok(Round {
         event_id: event.id,
-        number: existing.len() as u32 + 1,
+        number: u32::try_from(existing.len() + 1).map_err(ApiError::internal)?,
         format: EventFormat::Partner,
         stage: Stage::Swiss,
         seed,

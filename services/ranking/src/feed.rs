@@ -36,7 +36,7 @@ pub async fn catch_up(
         let Some(last) = page.last().map(|r| r.seq) else {
             return Ok(true);
         };
-        let full_page = page.len() as u32 == PAGE;
+        let full_page = u32::try_from(page.len()) == Ok(PAGE);
         db::transaction(pool, move |conn| store_page(conn, event_id, &page, last)).await?;
         after = last;
         if !full_page {

@@ -44,11 +44,14 @@ const OWNERS: [Owner; 4] = [
     Owner::Ranking,
 ];
 
+/// Where `owner` stands in `OWNERS`.
 fn slot(owner: Owner) -> usize {
-    OWNERS
-        .iter()
-        .position(|o| *o == owner)
-        .expect("every owner has a slot")
+    match owner {
+        Owner::Registration => 0,
+        Owner::Pairing => 1,
+        Owner::Results => 2,
+        Owner::Ranking => 3,
+    }
 }
 
 impl Suite {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
@@ -159,6 +159,10 @@ impl Verifier {
         v
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a client fails to build only when the system's TLS cannot start: a start-up failure"
+    )]
     pub fn remote(registration_url: &str) -> Self {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(3))
@@ -179,7 +183,7 @@ impl Verifier {
 
     /// Adds keys (rotation adds the new key while the old one stays until its tokens expire).
     pub fn install(&self, keys: &[Jwk]) {
-        let mut map = self.keys.write().expect("key lock");
+        let mut map = self.keys.write().unwrap_or_else(PoisonError::into_inner);
         for jwk in keys {
             if let (Some(kid), Ok(key)) = (&jwk.common.key_id, DecodingKey::from_jwk(jwk)) {
                 map.insert(kid.clone(), key);
@@ -188,7 +192,11 @@ impl Verifier {
     }
 
     fn key(&self, kid: &str) -> Option<DecodingKey> {
-        self.keys.read().expect("key lock").get(kid).cloned()
+        self.keys
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(kid)
+            .cloned()
     }
 
     /// Fetches registration's keys. Unknown `kid`s trigger this at most every few seconds, so

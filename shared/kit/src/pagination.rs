@@ -29,8 +29,8 @@ impl PageQuery {
     pub fn slice<T>(&self, items: Vec<T>) -> Vec<T> {
         items
             .into_iter()
-            .skip(self.offset() as usize)
-            .take(self.limit() as usize)
+            .skip(usize::try_from(self.offset()).unwrap_or(usize::MAX))
+            .take(usize::try_from(self.limit()).unwrap_or(usize::MAX))
             .collect()
     }
 }

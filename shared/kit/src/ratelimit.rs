@@ -7,7 +7,7 @@
 
 use crate::ApiError;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
@@ -37,7 +37,7 @@ impl RateLimiter {
     /// Takes one request from `key`'s bucket, or says how long to wait.
     pub fn check(&self, key: Uuid) -> Result<(), ApiError> {
         let now = Instant::now();
-        let mut buckets = self.buckets.lock().expect("rate limit buckets");
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
         if buckets.len() > 10_000 {
             buckets.retain(|_, b| now.duration_since(b.refilled_at) < IDLE);
         }
@@ -52,7 +52,9 @@ impl RateLimiter {
             bucket.tokens -= 1.0;
             return Ok(());
         }
-        let wait = ((1.0 - bucket.tokens) / self.per_second).ceil().max(1.0) as u64;
+        let wait = Duration::from_secs_f64((1.0 - bucket.tokens) / self.per_second)
+            .as_secs()
+            .max(1);
         Err(ApiError::TooManyRequests {
             detail: format!(
                 "this API key made more than {} requests a second (bursts of {}); retry in {wait} s",

@@ -145,16 +145,16 @@ impl TableResult {
                     player: s.player_id,
                     vp: s.vp,
                     credited_vp: s.credited_vp,
-                    breakdown: s
-                        .breakdown
-                        .as_ref()
-                        .map(|b| catan_domain::results::Breakdown {
-                            settlements: b.settlements as u8,
-                            cities: b.cities as u8,
-                            vp_cards: b.vp_cards as u8,
+                    // A recorded breakdown was validated: its counts are a game's (0 to 22).
+                    breakdown: s.breakdown.as_ref().and_then(|b| {
+                        Some(catan_domain::results::Breakdown {
+                            settlements: u8::try_from(b.settlements).ok()?,
+                            cities: u8::try_from(b.cities).ok()?,
+                            vp_cards: u8::try_from(b.vp_cards).ok()?,
                             longest_road: b.longest_road,
                             largest_army: b.largest_army,
-                        }),
+                        })
+                    }),
                 })
                 .collect(),
         }

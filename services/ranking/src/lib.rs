@@ -16,13 +16,7 @@ use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/ranking");
-
-pub const SERVICE: Service = Service {
-    name: "ranking",
-    migrations: || MIGRATIONS,
-    routes: routes::register,
-    relays_outbox: false,
-};
+pub const SERVICE: Service = Service::new("ranking", || MIGRATIONS, routes::register);
 
 /// What the handlers read: the pool and the other services.
 pub(crate) type State = catan_kit::service::ServiceState;

@@ -21,14 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/registration");
-
-pub const SERVICE: Service = Service {
-    name: "registration",
-    migrations: || MIGRATIONS,
-    routes: routes::register,
-    // Registration receives the services' events (its inbox) and announces none of its own.
-    relays_outbox: false,
-};
+pub const SERVICE: Service = Service::new("registration", || MIGRATIONS, routes::register);
 
 pub(crate) struct State {
     pub pool: PgPool,

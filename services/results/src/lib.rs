@@ -13,13 +13,7 @@ use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/results");
-
-pub const SERVICE: Service = Service {
-    name: "results",
-    migrations: || MIGRATIONS,
-    routes: routes::register,
-    relays_outbox: true,
-};
+pub const SERVICE: Service = Service::new("results", || MIGRATIONS, routes::register).with_outbox();
 
 /// What the handlers read: the pool and the other services.
 pub(crate) type State = catan_kit::service::ServiceState;

@@ -29,6 +29,30 @@ pub struct Service {
     pub relays_outbox: bool,
 }
 
+impl Service {
+    /// A service named `name` (also its schema), with its migrations and routes.
+    pub const fn new(
+        name: &'static str,
+        migrations: fn() -> EmbeddedMigrations,
+        routes: fn(&mut ServiceConfig),
+    ) -> Service {
+        Service {
+            name,
+            migrations,
+            routes,
+            relays_outbox: false,
+        }
+    }
+
+    /// The same service, announcing webhook events through its outbox.
+    pub const fn with_outbox(self) -> Service {
+        Service {
+            relays_outbox: true,
+            ..self
+        }
+    }
+}
+
 /// The other services, each through a typed client with a timeout and retries on every call.
 #[derive(Debug, Clone)]
 pub struct Peers {

@@ -28,8 +28,6 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The round drawn", body = Round),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The previous round is incomplete, the field cannot be seated, or the event is complete", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),

@@ -22,7 +22,6 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     responses(
         (status = 200, body = Placements),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 503, body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/placements")]

@@ -29,8 +29,6 @@ struct DeliveriesQuery {
     security(("bearer" = [])),
     responses(
         (status = 200, body = WebhookDeliveryList),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook, or deleted", body = Problem, content_type = "application/problem+json"),
     )
 )]

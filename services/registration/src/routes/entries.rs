@@ -104,8 +104,6 @@ fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<
     security(("bearer" = [])),
     responses(
         (status = 201, body = Entry),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A player is already entered in this event", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
@@ -156,8 +154,6 @@ async fn list_entries(
     security(("bearer" = [])),
     responses(
         (status = 200, body = Entry),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already dropped or excluded", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),

@@ -135,8 +135,6 @@ fn new_event(body: &CreateEvent) -> Result<NewEvent, ApiError> {
     security(("bearer" = [])),
     responses(
         (status = 201, body = Event),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -21,8 +21,6 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, body = Player),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -22,8 +22,6 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, body = Region),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A region of that name exists", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )

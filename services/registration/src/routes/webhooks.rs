@@ -112,7 +112,6 @@ fn checked_event_types(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Subscribed; the secret is shown only now", body = WebhookCreated),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin, or a director naming events not of its key (or none)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A URL that is not http(s), private or unresolvable; unknown or no event types; unknown events", body = Problem, content_type = "application/problem+json"),
     )
@@ -158,8 +157,6 @@ async fn create_webhook(
     security(("bearer" = [])),
     responses(
         (status = 200, body = Webhook),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook, or deleted", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -181,8 +178,6 @@ async fn get_webhook(
     security(("bearer" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook, or already deleted", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -30,12 +30,9 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     responses(
         (status = 201, description = "Recorded", body = TableResult),
         (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field", body = Problem, content_type = "application/problem+json"),
-        (status = 503, body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[put("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]

@@ -9,19 +9,7 @@ pub struct DocumentErrors;
 
 impl Modify for DocumentErrors {
     fn modify(&self, doc: &mut OpenApi) {
-        for item in doc.paths.paths.values_mut() {
-            for operation in [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                document_errors(operation);
-            }
-        }
+        super::operations_mut(doc).for_each(document_errors);
     }
 }
 

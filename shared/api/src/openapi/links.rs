@@ -89,19 +89,9 @@ fn link_operations(doc: &mut OpenApi) {
     ];
     let mut operations: std::collections::HashMap<String, &mut utoipa::openapi::path::Operation> =
         std::collections::HashMap::new();
-    for item in doc.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if let Some(id) = operation.operation_id.clone() {
-                operations.insert(id, operation);
-            }
+    for operation in super::operations_mut(doc) {
+        if let Some(id) = operation.operation_id.clone() {
+            operations.insert(id, operation);
         }
     }
     let known: std::collections::HashSet<String> = operations.keys().cloned().collect();

@@ -40,6 +40,22 @@ impl Modify for BearerTokens {
     }
 }
 
+/// Every operation of the document.
+fn operations_mut(
+    doc: &mut OpenApi,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    doc.paths.paths.values_mut().flat_map(|item| {
+        [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+    })
+}
+
 /// Finishes the merged document of the services into the v1 contract.
 pub fn finish(doc: &mut OpenApi) {
     let steps: [&dyn Modify; 5] = [

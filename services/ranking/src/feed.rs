@@ -9,6 +9,11 @@ use uuid::Uuid;
 
 const PAGE: u32 = 500;
 
+diesel::define_sql_function! {
+    /// PostgreSQL's `GREATEST` of two numbers.
+    fn greatest(a: diesel::sql_types::BigInt, b: diesel::sql_types::BigInt) -> diesel::sql_types::BigInt;
+}
+
 /// Reads the changes after this service's cursor and stores them. When the results service cannot
 /// be reached, the copy stays as it is and `false` says the standings may be behind.
 pub async fn catch_up(
@@ -76,11 +81,10 @@ fn store_page(
         ))
         .on_conflict(feed_cursors::event_id)
         .do_update()
-        .set(
-            feed_cursors::last_seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-                "GREATEST(feed_cursors.last_seq, excluded.last_seq)",
-            )),
-        )
+        .set(feed_cursors::last_seq.eq(greatest(
+            feed_cursors::last_seq,
+            diesel::upsert::excluded(feed_cursors::last_seq),
+        )))
         .execute(conn)?;
     Ok(())
 }

@@ -9,6 +9,14 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+/// The sequence that numbers the change feed.
+const CHANGE_SEQUENCE: &str = "result_seq";
+
+diesel::define_sql_function! {
+    /// PostgreSQL's `nextval`: the sequence's next number.
+    fn nextval(sequence: diesel::sql_types::Text) -> diesel::sql_types::BigInt;
+}
+
 /// What the sheet column holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sheet {
@@ -112,8 +120,16 @@ pub fn current(
         .select(columns!(results))
         .first(conn)
         .optional()?;
-    let results = row.map(from_row).transpose()?.into_iter().collect();
-    Ok(annotate(conn, results)?.pop())
+    Ok(annotated(conn, row.into_iter().collect())?.pop())
+}
+
+/// The results the rows hold, with their confirmations and disputes.
+fn annotated(conn: &mut PgConnection, rows: Vec<Row>) -> Result<Vec<TableResult>, ApiError> {
+    let results = rows
+        .into_iter()
+        .map(from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    annotate(conn, results)
 }
 
 pub fn of_round(
@@ -127,11 +143,7 @@ pub fn of_round(
         .order(results::table_number)
         .select(columns!(results))
         .load(conn)?;
-    let results = rows
-        .into_iter()
-        .map(from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    annotate(conn, results)
+    annotated(conn, rows)
 }
 
 pub fn changes(
@@ -147,11 +159,7 @@ pub fn changes(
         .limit(limit)
         .select(columns!(results))
         .load(conn)?;
-    let results = rows
-        .into_iter()
-        .map(from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    annotate(conn, results)
+    annotated(conn, rows)
 }
 
 pub fn history(
@@ -167,11 +175,7 @@ pub fn history(
         .order(result_versions::version)
         .select(columns!(result_versions))
         .load(conn)?;
-    let results = rows
-        .into_iter()
-        .map(from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    annotate(conn, results)
+    annotated(conn, rows)
 }
 
 pub struct NewVersion<'a> {
@@ -197,10 +201,7 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
     )
     .set(disputes::resolved_by_version.eq(new.version as i32))
     .execute(conn)?;
-    let seq: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-        "nextval('result_seq')",
-    ))
-    .get_result(conn)?;
+    let seq: i64 = diesel::select(nextval(CHANGE_SEQUENCE)).get_result(conn)?;
     let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
     let now = Utc::now();
     let row = (
@@ -332,11 +333,7 @@ pub fn touch(
     table: u32,
 ) -> Result<(), ApiError> {
     diesel::update(results::table.find((event_id, round as i32, table as i32)))
-        .set(
-            results::seq.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-                "nextval('result_seq')",
-            )),
-        )
+        .set(results::seq.eq(nextval(CHANGE_SEQUENCE)))
         .execute(conn)?;
     Ok(())
 }

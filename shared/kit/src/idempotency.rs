@@ -7,11 +7,13 @@
 //! never leave a write without its key or a key without its write.
 
 use crate::ApiError;
-use crate::auth::Principal;
+use crate::auth::{Principal, Role};
+use crate::schema::idempotency_keys;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
+use diesel::dsl::{IntervalDsl, now};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Bytea, Integer, Jsonb, Text, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Bool, Timestamptz};
 use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -20,7 +22,7 @@ use uuid::Uuid;
 
 pub const HEADER: &str = "Idempotency-Key";
 /// How long a key is remembered.
-pub const RETENTION_HOURS: i64 = 24;
+pub const RETENTION_HOURS: i32 = 24;
 
 /// The `Idempotency-Key` header, when the request has one: 1 to 255 visible ASCII characters.
 #[derive(Debug, Clone)]
@@ -126,13 +128,11 @@ impl Reply {
     }
 }
 
-#[derive(QueryableByName)]
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = idempotency_keys)]
 struct Remembered {
-    #[diesel(sql_type = Bytea)]
     request_hash: Vec<u8>,
-    #[diesel(sql_type = Integer)]
     status: i32,
-    #[diesel(sql_type = Jsonb)]
     response: serde_json::Value,
 }
 
@@ -144,14 +144,15 @@ struct Locked {
 
 /// The remembered reply to `claim`'s key; 422 if the key was used for another request.
 fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {
-    let found: Option<Remembered> = diesel::sql_query(format!(
-        "SELECT request_hash, status, response FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 \
-         AND created_at >= now() - interval '{RETENTION_HOURS} hours'"
-    ))
-    .bind::<SqlUuid, _>(claim.api_key_id)
-    .bind::<Text, _>(&claim.key)
-    .get_result(conn)
-    .optional()?;
+    let found: Option<Remembered> = idempotency_keys::table
+        .find((claim.api_key_id, &claim.key))
+        .filter(
+            idempotency_keys::created_at
+                .ge(now.into_sql::<Timestamptz>() - RETENTION_HOURS.hours()),
+        )
+        .select(Remembered::as_select())
+        .first(conn)
+        .optional()?;
     let Some(found) = found else {
         return Ok(None);
     };
@@ -192,26 +193,28 @@ where
                 "a request with this Idempotency-Key is still in progress; retry later".into(),
             ));
         }
-        diesel::sql_query(format!(
-            "DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 \
-             AND created_at < now() - interval '{RETENTION_HOURS} hours'"
-        ))
-        .bind::<SqlUuid, _>(claim.api_key_id)
-        .bind::<Text, _>(&claim.key)
+        diesel::delete(
+            idempotency_keys::table
+                .find((claim.api_key_id, &claim.key))
+                .filter(
+                    idempotency_keys::created_at
+                        .lt(now.into_sql::<Timestamptz>() - RETENTION_HOURS.hours()),
+                ),
+        )
         .execute(conn)?;
         if let Some(reply) = remembered(conn, &claim)? {
             return Ok((reply, true));
         }
         let reply = work(conn)?;
-        diesel::sql_query(
-            "INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, response) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind::<SqlUuid, _>(claim.api_key_id)
-        .bind::<Text, _>(&claim.key)
-        .bind::<Bytea, _>(&claim.request_hash)
-        .bind::<Integer, _>(i32::from(reply.status.as_u16()))
-        .bind::<Jsonb, _>(join_etag(&reply))
-        .execute(conn)?;
+        diesel::insert_into(idempotency_keys::table)
+            .values((
+                idempotency_keys::api_key_id.eq(claim.api_key_id),
+                idempotency_keys::key.eq(&claim.key),
+                idempotency_keys::request_hash.eq(&claim.request_hash),
+                idempotency_keys::status.eq(i32::from(reply.status.as_u16())),
+                idempotency_keys::response.eq(join_etag(&reply)),
+            ))
+            .execute(conn)?;
         Ok((reply, false))
     })
     .await?;
@@ -229,14 +232,6 @@ fn split_etag(stored: serde_json::Value) -> (Option<String>, serde_json::Value) 
         .and_then(|e| e.as_str())
         .map(str::to_owned);
     (etag, stored.get("body").cloned().unwrap_or_default())
-}
-
-/// Forgets keys older than the retention period (run now and then; lookups ignore them anyway).
-pub fn purge_expired(conn: &mut PgConnection) -> QueryResult<usize> {
-    diesel::sql_query(format!(
-        "DELETE FROM idempotency_keys WHERE created_at < now() - interval '{RETENTION_HOURS} hours'"
-    ))
-    .execute(conn)
 }
 
 /// What a write's body contributes to its request's fingerprint.
@@ -279,6 +274,16 @@ impl<B> IdempotentWrite<B> {
 
     pub fn body(&self) -> &B {
         &self.body
+    }
+
+    /// The caller may act on `event_id` in one of `roles` (admins on every event).
+    pub fn require_event(&self, event_id: Uuid, roles: &[Role]) -> Result<(), ApiError> {
+        self.principal.require_event(event_id, roles)
+    }
+
+    /// The caller is an admin.
+    pub fn require_admin(&self) -> Result<(), ApiError> {
+        self.principal.require_admin()
     }
 
     /// Runs `work` in one transaction with the key's record and answers with its reply.

@@ -9,6 +9,7 @@ pub mod pagination;
 pub mod peer;
 pub mod problem;
 pub mod ratelimit;
+mod schema;
 pub mod server;
 pub mod service;
 pub mod settings;

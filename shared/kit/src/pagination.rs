@@ -1,7 +1,9 @@
 //! Pagination of every list: `limit` (default 100, clamped to 1..=1000) and `offset`. A full page
 //! carries a `Link: <...>; rel="next"` header to the next one.
 
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, HttpResponseBuilder, web};
+use futures_util::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 use utoipa::IntoParams;
 
@@ -35,30 +37,56 @@ impl PageQuery {
     }
 }
 
-/// The page as a JSON array, linking to the next page when this one is full.
-pub fn page_response<T: Serialize>(
-    request: &HttpRequest,
-    page: &PageQuery,
-    items: &[T],
-) -> HttpResponse {
-    paged(request, page, items.len()).json(items)
+/// The page a list request asks for (its `limit` and `offset`), with the path its `Link` to the
+/// next page points at.
+pub struct Page {
+    query: PageQuery,
+    path: String,
 }
 
-/// A 200 response for a page of `count` items, with a `Link` to the next page when it is full.
-pub fn paged(
-    request: &HttpRequest,
-    page: &PageQuery,
-    count: usize,
-) -> actix_web::HttpResponseBuilder {
-    let mut response = HttpResponse::Ok();
-    if count as i64 == page.limit() {
-        let next = format!(
-            "<{}?limit={}&offset={}>; rel=\"next\"",
-            request.path(),
-            page.limit(),
-            page.offset() + page.limit()
-        );
-        response.insert_header(("Link", next));
+impl FromRequest for Page {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let query = web::Query::<PageQuery>::from_request(req, payload);
+        let path = req.path().to_owned();
+        Box::pin(async move {
+            Ok(Page {
+                query: query.await?.into_inner(),
+                path,
+            })
+        })
     }
-    response
+}
+
+impl Page {
+    pub fn query(&self) -> PageQuery {
+        self.query
+    }
+
+    /// This page of an in-memory list.
+    pub fn slice<T>(&self, items: Vec<T>) -> Vec<T> {
+        self.query.slice(items)
+    }
+
+    /// This page of `items` as a JSON array.
+    pub fn respond<T: Serialize>(&self, items: &[T]) -> HttpResponse {
+        self.response(items.len()).json(items)
+    }
+
+    /// A 200 response for a page of `count` items, with a `Link` to the next page when it is full.
+    pub fn response(&self, count: usize) -> HttpResponseBuilder {
+        let mut response = HttpResponse::Ok();
+        let limit = self.query.limit();
+        if i64::try_from(count) == Ok(limit) {
+            let next = format!(
+                "<{}?limit={limit}&offset={}>; rel=\"next\"",
+                self.path,
+                self.query.offset() + limit
+            );
+            response.insert_header(("Link", next));
+        }
+        response
+    }
 }

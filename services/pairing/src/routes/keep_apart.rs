@@ -36,9 +36,7 @@ async fn put_keep_apart(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write
-        .principal()
-        .require_event(event_id, &[Role::Director])?;
+    write.require_event(event_id, &[Role::Director])?;
     let entries = state.peers.registration.entries(event_id).await?;
     let entered: HashSet<Uuid> = entries
         .iter()

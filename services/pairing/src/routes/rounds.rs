@@ -3,10 +3,10 @@
 use crate::State;
 use crate::draw::{MAX_SEED, draw_next_round};
 use crate::store;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::optional_body::OptionalBody;
-use catan_kit::pagination::{PageQuery, page_response};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
@@ -41,9 +41,7 @@ async fn draw_round(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write
-        .principal()
-        .require_event(event_id, &[Role::Director])?;
+    write.require_event(event_id, &[Role::Director])?;
     let seed = write.body().0.seed;
     if seed.is_some_and(|s| s > MAX_SEED) {
         return Err(ApiError::field(
@@ -60,15 +58,14 @@ async fn draw_round(
 #[get("/v1/events/{event_id}/rounds")]
 async fn list_rounds(
     state: web::Data<State>,
-    request: HttpRequest,
     path: web::Path<Uuid>,
-    page: web::Query<PageQuery>,
+    page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
     // No round yet, or no such event: registration knows which.
     parent_exists_if_empty(&rounds, state.peers.registration.event(event_id)).await?;
-    Ok(page_response(&request, &page, &page.slice(rounds)))
+    Ok(page.respond(&page.slice(rounds)))
 }
 
 /// One round: its stage, seed, the engine's figures, and its tables with seats in play order and

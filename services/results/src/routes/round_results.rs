@@ -2,9 +2,9 @@
 
 use crate::State;
 use crate::store;
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpResponse, get, web};
 use catan_api::ResultList;
-use catan_kit::pagination::{PageQuery, paged};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::{ApiError, db};
 use uuid::Uuid;
@@ -22,8 +22,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/rounds/{round}/results")]
 async fn round_results(
     state: web::Data<State>,
-    request: HttpRequest,
-    page: web::Query<PageQuery>,
+    page: Page,
     path: web::Path<(Uuid, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round) = path.into_inner();
@@ -34,5 +33,5 @@ async fn round_results(
     // Nothing recorded yet, or no such event or round: pairing knows which.
     parent_exists_if_empty(&items, state.peers.pairing.round(event_id, round)).await?;
     let items = page.slice(items);
-    Ok(paged(&request, &page, items.len()).json(ResultList { items }))
+    Ok(page.response(items.len()).json(ResultList { items }))
 }

@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use catan_api::{Problem, ResultList, Role, Stage, SubmitResult, TableResult};
 use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
 use catan_kit::idempotency::Reply;
-use catan_kit::pagination::{PageQuery, paged};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use diesel::PgConnection;
@@ -183,8 +183,7 @@ async fn get_result(
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history")]
 async fn result_history(
     state: web::Data<State>,
-    request: HttpRequest,
-    page: web::Query<PageQuery>,
+    page: Page,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round, table) = path.into_inner();
@@ -195,5 +194,5 @@ async fn result_history(
     // Nothing recorded yet, or no such event or round: pairing knows which.
     parent_exists_if_empty(&items, state.peers.pairing.round(event_id, round)).await?;
     let items = page.slice(items);
-    Ok(paged(&request, &page, items.len()).json(ResultList { items }))
+    Ok(page.response(items.len()).json(ResultList { items }))
 }

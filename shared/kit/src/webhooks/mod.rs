@@ -20,10 +20,10 @@ pub use signing::{new_secret, secret_key, signature, verify_signature};
 pub use urls::{UrlRefusal, check_url, is_private};
 
 use crate::ApiError;
+use crate::schema::outbox;
 use catan_api::WebhookEventType;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Jsonb, Text, Uuid as SqlUuid};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use uuid::Uuid;
@@ -55,14 +55,14 @@ pub fn enqueue(
     data: &impl Serialize,
 ) -> Result<(), ApiError> {
     let data = serde_json::to_value(data).map_err(ApiError::internal)?;
-    diesel::sql_query(
-        "INSERT INTO outbox (id, event_type, event_id, payload) VALUES ($1, $2, $3, $4)",
-    )
-    .bind::<SqlUuid, _>(Uuid::new_v4())
-    .bind::<Text, _>(event_type.as_str())
-    .bind::<SqlUuid, _>(event_id)
-    .bind::<Jsonb, _>(data)
-    .execute(conn)?;
+    diesel::insert_into(outbox::table)
+        .values((
+            outbox::id.eq(Uuid::new_v4()),
+            outbox::event_type.eq(event_type.as_str()),
+            outbox::event_id.eq(event_id),
+            outbox::payload.eq(data),
+        ))
+        .execute(conn)?;
     Ok(())
 }
 

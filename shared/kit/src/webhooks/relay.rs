@@ -3,27 +3,24 @@
 use super::{INBOX_PATH, InboxBatch, OutboxEvent, WebhookSettings, pg_interval, truncate};
 use crate::ApiError;
 use crate::db::PgPool;
+use crate::schema::outbox;
 use crate::settings::ExposeSecret;
 use catan_api::WebhookEventType;
 use chrono::{DateTime, Utc};
+use diesel::dsl::{IntervalDsl, now};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, Integer, Interval, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::Timestamptz;
 use std::time::Duration;
 use uuid::Uuid;
 
-#[derive(QueryableByName)]
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = outbox)]
 struct OutboxRow {
-    #[diesel(sql_type = SqlUuid)]
     id: Uuid,
-    #[diesel(sql_type = Text)]
     event_type: String,
-    #[diesel(sql_type = SqlUuid)]
     event_id: Uuid,
-    #[diesel(sql_type = Jsonb)]
     payload: serde_json::Value,
-    #[diesel(sql_type = Timestamptz)]
     occurred_at: DateTime<Utc>,
-    #[diesel(sql_type = Integer)]
     attempts: i32,
 }
 
@@ -36,15 +33,24 @@ const RELAY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Claims the due outbox rows: other replicas skip them until the lease runs out.
 fn claim_outbox(conn: &mut PgConnection) -> Result<Vec<OutboxRow>, ApiError> {
-    Ok(diesel::sql_query(
-        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $1) \
-         WHERE id IN (SELECT id FROM outbox WHERE next_attempt_at <= now() ORDER BY occurred_at, id \
-                      LIMIT $2 FOR UPDATE SKIP LOCKED) \
-         RETURNING id, event_type, event_id, payload, occurred_at, attempts",
+    let due: Vec<Uuid> = outbox::table
+        .filter(outbox::next_attempt_at.le(now))
+        .order((outbox::occurred_at, outbox::id))
+        .limit(RELAY_BATCH)
+        .select(outbox::id)
+        .for_update()
+        .skip_locked()
+        .load(conn)?;
+    Ok(
+        diesel::update(outbox::table.filter(outbox::id.eq_any(&due)))
+            .set((
+                outbox::attempts.eq(outbox::attempts + 1),
+                outbox::next_attempt_at
+                    .eq(now.into_sql::<Timestamptz>() + RELAY_LEASE_SECONDS.seconds()),
+            ))
+            .returning(OutboxRow::as_returning())
+            .get_results(conn)?,
     )
-    .bind::<Integer, _>(RELAY_LEASE_SECONDS)
-    .bind::<diesel::sql_types::BigInt, _>(RELAY_BATCH)
-    .load(conn)?)
 }
 
 /// Runs the outbox relay of a producing service until the task is aborted.
@@ -74,10 +80,9 @@ pub fn spawn_relay(
         // it had reached while registration was away (registration keeps each event once, by
         // its id, so a row another replica is relaying right now is not delivered twice).
         let due_now = crate::db::run(&pool, |conn| {
-            diesel::sql_query(
-                "UPDATE outbox SET next_attempt_at = now() WHERE next_attempt_at > now()",
-            )
-            .execute(conn)?;
+            diesel::update(outbox::table.filter(outbox::next_attempt_at.gt(now)))
+                .set(outbox::next_attempt_at.eq(now))
+                .execute(conn)?;
             Ok(())
         })
         .await;
@@ -135,9 +140,7 @@ async fn relay_once(
     match sent {
         Ok(_) => {
             crate::db::run(pool, move |conn| {
-                diesel::sql_query("DELETE FROM outbox WHERE id = ANY($1)")
-                    .bind::<Array<SqlUuid>, _>(&ids)
-                    .execute(conn)?;
+                diesel::delete(outbox::table.filter(outbox::id.eq_any(&ids))).execute(conn)?;
                 Ok(())
             })
             .await?;
@@ -148,13 +151,13 @@ async fn relay_once(
                 * 2u32.saturating_pow(most_attempts.clamp(1, 16).unsigned_abs()))
             .min(RELAY_MAX_BACKOFF);
             crate::db::run(pool, move |conn| {
-                diesel::sql_query(
-                    "UPDATE outbox SET next_attempt_at = now() + $2, last_error = $3 WHERE id = ANY($1)",
-                )
-                .bind::<Array<SqlUuid>, _>(&ids)
-                .bind::<Interval, _>(pg_interval(wait))
-                .bind::<Text, _>(truncate(&error, 500))
-                .execute(conn)?;
+                diesel::update(outbox::table.filter(outbox::id.eq_any(&ids)))
+                    .set((
+                        outbox::next_attempt_at
+                            .eq(now.into_sql::<Timestamptz>() + pg_interval(wait)),
+                        outbox::last_error.eq(truncate(&error, 500)),
+                    ))
+                    .execute(conn)?;
                 Ok(())
             })
             .await?;

@@ -11,10 +11,13 @@ pub const DEFAULT_LIMIT: i64 = 100;
 pub const MAX_LIMIT: i64 = 1000;
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// Items a page: default 100; values outside 1 to 1000 are clamped into it.
+    #[param(nullable)]
     pub limit: Option<i64>,
     /// Items to skip (default 0; below 0 counts as 0).
+    #[param(nullable)]
     pub offset: Option<i64>,
 }
 

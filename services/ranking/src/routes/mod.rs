@@ -3,12 +3,10 @@
 
 mod placements;
 mod standings;
-mod stream;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     standings::register(cfg);
     placements::register(cfg);
-    stream::register(cfg);
 }
 
 /// Says in a `Warning` header when ranking's copy of the results may be behind.

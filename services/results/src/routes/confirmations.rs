@@ -31,34 +31,31 @@ fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
     Ok(claims.sub)
 }
 
-/// The table's current result, which the player must have played in.
-fn played(
+/// What `player` signs on a table's current result, which the player must have played in:
+/// `record` stores it for the result's version and says whether it is new (a new signature moves
+/// the result up the change feed). Answers the result as it is now, and whether it was new.
+fn sign(
     conn: &mut PgConnection,
-    event_id: Uuid,
-    round: u32,
-    table: u32,
+    (event_id, round, table): (Uuid, u32, u32),
     player: Uuid,
-) -> Result<TableResult, ApiError> {
+    record: impl FnOnce(&mut PgConnection, u32) -> Result<bool, ApiError>,
+) -> Result<(TableResult, bool), ApiError> {
     catan_kit::db::lock_event(conn, event_id)?;
-    let result = store::current(conn, event_id, round, table)?.ok_or_else(|| {
+    let recorded = store::current(conn, event_id, round, table)?.ok_or_else(|| {
         ApiError::NotFound(format!("table {table} of round {round} has no result"))
     })?;
-    if !result.scores.iter().any(|s| s.player_id == player) {
+    if !recorded.scores.iter().any(|s| s.player_id == player) {
         return Err(ApiError::Forbidden(format!(
             "you did not play at table {table} of round {round}"
         )));
     }
-    Ok(result)
-}
-
-fn current(
-    conn: &mut PgConnection,
-    event_id: Uuid,
-    round: u32,
-    table: u32,
-) -> Result<TableResult, ApiError> {
-    store::current(conn, event_id, round, table)?
-        .ok_or_else(|| ApiError::internal("result vanished"))
+    let added = record(conn, recorded.version)?;
+    if added {
+        store::touch(conn, event_id, round, table)?;
+    }
+    let now = store::current(conn, event_id, round, table)?
+        .ok_or_else(|| ApiError::internal("result vanished"))?;
+    Ok((now, added))
 }
 
 /// The signed-in player confirms the table's current result, as signing the results sheet.
@@ -78,27 +75,14 @@ async fn confirm_result(
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round, table) = path.into_inner();
-    let player = player_of(write.principal(), event_id)?;
+    let at = path.into_inner();
+    let player = player_of(write.principal(), at.0)?;
     write
         .write(move |conn| {
-            let result = played(conn, event_id, round, table, player)?;
-            use crate::schema::results::confirmations;
-            let added = diesel::insert_into(confirmations::table)
-                .values((
-                    confirmations::event_id.eq(event_id),
-                    confirmations::round.eq(round as i32),
-                    confirmations::table_number.eq(table as i32),
-                    confirmations::version.eq(result.version as i32),
-                    confirmations::player_id.eq(player),
-                ))
-                .on_conflict_do_nothing()
-                .execute(conn)?;
-            if added > 0 {
-                store::touch(conn, event_id, round, table)?;
-            }
-            let result = current(conn, event_id, round, table)?;
-            if added > 0 {
+            let (result, added) = sign(conn, at, player, |conn, version| {
+                store::confirm(conn, at, version, player)
+            })?;
+            if added {
                 crate::webhook_events::result_confirmed(conn, &result)?;
             }
             Reply::new(StatusCode::OK, &result)
@@ -125,32 +109,20 @@ async fn dispute_result(
     write: IdempotentWrite<web::Json<DisputeResult>>,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round, table) = path.into_inner();
-    let player = player_of(write.principal(), event_id)?;
+    let at = path.into_inner();
+    let player = player_of(write.principal(), at.0)?;
     let reason = dispute_reason(&write.body().reason)?;
     write
         .write(move |conn| {
-            let result = played(conn, event_id, round, table, player)?;
-            use crate::schema::results::disputes;
-            let added = diesel::insert_into(disputes::table)
-                .values((
-                    disputes::event_id.eq(event_id),
-                    disputes::round.eq(round as i32),
-                    disputes::table_number.eq(table as i32),
-                    disputes::version.eq(result.version as i32),
-                    disputes::player_id.eq(player),
-                    disputes::reason.eq(&reason),
-                ))
-                .on_conflict_do_nothing()
-                .execute(conn)?;
-            if added == 0 {
+            let (result, added) = sign(conn, at, player, |conn, version| {
+                store::dispute(conn, at, version, player, &reason)
+            })?;
+            if !added {
                 return Err(ApiError::Conflict(format!(
                     "you already dispute version {} of this result",
                     result.version
                 )));
             }
-            store::touch(conn, event_id, round, table)?;
-            let result = current(conn, event_id, round, table)?;
             crate::webhook_events::result_disputed(conn, &result)?;
             Reply::new(StatusCode::OK, &result)
         })

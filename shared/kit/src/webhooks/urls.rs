@@ -129,32 +129,15 @@ mod tests {
 
     #[tokio::test]
     async fn urls_are_checked() {
-        assert_eq!(
-            check_url("ftp://example.org/x", false).await.unwrap_err().0,
-            ErrorCode::UnsupportedScheme
-        );
-        assert_eq!(
-            check_url("http://127.0.0.1:9/x", false)
-                .await
-                .unwrap_err()
-                .0,
-            ErrorCode::PrivateAddress
-        );
-        assert_eq!(
-            check_url("http://[::1]/x", false).await.unwrap_err().0,
-            ErrorCode::PrivateAddress
-        );
-        assert_eq!(
-            check_url("http://localhost:9/x", false)
-                .await
-                .unwrap_err()
-                .0,
-            ErrorCode::PrivateAddress
-        );
-        assert_eq!(
-            check_url("http://u:p@8.8.8.8/", false).await.unwrap_err().0,
-            ErrorCode::CredentialsInUrl
-        );
+        for (url, refusal) in [
+            ("ftp://example.org/x", ErrorCode::UnsupportedScheme),
+            ("http://127.0.0.1:9/x", ErrorCode::PrivateAddress),
+            ("http://[::1]/x", ErrorCode::PrivateAddress),
+            ("http://localhost:9/x", ErrorCode::PrivateAddress),
+            ("http://u:p@8.8.8.8/", ErrorCode::CredentialsInUrl),
+        ] {
+            assert_eq!(check_url(url, false).await.unwrap_err().0, refusal, "{url}");
+        }
         assert!(check_url("http://127.0.0.1:9/x", true).await.is_ok());
         assert!(check_url("https://8.8.8.8/hook", false).await.is_ok());
     }

@@ -1,5 +1,14 @@
 //! End-to-end tests across the services, through HTTP only. This library is their harness:
-//! `spawn_suite` starts the whole suite on free ports over a fresh database of its own.
+//! `spawn_suite` starts the whole suite on free ports over a fresh database of its own;
+//! [`fixtures`] make events, rounds and results through the typed client; [`http`] sends raw
+//! requests for what the typed client cannot say; [`problem`] checks refusals; [`webhooks`] is a
+//! receiver for webhook deliveries.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test harness: a failed step fails the test"
+)]
 
 use catan_api::ApiClient;
 use catan_kit::Settings;
@@ -9,6 +18,17 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 use uuid::Uuid;
+
+pub mod fixtures;
+pub mod http;
+pub mod problem;
+pub mod webhooks;
+
+pub use fixtures::{
+    EventFixture, new_key, new_player, place_of, seat_at, seated, seated_entries, won_by_first,
+};
+pub use http::{Answer, Request};
+pub use problem::{assert_refused, assert_sheet_refused, names, problem_of};
 
 /// The server tests create their databases on: `TEST_DATABASE_URL`, else the local one.
 pub fn server_url() -> String {
@@ -21,22 +41,45 @@ pub struct TestSuite {
     pub suite: Suite,
     pub database_url: String,
     pub admin_key: String,
+    /// The admin's token, for raw requests.
+    pub admin_token: String,
     /// Sends the admin's token.
     pub admin: ApiClient,
     /// Sends no token.
     pub anonymous: ApiClient,
+    /// Sends the raw requests of [`TestSuite::http`].
+    pub http_client: reqwest::Client,
 }
 
 impl TestSuite {
-    /// A client with a fresh token for `api_key`.
-    pub async fn client_for(&self, api_key: &str) -> ApiClient {
-        let token = self
-            .anonymous
+    /// A fresh access token for `api_key`.
+    pub async fn token(&self, api_key: &str) -> String {
+        self.anonymous
             .token(api_key)
             .await
             .expect("token")
+            .access_token
+    }
+
+    /// A client with a fresh token for `api_key`.
+    pub async fn client_for(&self, api_key: &str) -> ApiClient {
+        self.anonymous.with_token(self.token(api_key).await)
+    }
+
+    /// A client with the token a player gets for `event_id` with `pin`.
+    pub async fn player_client(&self, event_id: Uuid, player_id: Uuid, pin: &str) -> ApiClient {
+        let token = self
+            .anonymous
+            .player_token(event_id, player_id, pin)
+            .await
+            .expect("player token")
             .access_token;
         self.anonymous.with_token(token)
+    }
+
+    /// The classic standings of `event_id`, read as the public reads them.
+    pub async fn standings(&self, event_id: Uuid) -> catan_api::Standings {
+        self.anonymous.standings(event_id).await.expect("standings")
     }
 
     /// The key registration signs tokens with, read from its schema: tests forge tokens with it.
@@ -93,6 +136,17 @@ pub async fn spawn_suite() -> TestSuite {
     spawn_suite_configured(|_| {}).await
 }
 
+/// Starts the suite as `spawn_suite` does, with one classic event of `players` new players
+/// (see [`TestSuite::classic_event`]).
+pub async fn spawn_suite_with_event(
+    players: usize,
+    qualifying_rounds: Option<i64>,
+) -> (TestSuite, EventFixture) {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(players, qualifying_rounds).await;
+    (ts, fx)
+}
+
 /// Webhook settings for tests: receivers on this machine allowed, retries within a second.
 pub fn fast_webhooks() -> catan_kit::webhooks::WebhookSettings {
     catan_kit::webhooks::WebhookSettings {
@@ -130,8 +184,10 @@ pub async fn spawn_suite_configured(configure: impl FnOnce(&mut Settings)) -> Te
         .expect("admin token")
         .access_token;
     TestSuite {
-        admin: anonymous.with_token(token),
+        admin: anonymous.with_token(token.clone()),
+        admin_token: token,
         anonymous,
+        http_client: reqwest::Client::new(),
         suite,
         database_url,
         admin_key,
@@ -198,115 +254,21 @@ fn fresh_database() -> anyhow::Result<String> {
     Err(last_error.expect("an error").into())
 }
 
-/// An event with its director's and scorer's clients and its entries.
-pub struct EventFixture {
-    pub event: catan_api::Event,
-    /// The director's API key (its secret).
-    pub director_key: String,
-    pub director: ApiClient,
-    pub scorer: ApiClient,
-    pub entries: Vec<catan_api::Entry>,
-}
-
-impl TestSuite {
-    /// A classic event with `players` new players entered, and keys for its director and scorer.
-    pub async fn classic_event(
-        &self,
-        players: usize,
-        qualifying_rounds: Option<i64>,
-    ) -> EventFixture {
-        let name = format!("Test open {}", Uuid::new_v4().simple());
-        let mut fx = self
-            .event(&catan_api::CreateEvent {
-                qualifying_rounds,
-                ..catan_api::CreateEvent::classic(&name)
-            })
-            .await;
-        for player in self.players(&fx, players).await {
-            let entry = catan_api::CreateEntry::player(player);
-            fx.entries.push(
-                fx.director
-                    .create_entry(fx.event.id, &entry)
-                    .await
-                    .expect("entry"),
-            );
+/// Waits until `done` gives a value, for at most `seconds`, trying every 100 ms.
+pub async fn eventually<T>(
+    seconds: u64,
+    what: &str,
+    mut done: impl AsyncFnMut() -> Option<T>,
+) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if let Some(value) = done().await {
+            return value;
         }
-        fx
-    }
-
-    /// A partner event with `teams` new teams of two entered.
-    pub async fn partner_event(&self, teams: usize) -> EventFixture {
-        let name = format!("Test partner cup {}", Uuid::new_v4().simple());
-        let mut fx = self.event(&catan_api::CreateEvent::partner(&name)).await;
-        let players = self.players(&fx, teams * 2).await;
-        for (i, pair) in players.chunks(2).enumerate() {
-            let team = catan_api::CreateEntry::team(&format!("Team {i:02}"), [pair[0], pair[1]]);
-            fx.entries.push(
-                fx.director
-                    .create_entry(fx.event.id, &team)
-                    .await
-                    .expect("team entry"),
-            );
-        }
-        fx
-    }
-
-    /// `count` new players, registered by the event's director.
-    pub async fn players(&self, fx: &EventFixture, count: usize) -> Vec<Uuid> {
-        let mut players = Vec::with_capacity(count);
-        for i in 0..count {
-            let body = catan_api::CreatePlayer {
-                name: format!("Player {i:03}"),
-                region_id: None,
-            };
-            players.push(fx.director.create_player(&body).await.expect("player").id);
-        }
-        players
-    }
-
-    /// The event `body` describes, with keys for its director and scorer, and no entries yet.
-    pub async fn event(&self, body: &catan_api::CreateEvent) -> EventFixture {
-        use catan_api::{CreateApiKey, Role};
-        let event = self.admin.create_event(body).await.expect("event");
-        let key = |role: Role| CreateApiKey {
-            name: format!("{} key", role.as_str()),
-            role,
-            event_ids: Some(vec![event.id]),
-        };
-        let director_key = self
-            .admin
-            .create_api_key(&key(Role::Director))
-            .await
-            .expect("director key");
-        let scorer_key = self
-            .admin
-            .create_api_key(&key(Role::Scorer))
-            .await
-            .expect("scorer key");
-        EventFixture {
-            director: self.client_for(&director_key.api_key).await,
-            director_key: director_key.api_key,
-            scorer: self.client_for(&scorer_key.api_key).await,
-            event,
-            entries: Vec::new(),
-        }
-    }
-}
-
-/// A classic results sheet the first of `players` won: each player's VP in seat order.
-pub fn won_by_first(players: &[Uuid], vps: &[i64]) -> catan_api::SubmitResult {
-    catan_api::SubmitResult {
-        outcome: catan_api::OutcomeKind::Won,
-        winner_player_id: players.first().copied(),
-        winner_entry_id: None,
-        scores: players
-            .iter()
-            .zip(vps)
-            .map(|(&player_id, &vp)| catan_api::ScoreInput {
-                player_id,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }

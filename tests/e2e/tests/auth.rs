@@ -2,80 +2,41 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use catan_api::{CreateApiKey, CreatePlayer, DrawRound, Role};
-use catan_e2e::{spawn_suite, won_by_first};
+use catan_api::{DrawRound, Role};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{assert_refused, new_key, new_player, spawn_suite_with_event};
 use catan_kit::auth::{SigningKey, claims_for};
 use std::time::Duration;
 use uuid::Uuid;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_key_for_one_event_cannot_write_another() {
-    let ts = spawn_suite().await;
-    let a = ts.classic_event(4, Some(1)).await;
+    let (ts, a) = spawn_suite_with_event(4, Some(1)).await;
     let b = ts.classic_event(4, Some(1)).await;
-    let round = b
-        .director
-        .draw_round(b.event.id, &DrawRound::default())
-        .await
-        .expect("draw b");
-    let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let sheet = won_by_first(&players, &[10, 5, 5, 5]);
-    let err = a
-        .scorer
-        .submit_result(b.event.id, 1, 1, &sheet)
-        .await
-        .expect_err("scorer of A on B");
-    assert_eq!(err.status(), Some(403));
-    let err = a
-        .director
-        .submit_result(b.event.id, 1, 1, &sheet)
-        .await
-        .expect_err("director of A on B");
-    assert_eq!(err.status(), Some(403));
-    let err = a
-        .director
-        .draw_round(b.event.id, &DrawRound::default())
-        .await
-        .expect_err("director of A draws B");
-    assert_eq!(err.status(), Some(403));
+    let sheet = b.draw_and_sheet(&[10, 5, 5, 5]).await;
+    let (on_b, draw) = (b.event.id, DrawRound::default());
+    let posted = a.scorer.submit_result(on_b, 1, 1, &sheet).await;
+    assert_refused(posted, 403, "scorer of A on B");
+    let posted = a.director.submit_result(on_b, 1, 1, &sheet).await;
+    assert_refused(posted, 403, "director of A on B");
+    let drawn = a.director.draw_round(on_b, &draw).await;
+    assert_refused(drawn, 403, "director of A draws B");
     // A scorer posts results but does not run the event.
-    let err = b
-        .scorer
-        .draw_round(b.event.id, &DrawRound::default())
-        .await
-        .expect_err("scorer draws");
-    assert_eq!(err.status(), Some(403));
-    let err = b
-        .scorer
-        .create_player(&CreatePlayer {
-            name: "X".into(),
-            region_id: None,
-        })
-        .await
-        .expect_err("scorer registers");
-    assert_eq!(err.status(), Some(403));
-    let err = b
-        .director
-        .create_api_key(&CreateApiKey {
-            name: "mine".into(),
-            role: Role::Admin,
-            event_ids: None,
-        })
-        .await
-        .expect_err("director makes an admin key");
-    assert_eq!(err.status(), Some(403));
+    let drawn = b.scorer.draw_round(on_b, &draw).await;
+    assert_refused(drawn, 403, "scorer draws");
+    let x = new_player("X");
+    assert_refused(b.scorer.create_player(&x).await, 403, "scorer registers");
+    let admin_key = new_key("mine", Role::Admin, None);
+    let keyed = b.director.create_api_key(&admin_key).await;
+    assert_refused(keyed, 403, "director makes an admin key");
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
-    b.scorer
-        .submit_result(b.event.id, 1, 1, &sheet)
-        .await
-        .expect("B's own scorer");
+    b.submit(1, 1, &sheet).await;
     ts.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
     let key = ts.signing_key();
     let admin_claims = || claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(600));
     let mut expired = admin_claims();
@@ -113,13 +74,8 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
     wrong_issuer.iss = "someone-else".into();
     // Algorithm confusion: an HMAC token keyed with the public key the JWKS publishes.
     let confused = {
-        let jwks: serde_json::Value =
-            reqwest::get(format!("{}/.well-known/jwks.json", ts.suite.url()))
-                .await
-                .expect("jwks")
-                .json()
-                .await
-                .expect("json");
+        let jwks = ts.http(Method::GET, "/.well-known/jwks.json").send().await;
+        let jwks = jwks.body();
         let key = &jwks["keys"][0];
         let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
         header.kid = key["kid"].as_str().map(str::to_owned);
@@ -144,26 +100,14 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
         ("HS256 with the public key", confused),
         ("garbage", "not-a-token".to_string()),
     ];
-    let body = CreatePlayer {
-        name: "Intruder".into(),
-        region_id: None,
-    };
+    let body = new_player("Intruder");
     for (what, token) in cases {
         // Registration verifies locally; pairing verifies from the JWKS: both refuse.
-        let err = ts
-            .anonymous
-            .with_token(token.clone())
-            .create_player(&body)
-            .await
-            .expect_err(what);
-        assert_eq!(err.status(), Some(401), "{what} at registration");
-        let err = ts
-            .anonymous
-            .with_token(token)
-            .draw_round(fx.event.id, &DrawRound::default())
-            .await
-            .expect_err(what);
-        assert_eq!(err.status(), Some(401), "{what} at pairing");
+        let client = ts.anonymous.with_token(token);
+        let created = client.create_player(&body).await;
+        assert_refused(created, 401, &format!("{what} at registration"));
+        let drawn = client.draw_round(fx.event.id, &DrawRound::default()).await;
+        assert_refused(drawn, 401, &format!("{what} at pairing"));
     }
     assert!(
         ts.anonymous
@@ -173,22 +117,8 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
             .is_ok(),
         "the real key's token works"
     );
-    assert_eq!(
-        ts.anonymous
-            .create_player(&body)
-            .await
-            .expect_err("no token")
-            .status(),
-        Some(401)
-    );
-    assert_eq!(
-        ts.anonymous
-            .token("ck_wrong")
-            .await
-            .expect_err("bad key")
-            .status(),
-        Some(401)
-    );
+    assert_refused(ts.anonymous.create_player(&body).await, 401, "no token");
+    assert_refused(ts.anonymous.token("ck_wrong").await, 401, "bad key");
     // Standings and placements are public.
     assert!(ts.anonymous.standings(fx.event.id).await.is_ok());
     assert_eq!(
@@ -200,41 +130,23 @@ async fn expired_tampered_and_foreign_tokens_get_401_and_public_reads_need_none(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
-    let before = ts
-        .anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token;
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let before = ts.token(&ts.admin_key).await;
     let kid = |token: &str| {
         jsonwebtoken::decode_header(token)
             .expect("header")
             .kid
             .expect("kid")
     };
-    let http = reqwest::Client::new();
-    let rotated = http
-        .post(format!("{}/v1/admin/signing-keys", ts.suite.url()))
-        .bearer_auth(&before)
-        .send()
-        .await
-        .expect("rotate");
-    assert_eq!(rotated.status(), 201);
-    let after = ts
-        .anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token;
+    let rotate = || ts.http(Method::POST, "/v1/admin/signing-keys");
+    assert_eq!(
+        rotate().token(&before).send().await.status,
+        StatusCode::CREATED
+    );
+    let after = ts.token(&ts.admin_key).await;
     assert_ne!(kid(&before), kid(&after), "new tokens name the new key");
-    let jwks: serde_json::Value = reqwest::get(format!("{}/.well-known/jwks.json", ts.suite.url()))
-        .await
-        .expect("jwks")
-        .json()
-        .await
-        .expect("json");
+    let jwks = ts.http(Method::GET, "/.well-known/jwks.json").send().await;
+    let jwks = jwks.body();
     let published: Vec<&str> = jwks["keys"]
         .as_array()
         .expect("keys")
@@ -245,20 +157,14 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
         published.contains(&kid(&before).as_str()) && published.contains(&kid(&after).as_str())
     );
     // Both tokens work at registration (which signs) and at pairing (which verifies from the JWKS).
+    let rotated = new_player("Rotated");
     for token in [&before, &after] {
         let client = ts.anonymous.with_token(token.clone());
-        client
-            .create_player(&CreatePlayer {
-                name: "Rotated".into(),
-                region_id: None,
-            })
-            .await
-            .expect("registration");
-        let err = client
+        client.create_player(&rotated).await.expect("registration");
+        let drawn = client
             .draw_round(Uuid::new_v4(), &DrawRound::default())
-            .await
-            .expect_err("no such event");
-        assert_eq!(err.status(), Some(404), "the token was accepted by pairing");
+            .await;
+        assert_refused(drawn, 404, "the token was accepted by pairing");
     }
     // A scorer key's new token is still limited to its event.
     let scorer_token = fx
@@ -269,18 +175,10 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
         .access_token;
     assert_ne!(scorer_token, before);
     // Only admins rotate.
-    let director = ts
-        .anonymous
-        .token(&fx.director_key)
-        .await
-        .expect("token")
-        .access_token;
-    let refused = http
-        .post(format!("{}/v1/admin/signing-keys", ts.suite.url()))
-        .bearer_auth(director)
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(refused.status(), 403);
+    let director = ts.token(&fx.director_key).await;
+    assert_eq!(
+        rotate().token(&director).send().await.status,
+        StatusCode::FORBIDDEN
+    );
     ts.shutdown().await;
 }

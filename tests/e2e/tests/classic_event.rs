@@ -1,8 +1,7 @@
 //! A whole classic event through HTTP: 37 players, 3 qualifying rounds, semi-finals, final.
 
 use catan_api::{DrawRound, Round, Stage, TableResult};
-use catan_e2e::spawn_suite;
-use catan_suite::demo::random_sheet;
+use catan_e2e::{assert_refused, seated, spawn_suite_with_event};
 use num_rational::Ratio;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,15 +12,15 @@ use uuid::Uuid;
 fn independent_standings(results: &[TableResult]) -> Vec<(Uuid, u32, Ratio<i128>)> {
     let mut totals: HashMap<Uuid, (u32, Ratio<i128>)> = HashMap::new();
     for r in results.iter().filter(|r| r.stage == Stage::Qualifying) {
-        let credited: Vec<(Uuid, i128)> = r
+        let credited: Vec<(Uuid, u32)> = r
             .scores
             .iter()
             .map(|s| {
                 let won = r.winner_player_id == Some(s.player_id);
-                (s.player_id, if won { 10 } else { s.vp.min(9) as i128 })
+                (s.player_id, if won { 10 } else { u32::from(s.vp.min(9)) })
             })
             .collect();
-        let sum: i128 = credited.iter().map(|(_, v)| v).sum();
+        let sum: i128 = credited.iter().map(|(_, v)| i128::from(*v)).sum();
         // A 3-player table's total is raised by its average.
         let table_total = if credited.len() == 3 {
             Ratio::new(sum * 4, 3)
@@ -30,8 +29,8 @@ fn independent_standings(results: &[TableResult]) -> Vec<(Uuid, u32, Ratio<i128>
         };
         for (player, vp) in credited {
             let entry = totals.entry(player).or_insert((0, Ratio::from_integer(0)));
-            entry.0 += vp as u32;
-            entry.1 += Ratio::from_integer(vp * 100) / table_total;
+            entry.0 += vp;
+            entry.1 += Ratio::from_integer(i128::from(vp) * 100) / table_total;
         }
     }
     let mut rows: Vec<_> = totals
@@ -44,19 +43,14 @@ fn independent_standings(results: &[TableResult]) -> Vec<(Uuid, u32, Ratio<i128>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_37_player_event_runs_from_registration_to_champion() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(37, None).await;
+    let (ts, fx) = spawn_suite_with_event(37, None).await;
     let event_id = fx.event.id;
     let mut rng = ChaCha8Rng::seed_from_u64(37);
     let mut rounds: Vec<Round> = Vec::new();
     let mut posted: Vec<TableResult> = Vec::new();
 
     for expected_number in 1..=5u32 {
-        let round = fx
-            .director
-            .draw_round(event_id, &DrawRound::default())
-            .await
-            .expect("draw");
+        let round = fx.draw().await;
         assert_eq!(round.number, expected_number);
         // The stored round is the one returned, seed included.
         let stored = ts
@@ -67,14 +61,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
         assert_eq!(stored.seed, round.seed);
         assert_eq!(stored.tables.len(), round.tables.len());
         for table in &round.tables {
-            let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-            let sheet = random_sheet(&seated, round.stage, &mut rng);
-            posted.push(
-                fx.scorer
-                    .submit_result(event_id, round.number, table.number, &sheet)
-                    .await
-                    .expect("result"),
-            );
+            posted.push(fx.submit_random(&round, table, &mut rng).await);
         }
         rounds.push(round);
     }
@@ -135,7 +122,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     );
 
     // The standings are what the posted results say.
-    let standings = ts.anonymous.standings(event_id).await.expect("standings");
+    let standings = ts.standings(event_id).await;
     assert_eq!(standings.after_round, 3);
     let expected = independent_standings(&posted);
     assert_eq!(standings.rows.len(), 37);
@@ -187,11 +174,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
             })
         })
         .collect();
-    let finalists: HashSet<Uuid> = rounds[4].tables[0]
-        .seats
-        .iter()
-        .map(|s| s.player_id)
-        .collect();
+    let finalists: HashSet<Uuid> = seated(&rounds[4].tables[0]).into_iter().collect();
     assert_eq!(rounds[4].tables.len(), 1);
     assert_eq!(finalists, semi_winners);
 
@@ -217,7 +200,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
             .rows
             .iter()
             .enumerate()
-            .all(|(i, r)| r.place == i as u32 + 1)
+            .all(|(i, r)| usize::try_from(r.place).unwrap() == i + 1)
     );
     assert!(placements.rows[..4].iter().all(|r| r.stage == Stage::Final));
     assert!(
@@ -235,8 +218,7 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     let extra = fx
         .director
         .draw_round(event_id, &DrawRound::default())
-        .await
-        .unwrap_err();
-    assert_eq!(extra.status(), Some(409));
+        .await;
+    assert_refused(extra, 409, "the event is over");
     ts.shutdown().await;
 }

@@ -1,104 +1,62 @@
 //! Exactly-once writes: Idempotency-Key on POST and PUT, and If-Match on corrections.
 
-use catan_api::DrawRound;
-use catan_e2e::{TestSuite, spawn_suite, won_by_first};
-use reqwest::StatusCode;
-use uuid::Uuid;
-
-async fn admin_token(ts: &TestSuite) -> String {
-    ts.anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token
-}
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{assert_refused, spawn_suite_with_event};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_retry_with_the_same_key_returns_the_first_response_and_writes_nothing_more() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
-    let http = reqwest::Client::new();
-    let token = admin_token(&ts).await;
-    let url = format!("{}/v1/players", ts.suite.url());
-    let post = |key: &'static str, name: &'static str| {
-        http.post(&url)
-            .bearer_auth(&token)
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let post = |token: &str, key: &str, name: &str| {
+        ts.http(Method::POST, "/v1/players")
+            .token(token)
             .header("Idempotency-Key", key)
             .json(&serde_json::json!({ "name": name }))
             .send()
     };
-    let first = post("player-1", "Ada").await.expect("first");
-    assert_eq!(first.status(), StatusCode::CREATED);
-    let first_body: serde_json::Value = first.json().await.expect("body");
-    let again = post("player-1", "Ada").await.expect("retry");
-    assert_eq!(again.status(), StatusCode::CREATED);
-    assert_eq!(again.headers()["idempotency-replayed"], "true");
-    assert_eq!(
-        again.json::<serde_json::Value>().await.expect("body"),
-        first_body
-    );
-    assert_eq!(
-        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Ada'"),
-        1
-    );
+    let named = |name: &str| {
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM registration.players WHERE name = '{name}'"
+        ))
+    };
+    let first = post(&ts.admin_token, "player-1", "Ada").await;
+    assert_eq!(first.status, StatusCode::CREATED);
+    let again = post(&ts.admin_token, "player-1", "Ada").await;
+    assert_eq!(again.status, StatusCode::CREATED);
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    assert_eq!(again.body(), first.body());
+    assert_eq!(named("Ada"), 1);
 
     // The same key with another body is refused, and writes nothing.
-    let other = post("player-1", "Bob").await.expect("other body");
-    assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(other.headers()["content-type"], "application/problem+json");
-    assert_eq!(
-        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"),
-        0
-    );
+    let other = post(&ts.admin_token, "player-1", "Bob").await;
+    other.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(named("Bob"), 0);
 
     // Keys belong to the API key that sent them: another key may use the same one.
-    let director_token = ts
-        .anonymous
-        .token(&fx.director_key)
-        .await
-        .expect("token")
-        .access_token;
-    let theirs = http
-        .post(&url)
-        .bearer_auth(&director_token)
-        .header("Idempotency-Key", "player-1")
-        .json(&serde_json::json!({ "name": "Bob" }))
-        .send()
-        .await
-        .expect("another key");
-    assert_eq!(theirs.status(), StatusCode::CREATED);
-    assert_eq!(
-        ts.count("SELECT count(*) AS n FROM registration.players WHERE name = 'Bob'"),
-        1
-    );
+    let director_token = ts.token(&fx.director_key).await;
+    let theirs = post(&director_token, "player-1", "Bob").await;
+    assert_eq!(theirs.status, StatusCode::CREATED);
+    assert_eq!(named("Bob"), 1);
     ts.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
 async fn fifty_concurrent_requests_with_one_key_write_once() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(8, Some(1)).await;
-    let token = admin_token(&ts).await;
-    let http = reqwest::Client::new();
-    let draw_url = format!("{}/v1/events/{}/rounds", ts.suite.url(), fx.event.id);
-    let mut calls = Vec::new();
-    for _ in 0..50 {
-        let request = http
-            .post(&draw_url)
-            .bearer_auth(&token)
+    let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
+    let rounds = format!("/v1/events/{}/rounds", fx.event.id);
+    let draw = || {
+        ts.http(Method::POST, &rounds)
+            .token(&ts.admin_token)
             .header("Idempotency-Key", "draw-round-1")
             .json(&serde_json::json!({}))
-            .send();
-        calls.push(tokio::spawn(request));
-    }
+            .send()
+    };
+    let calls: Vec<_> = (0..50).map(|_| tokio::spawn(draw())).collect();
     let mut created = Vec::new();
     let mut in_progress = 0;
     for call in calls {
-        let response = call.await.expect("task").expect("answer");
-        match response.status() {
-            StatusCode::CREATED => {
-                created.push(response.json::<serde_json::Value>().await.expect("round"))
-            }
+        let response = call.await.expect("task");
+        match response.status {
+            StatusCode::CREATED => created.push(response.body()),
             StatusCode::CONFLICT => in_progress += 1,
             other => panic!("unexpected {other}"),
         }
@@ -115,36 +73,22 @@ async fn fifty_concurrent_requests_with_one_key_write_once() {
         "exactly one write"
     );
     // Once the first has finished, a retry gets its response.
-    let retry = http
-        .post(&draw_url)
-        .bearer_auth(&token)
-        .header("Idempotency-Key", "draw-round-1")
-        .json(&serde_json::json!({}))
-        .send()
-        .await
-        .expect("retry");
-    assert_eq!(retry.status(), StatusCode::CREATED);
-    assert_eq!(
-        retry.json::<serde_json::Value>().await.expect("round"),
-        created[0]
-    );
+    let retry = draw().await;
+    assert_eq!(retry.status, StatusCode::CREATED);
+    assert_eq!(retry.body(), created[0]);
     ts.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_wins() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    fx.scorer
-        .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 7, 5, 3]))
-        .await
-        .expect("posted");
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let first = fx.draw_and_sheet(&[10, 7, 5, 3]).await;
+    let with_second = |vp: i64| {
+        let mut sheet = first.clone();
+        sheet.scores[1].vp = vp;
+        sheet
+    };
+    fx.submit(1, 1, &first).await;
     let (_, etag) = ts
         .anonymous
         .result_with_etag(fx.event.id, 1, 1)
@@ -152,34 +96,20 @@ async fn corrections_need_the_current_etag_and_of_two_racing_corrections_one_win
         .expect("result");
     assert_eq!(etag, "\"v1\"");
 
-    let missing = fx
-        .director
-        .submit_result(fx.event.id, 1, 1, &won_by_first(&players, &[10, 8, 5, 3]))
-        .await
-        .expect_err("no If-Match");
-    assert_eq!(missing.status(), Some(428));
+    let (eight, nine) = (with_second(8), with_second(9));
+    let missing = fx.director.submit_result(fx.event.id, 1, 1, &eight).await;
+    assert_refused(missing, 428, "no If-Match");
     let stale = fx
         .director
-        .correct_result(
-            fx.event.id,
-            1,
-            1,
-            &won_by_first(&players, &[10, 8, 5, 3]),
-            "\"v7\"",
-        )
-        .await
-        .expect_err("stale");
-    assert_eq!(stale.status(), Some(412));
+        .correct_result(fx.event.id, 1, 1, &eight, "\"v7\"")
+        .await;
+    assert_refused(stale, 412, "stale");
     assert_eq!(
         ts.count("SELECT count(*) AS n FROM results.result_versions"),
         1
     );
 
     // Two directors correct at once from the same version: exactly one wins.
-    let (eight, nine) = (
-        won_by_first(&players, &[10, 8, 5, 3]),
-        won_by_first(&players, &[10, 9, 5, 3]),
-    );
     let (a, b) = tokio::join!(
         fx.director.correct_result(fx.event.id, 1, 1, &eight, &etag),
         fx.director.correct_result(fx.event.id, 1, 1, &nine, &etag),

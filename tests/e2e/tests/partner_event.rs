@@ -1,10 +1,14 @@
 //! A partner event (teams of two, Swiss rounds) through HTTP, and the board of every table.
 
 use catan_api::{
-    ClientError, CreateEntry, DrawRound, OutcomeKind, PartnerStandings, Round, ScoreInput,
-    SeatPosition, Stage, SubmitResult, TableResult,
+    CreateEntry, DrawRound, OutcomeKind, PartnerStandings, Round, ScoreInput, SeatPosition, Stage,
+    SubmitResult, TableResult,
 };
-use catan_e2e::{EventFixture, spawn_suite};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{
+    assert_refused, assert_sheet_refused, seat_at, seated_entries, spawn_suite,
+    spawn_suite_with_event,
+};
 use catan_suite::demo::random_partner_sheet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -34,7 +38,7 @@ fn independent_records(results: &[TableResult], byes: &[Uuid]) -> HashMap<Uuid, 
             r.scores
                 .iter()
                 .filter(|s| players.contains(&s.player_id))
-                .map(|s| s.vp as u32)
+                .map(|s| u32::from(s.vp))
                 .sum()
         };
         let (home_vp, away_vp) = (vp_of(0), vp_of(1));
@@ -77,19 +81,8 @@ fn teams_at(round: &Round) -> Vec<(Uuid, Uuid)> {
         .tables
         .iter()
         .map(|t| {
-            let n = t
-                .seats
-                .iter()
-                .find(|s| s.position == SeatPosition::N)
-                .expect("N")
-                .entry_id;
-            let e = t
-                .seats
-                .iter()
-                .find(|s| s.position == SeatPosition::E)
-                .expect("E")
-                .entry_id;
-            (n, e)
+            let team = |p: SeatPosition| seat_at(t, p).entry_id;
+            (team(SeatPosition::N), team(SeatPosition::E))
         })
         .collect()
 }
@@ -130,11 +123,7 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
             .partner_standings(event_id)
             .await
             .expect("standings");
-        let round = fx
-            .director
-            .draw_round(event_id, &DrawRound::default())
-            .await
-            .expect("draw");
+        let round = fx.draw().await;
         assert_eq!((round.number, round.stage), (number, Stage::Swiss));
         assert_eq!(
             round.partner_rules.map(|r| r.thinking_seconds_per_turn),
@@ -169,14 +158,7 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
         assert_eq!(seated.iter().collect::<HashSet<_>>().len(), 12);
         assert!(!seated.contains(&bye));
         for table in &round.tables {
-            let team = |p: SeatPosition| {
-                table
-                    .seats
-                    .iter()
-                    .find(|s| s.position == p)
-                    .expect("seat")
-                    .entry_id
-            };
+            let team = |p: SeatPosition| seat_at(table, p).entry_id;
             assert_eq!(team(SeatPosition::N), team(SeatPosition::S));
             assert_eq!(team(SeatPosition::E), team(SeatPosition::W));
             assert_ne!(team(SeatPosition::N), team(SeatPosition::E));
@@ -190,21 +172,15 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
         for table in &round.tables {
             let sheet = random_partner_sheet(table, &rules, &mut rng);
             time_limited += usize::from(sheet.outcome == OutcomeKind::TimeLimit);
-            posted.push(
-                fx.scorer
-                    .submit_result(event_id, number, table.number, &sheet)
-                    .await
-                    .expect("result"),
-            );
+            posted.push(fx.submit(number, table.number, &sheet).await);
         }
     }
     assert!(time_limited > 0, "some games stopped on time");
     let extra = fx
         .director
         .draw_round(event_id, &DrawRound::default())
-        .await
-        .expect_err("4 rounds only");
-    assert_eq!(extra.status(), Some(409));
+        .await;
+    assert_refused(extra, 409, "4 rounds only");
 
     let standings = ts
         .anonymous
@@ -257,31 +233,6 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     ts.shutdown().await;
 }
 
-/// Asserts the sheet is refused with a 4xx naming `code` and that nothing was stored.
-async fn assert_refused(
-    ts: &catan_e2e::TestSuite,
-    fx: &EventFixture,
-    table: u32,
-    sheet: &SubmitResult,
-    code: &str,
-) {
-    let err = fx
-        .scorer
-        .submit_result(fx.event.id, 1, table, sheet)
-        .await
-        .expect_err(code);
-    let ClientError::Problem { problem } = err else {
-        panic!("a problem, got {err:?}")
-    };
-    assert_eq!(problem.status, 422, "{code}: {problem:?}");
-    assert!(
-        problem.errors.iter().any(|e| e.code == code),
-        "{code} in {:?}",
-        problem.errors
-    );
-    assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn bad_partner_input_is_refused_and_changes_nothing() {
     let ts = spawn_suite().await;
@@ -289,51 +240,19 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
     // A player in two teams.
     let taken = fx.entries[0].player_ids[0];
     let newcomer = ts.players(&fx, 1).await[0];
-    let twice = fx
-        .director
-        .create_entry(
-            fx.event.id,
-            &CreateEntry::team("Copycats", [taken, newcomer]),
-        )
-        .await;
-    assert_eq!(
-        twice.expect_err("a player in two teams").status(),
-        Some(409)
-    );
-    let alone = fx
-        .director
-        .create_entry(
-            fx.event.id,
-            &CreateEntry::team("Solo", [newcomer, newcomer]),
-        )
-        .await;
-    assert_eq!(alone.expect_err("a team of one").status(), Some(422));
-    let classic_entry = fx
-        .director
-        .create_entry(fx.event.id, &CreateEntry::player(newcomer))
-        .await;
-    assert_eq!(
-        classic_entry
-            .expect_err("a lone player in a partner event")
-            .status(),
-        Some(422)
-    );
-    assert_eq!(
-        ts.anonymous
-            .entries(fx.event.id)
-            .await
-            .expect("entries")
-            .len(),
-        4
-    );
+    let enter = async |entry: CreateEntry| fx.director.create_entry(fx.event.id, &entry).await;
+    let twice = enter(CreateEntry::team("Copycats", [taken, newcomer])).await;
+    assert_refused(twice, 409, "a player in two teams");
+    let alone = enter(CreateEntry::team("Solo", [newcomer, newcomer])).await;
+    assert_refused(alone, 422, "a team of one");
+    let classic_entry = enter(CreateEntry::player(newcomer)).await;
+    assert_refused(classic_entry, 422, "a lone player in a partner event");
+    let entries = ts.anonymous.entries(fx.event.id).await.expect("entries");
+    assert_eq!(entries.len(), 4);
 
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    let round = fx.draw().await;
     let table = &round.tables[0];
-    let seat = |p: SeatPosition| table.seats.iter().find(|s| s.position == p).expect("seat");
+    let seat = |p: SeatPosition| seat_at(table, p);
     let (home, away) = (
         seat(SeatPosition::N).entry_id,
         seat(SeatPosition::E).entry_id,
@@ -361,41 +280,30 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
         })
         .collect(),
     };
+    let refused = async |sheet: &SubmitResult, code: &str| {
+        assert_sheet_refused(&ts, &fx, (1, table.number), sheet, None, code).await;
+    };
     // A winner team below 20.
-    assert_refused(
-        &ts,
-        &fx,
-        table.number,
-        &sheet(Some(home), [10, 9, 8, 8]),
-        "winner_below_target",
-    )
-    .await;
+    refused(&sheet(Some(home), [10, 9, 8, 8]), "winner_below_target").await;
     // A winner named on a time-limit result.
     let mut timed = sheet(None, [9, 9, 8, 8]);
     timed.winner_entry_id = Some(home);
-    assert_refused(&ts, &fx, table.number, &timed, "winner_at_time_limit").await;
+    refused(&timed, "winner_at_time_limit").await;
     // A team at the wrong table: the other table's players on this sheet.
     let other = &round.tables[1];
     let mut wrong = sheet(Some(away), [5, 5, 10, 10]);
     wrong.scores[0].player_id = other.seats[0].player_id;
     wrong.scores[1].player_id = other.seats[2].player_id;
-    assert_refused(&ts, &fx, table.number, &wrong, "unknown_player").await;
+    refused(&wrong, "unknown_player").await;
     // A classic-style winner on a partner sheet.
     let mut by_player = sheet(None, [10, 10, 5, 5]);
     by_player.outcome = OutcomeKind::Won;
     by_player.winner_player_id = Some(seat(SeatPosition::N).player_id);
-    assert_refused(&ts, &fx, table.number, &by_player, "not_for_format").await;
+    refused(&by_player, "not_for_format").await;
 
     let ok = fx
-        .scorer
-        .submit_result(
-            fx.event.id,
-            1,
-            table.number,
-            &sheet(Some(away), [5, 5, 10, 10]),
-        )
-        .await
-        .expect("a good sheet");
+        .submit(1, table.number, &sheet(Some(away), [5, 5, 10, 10]))
+        .await;
     let winners = ok
         .teams
         .iter()
@@ -407,14 +315,8 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_table_has_a_board_as_json_and_as_an_svg_picture() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(11, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let http = reqwest::Client::new();
+    let (ts, fx) = spawn_suite_with_event(11, Some(1)).await;
+    let round = fx.draw().await;
     let mut boards = Vec::new();
     for table in &round.tables {
         let board = ts
@@ -437,21 +339,17 @@ async fn every_table_has_a_board_as_json_and_as_an_svg_picture() {
         );
         boards.push(board);
 
-        let url = format!(
-            "{}/v1/events/{}/rounds/1/tables/{}/board",
-            ts.suite.url(),
-            fx.event.id,
-            table.number
+        let board = format!(
+            "/v1/events/{}/rounds/1/tables/{}/board",
+            fx.event.id, table.number
         );
-        let resp = http
-            .get(&url)
-            .header("accept", "image/svg+xml")
-            .send()
-            .await
-            .expect("svg");
-        assert_eq!(resp.status(), 200);
-        assert_eq!(resp.headers()["content-type"], "image/svg+xml");
-        let svg = resp.text().await.expect("svg text");
+        let resp = ts
+            .http(Method::GET, &board)
+            .header("accept", "image/svg+xml");
+        let resp = resp.send().await;
+        assert_eq!(resp.status, StatusCode::OK);
+        assert_eq!(resp.headers["content-type"], "image/svg+xml");
+        let svg = resp.text;
         let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
             .expect("a valid SVG");
         let size = tree.size().to_int_size();
@@ -470,12 +368,8 @@ async fn every_table_has_a_board_as_json_and_as_an_svg_picture() {
     }
     // Each table its own board unless the event asks for duplicate play.
     assert!(boards.windows(2).any(|w| w[0] != w[1]));
-    let missing = ts
-        .anonymous
-        .board(fx.event.id, 1, 99)
-        .await
-        .expect_err("no table 99");
-    assert_eq!(missing.status(), Some(404));
+    let missing = ts.anonymous.board(fx.event.id, 1, 99).await;
+    assert_refused(missing, 404, "no table 99");
     ts.shutdown().await;
 }
 
@@ -487,21 +381,8 @@ async fn duplicate_play_gives_every_table_of_a_round_the_same_board() {
         ..catan_api::CreateEvent::partner("Duplicate cup")
     };
     let mut fx = ts.event(&body).await;
-    let players = ts.players(&fx, 12).await;
-    for (i, pair) in players.chunks(2).enumerate() {
-        let team = CreateEntry::team(&format!("Pair {i}"), [pair[0], pair[1]]);
-        fx.entries.push(
-            fx.director
-                .create_entry(fx.event.id, &team)
-                .await
-                .expect("team"),
-        );
-    }
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    ts.enter_teams(&mut fx, 6).await;
+    let round = fx.draw().await;
     assert_eq!(round.board_mode, catan_api::BoardMode::SameForRound);
     let first = ts.anonymous.board(fx.event.id, 1, 1).await.expect("board");
     for table in &round.tables[1..] {
@@ -522,17 +403,10 @@ async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize
     let fx = ts.partner_event(6).await;
     let rules = fx.event.partner_rules.expect("rules");
     let mut rng = ChaCha8Rng::seed_from_u64(6);
-    let round1 = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("round 1");
+    let round1 = fx.draw().await;
     for table in &round1.tables {
         let sheet = random_partner_sheet(table, &rules, &mut rng);
-        fx.scorer
-            .submit_result(fx.event.id, 1, table.number, &sheet)
-            .await
-            .expect("result");
+        fx.submit(1, table.number, &sheet).await;
     }
     // The best team after round 1 leaves.
     let leader = ts
@@ -550,16 +424,8 @@ async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize
         .drop_entry(fx.event.id, leader, &drop)
         .await
         .expect("drop");
-    let round2 = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("round 2");
-    let seated: HashSet<Uuid> = round2
-        .tables
-        .iter()
-        .flat_map(|t| t.seats.iter().map(|s| s.entry_id))
-        .collect();
+    let round2 = fx.draw().await;
+    let seated = seated_entries(&round2);
     assert!(
         !seated.contains(&leader) && !round2.byes.contains(&leader),
         "a dropped team is not paired"

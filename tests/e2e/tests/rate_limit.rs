@@ -1,7 +1,8 @@
 //! Rate limits per API key, answered 429 with Retry-After.
 
-use catan_api::{CreateApiKey, Role};
-use catan_e2e::spawn_suite_configured;
+use catan_api::Role;
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{new_key, spawn_suite_configured};
 use catan_kit::settings::RateLimitSettings;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -16,40 +17,25 @@ async fn a_key_over_its_limit_gets_429_with_retry_after_and_other_keys_do_not() 
     .await;
     let other = ts
         .admin
-        .create_api_key(&CreateApiKey {
-            name: "second admin".into(),
-            role: Role::Admin,
-            event_ids: None,
-        })
+        .create_api_key(&new_key("second admin", Role::Admin, None))
         .await
         .expect("a second key");
-    let http = reqwest::Client::new();
-    let token = ts
-        .anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token;
-    let url = format!("{}/v1/regions", ts.suite.url());
+    let add_region = |token: &str, name: String| {
+        let region = serde_json::json!({ "name": name });
+        ts.http(Method::POST, "/v1/regions")
+            .token(token)
+            .json(&region)
+            .send()
+    };
     let mut statuses = Vec::new();
     let mut retry_after = None;
     for i in 0..8 {
-        let r = http
-            .post(&url)
-            .bearer_auth(&token)
-            .json(&serde_json::json!({ "name": format!("Region {i}") }))
-            .send()
-            .await
-            .expect("answer");
-        if r.status() == 429 {
-            assert_eq!(r.headers()["content-type"], "application/problem+json");
-            retry_after = r
-                .headers()
-                .get("retry-after")
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned);
+        let r = add_region(&ts.admin_token, format!("Region {i}")).await;
+        if r.status == StatusCode::TOO_MANY_REQUESTS {
+            assert!(r.is_problem(), "{r:?}");
+            retry_after = r.header("retry-after").map(str::to_owned);
         }
-        statuses.push(r.status().as_u16());
+        statuses.push(r.status.as_u16());
     }
     assert!(
         statuses.contains(&201) && statuses.contains(&429),
@@ -67,22 +53,12 @@ async fn a_key_over_its_limit_gets_429_with_retry_after_and_other_keys_do_not() 
         "a refused request wrote nothing"
     );
     // Another key has its own budget; public reads are not limited per key.
-    let other_token = ts
-        .anonymous
-        .token(&other.api_key)
-        .await
-        .expect("token")
-        .access_token;
-    let r = http
-        .post(&url)
-        .bearer_auth(&other_token)
-        .json(&serde_json::json!({ "name": "Elsewhere" }))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(r.status(), 201);
+    let other_token = ts.token(&other.api_key).await;
+    let r = add_region(&other_token, "Elsewhere".into()).await;
+    assert_eq!(r.status, StatusCode::CREATED);
     for _ in 0..8 {
-        assert_eq!(http.get(&url).send().await.expect("answer").status(), 200);
+        let read = ts.http(Method::GET, "/v1/regions").send().await;
+        assert_eq!(read.status, StatusCode::OK);
     }
     ts.shutdown().await;
 }

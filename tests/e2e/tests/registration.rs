@@ -1,8 +1,7 @@
 //! Entries, drops, exclusions and late entries as the tournament director sees them.
 
-use catan_api::{CreateEntry, CreateEvent, CreatePlayer, DrawRound, DropEntry, EntryStatus};
-use catan_e2e::spawn_suite;
-use catan_suite::demo::random_sheet;
+use catan_api::{CreateEntry, CreateEvent, DrawRound, DropEntry, EntryStatus};
+use catan_e2e::{assert_refused, new_player, seated_entries, spawn_suite, spawn_suite_with_event};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
@@ -10,118 +9,56 @@ use uuid::Uuid;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn dropped_and_excluded_players_are_not_seated_and_late_entries_join_the_next_round() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(13, Some(3)).await;
+    let (ts, fx) = spawn_suite_with_event(13, Some(3)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let round1 = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("round 1");
-    assert_eq!(
-        round1.tables.iter().map(|t| t.seats.len()).sum::<usize>(),
-        13
-    );
+    let round1 = fx.draw().await;
+    let seats: usize = round1.tables.iter().map(|t| t.seats.len()).sum();
+    assert_eq!(seats, 13);
 
     // Round 2 cannot be drawn before round 1 is complete.
     let early = fx
         .director
         .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect_err("incomplete round");
-    assert_eq!(early.status(), Some(409));
+        .await;
+    assert_refused(early, 409, "incomplete round");
     for table in &round1.tables {
-        let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-        fx.scorer
-            .submit_result(
-                fx.event.id,
-                1,
-                table.number,
-                &random_sheet(&seated, round1.stage, &mut rng),
-            )
-            .await
-            .expect("result");
+        fx.submit_random(&round1, table, &mut rng).await;
     }
 
     let dropped = &fx.entries[0];
     let excluded = &fx.entries[1];
-    let d = fx
-        .director
-        .drop_entry(
-            fx.event.id,
-            dropped.id,
-            &DropEntry {
-                reason: "went home".into(),
-                exclude: false,
-            },
-        )
+    let drop_entry = async |entry: Uuid, reason: &str, exclude: bool| {
+        let why = DropEntry {
+            reason: reason.into(),
+            exclude,
+        };
+        fx.director.drop_entry(fx.event.id, entry, &why).await
+    };
+    let d = drop_entry(dropped.id, "went home", false)
         .await
         .expect("drop");
     assert_eq!(d.status, EntryStatus::Dropped);
-    let x = fx
-        .director
-        .drop_entry(
-            fx.event.id,
-            excluded.id,
-            &DropEntry {
-                reason: "conduct".into(),
-                exclude: true,
-            },
-        )
+    let x = drop_entry(excluded.id, "conduct", true)
         .await
         .expect("exclude");
     assert_eq!(x.status, EntryStatus::Excluded);
-    let twice = fx
-        .director
-        .drop_entry(
-            fx.event.id,
-            dropped.id,
-            &DropEntry {
-                reason: "again".into(),
-                exclude: false,
-            },
-        )
-        .await;
-    assert_eq!(twice.expect_err("already dropped").status(), Some(409));
-    let late = fx
-        .director
-        .create_player(&CreatePlayer {
-            name: "Late Larry".into(),
-            region_id: None,
-        })
-        .await
-        .expect("player");
-    let late_entry = fx
-        .director
-        .create_entry(fx.event.id, &CreateEntry::player(late.id))
-        .await
-        .expect("late entry");
-    let duplicate = fx
-        .director
-        .create_entry(fx.event.id, &CreateEntry::player(late.id))
-        .await;
-    assert_eq!(duplicate.expect_err("entered twice").status(), Some(409));
+    let twice = drop_entry(dropped.id, "again", false).await;
+    assert_refused(twice, 409, "already dropped");
+    let larry = new_player("Late Larry");
+    let late = fx.director.create_player(&larry).await.expect("player");
+    let late_player = CreateEntry::player(late.id);
+    let enter = || fx.director.create_entry(fx.event.id, &late_player);
+    let late_entry = enter().await.expect("late entry");
+    assert_refused(enter().await, 409, "entered twice");
 
-    let round2 = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("round 2");
-    let seated: HashSet<Uuid> = round2
-        .tables
-        .iter()
-        .flat_map(|t| t.seats.iter().map(|s| s.entry_id))
-        .collect();
+    let round2 = fx.draw().await;
+    let seated = seated_entries(&round2);
     assert_eq!(seated.len(), 12, "13 - 2 + 1 players");
     assert!(!seated.contains(&dropped.id) && !seated.contains(&excluded.id));
     assert!(seated.contains(&late_entry.id));
 
     // Dropped players keep their round-1 games in the standings.
-    let standings = ts
-        .anonymous
-        .standings(fx.event.id)
-        .await
-        .expect("standings");
+    let standings = ts.standings(fx.event.id).await;
     let row = standings
         .rows
         .iter()
@@ -135,66 +72,38 @@ async fn dropped_and_excluded_players_are_not_seated_and_late_entries_join_the_n
 async fn fields_that_cannot_be_seated_and_bad_registrations_are_refused() {
     let ts = spawn_suite().await;
     let five = ts.classic_event(5, None).await;
-    let err = five
+    let drawn = five
         .director
         .draw_round(five.event.id, &DrawRound::default())
-        .await
-        .expect_err("5 cannot be seated");
-    assert_eq!(err.status(), Some(409));
+        .await;
+    let err = assert_refused(drawn, 409, "5 cannot be seated");
     assert!(err.to_string().contains('5'), "{err}");
     assert_eq!(ts.count("SELECT count(*) AS n FROM pairing.rounds"), 0);
 
     let two = ts.classic_event(2, None).await;
-    assert_eq!(
-        two.director
-            .draw_round(two.event.id, &DrawRound::default())
-            .await
-            .expect_err("2 players")
-            .status(),
-        Some(409)
-    );
+    let drawn = two
+        .director
+        .draw_round(two.event.id, &DrawRound::default())
+        .await;
+    assert_refused(drawn, 409, "2 players");
 
-    let bad_rounds = ts
-        .admin
-        .create_event(&CreateEvent {
-            qualifying_rounds: Some(0),
-            ..CreateEvent::classic("x")
-        })
-        .await
-        .expect_err("0 rounds");
-    assert_eq!(bad_rounds.status(), Some(422));
-    let no_name = ts
-        .admin
-        .create_player(&CreatePlayer {
-            name: "  ".into(),
-            region_id: None,
-        })
-        .await
-        .expect_err("blank name");
-    assert_eq!(no_name.status(), Some(422));
-    let ghost = five
-        .director
-        .create_entry(five.event.id, &CreateEntry::player(Uuid::new_v4()))
-        .await
-        .expect_err("no such player");
-    assert_eq!(ghost.status(), Some(422));
-    let unknown_event = ts
-        .anonymous
-        .event(Uuid::new_v4())
-        .await
-        .expect_err("no such event");
-    assert_eq!(unknown_event.status(), Some(404));
-    let too_big_seed = five
-        .director
-        .draw_round(
-            five.event.id,
-            &DrawRound {
-                seed: Some(1 << 60),
-            },
-        )
-        .await
-        .expect_err("seed");
-    assert_eq!(too_big_seed.status(), Some(422));
+    let no_rounds = CreateEvent {
+        qualifying_rounds: Some(0),
+        ..CreateEvent::classic("x")
+    };
+    assert_refused(ts.admin.create_event(&no_rounds).await, 422, "0 rounds");
+    let blank = new_player("  ");
+    assert_refused(ts.admin.create_player(&blank).await, 422, "blank name");
+    let stranger = CreateEntry::player(Uuid::new_v4());
+    let ghost = five.director.create_entry(five.event.id, &stranger).await;
+    assert_refused(ghost, 422, "no such player");
+    let unknown_event = ts.anonymous.event(Uuid::new_v4()).await;
+    assert_refused(unknown_event, 404, "no such event");
+    let too_big = DrawRound {
+        seed: Some(1 << 60),
+    };
+    let drawn = five.director.draw_round(five.event.id, &too_big).await;
+    assert_refused(drawn, 422, "seed");
     ts.shutdown().await;
 }
 
@@ -238,8 +147,7 @@ async fn the_same_seed_and_field_give_the_same_round() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn keep_apart_pairs_set_by_the_director_never_share_a_round_one_table() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(16, Some(1)).await;
+    let (ts, fx) = spawn_suite_with_event(16, Some(1)).await;
     let p: Vec<Uuid> = fx.entries.iter().map(|e| e.player_ids[0]).collect();
     // Families: 0-1, 0-2, 1-2 (three siblings), and a club pair 3-4.
     let pairs = vec![[p[0], p[1]], [p[0], p[2]], [p[1], p[2]], [p[3], p[4]]];
@@ -252,36 +160,15 @@ async fn keep_apart_pairs_set_by_the_director_never_share_a_round_one_table() {
         .await
         .expect("set");
     assert_eq!(stored.pairs.len(), 4);
-    let same = catan_api::KeepApart {
-        pairs: vec![[p[5], p[5]]],
+    let refused = async |pairs: Vec<[Uuid; 2]>, what: &str| {
+        let body = catan_api::KeepApart { pairs };
+        let set = fx.director.set_keep_apart(fx.event.id, &body).await;
+        assert_refused(set, 422, what);
     };
-    assert_eq!(
-        fx.director
-            .set_keep_apart(fx.event.id, &same)
-            .await
-            .expect_err("one player")
-            .status(),
-        Some(422)
-    );
-    let stranger = catan_api::KeepApart {
-        pairs: vec![[p[5], Uuid::new_v4()]],
-    };
-    assert_eq!(
-        fx.director
-            .set_keep_apart(fx.event.id, &stranger)
-            .await
-            .expect_err("not entered")
-            .status(),
-        Some(422)
-    );
-    assert_eq!(
-        fx.scorer
-            .set_keep_apart(fx.event.id, &body)
-            .await
-            .expect_err("scorer")
-            .status(),
-        Some(403)
-    );
+    refused(vec![[p[5], p[5]]], "one player").await;
+    refused(vec![[p[5], Uuid::new_v4()]], "not entered").await;
+    let by_scorer = fx.scorer.set_keep_apart(fx.event.id, &body).await;
+    assert_refused(by_scorer, 403, "scorer");
     for seed in [1, 2, 3] {
         let event = ts.classic_event(16, Some(1)).await;
         let q: Vec<Uuid> = event.entries.iter().map(|e| e.player_ids[0]).collect();

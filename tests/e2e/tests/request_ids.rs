@@ -3,7 +3,8 @@
 //! and answers the id back.
 
 use catan_api::DrawRound;
-use catan_e2e::{spawn_suite, won_by_first};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{seated, spawn_suite_with_event, won_by_first};
 use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -42,38 +43,26 @@ async fn a_results_sheet_is_logged_under_one_id_by_the_gateway_results_and_pairi
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .init();
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
     let round = fx
         .director
         .draw_round(fx.event.id, &DrawRound { seed: Some(7) })
         .await
         .expect("round 1");
-    let players: Vec<_> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let token = ts
-        .anonymous
-        .token(&fx.director_key)
-        .await
-        .expect("token")
-        .access_token;
-
-    let answer = reqwest::Client::new()
-        .put(format!(
-            "{}/v1/events/{}/rounds/1/tables/1/result",
-            ts.suite.url(),
-            fx.event.id
-        ))
-        .bearer_auth(token)
+    let players = seated(&round.tables[0]);
+    let token = ts.token(&fx.director_key).await;
+    let sheet = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
+    let answer = ts
+        .http(Method::PUT, &sheet)
+        .token(&token)
         .header("x-request-id", "sheet-0042")
         .json(&won_by_first(&players, &[10, 7, 5, 4]))
         .send()
-        .await
-        .expect("answer");
-    assert_eq!(answer.status(), 201);
-    assert_eq!(answer.headers()["x-request-id"], "sheet-0042");
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED);
+    assert_eq!(answer.headers["x-request-id"], "sheet-0042");
 
     let logged = captured.lines_with("correlation_id=sheet-0042");
-    let sheet = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
     let round_read = format!("/v1/events/{}/rounds/1 ", fx.event.id);
     // The gateway and the results service log the sheet, and pairing the round results read.
     assert_eq!(

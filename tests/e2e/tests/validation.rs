@@ -1,9 +1,12 @@
 //! Every rule of the results sheet rejects bad input with a 4xx problem naming the field, and
 //! nothing is stored; corrections are the director's alone, with history.
 
-use catan_api::{BreakdownInput, ClientError, DrawRound, OutcomeKind, Round, SubmitResult};
-use catan_e2e::{EventFixture, TestSuite, spawn_suite, won_by_first};
-use uuid::Uuid;
+use catan_api::{BreakdownInput, OutcomeKind, SubmitResult};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{
+    assert_refused, assert_sheet_refused, names, place_of, problem_of, seated,
+    spawn_suite_with_event, won_by_first,
+};
 
 fn breakdown(
     settlements: i64,
@@ -21,119 +24,104 @@ fn breakdown(
     })
 }
 
-/// Asserts a 422 that names `field` with `code`, and that nothing was stored.
-async fn assert_rejected(
-    ts: &TestSuite,
-    fx: &EventFixture,
-    round: &Round,
-    sheet: &SubmitResult,
-    field: &str,
-    code: &str,
-) {
-    let err = fx
-        .scorer
-        .submit_result(fx.event.id, round.number, round.tables[0].number, sheet)
-        .await
-        .expect_err("a bad sheet is refused");
-    let ClientError::Problem { problem } = err else {
-        panic!("a problem document, got {err:?}")
-    };
-    assert_eq!(problem.status, 422, "{field}/{code}: {problem:?}");
-    assert!(
-        problem
-            .errors
-            .iter()
-            .any(|e| e.field == field && e.code == code),
-        "expected {field}/{code} in {:?}",
-        problem.errors
-    );
-    assert_eq!(
-        ts.count("SELECT count(*) AS n FROM results.results"),
-        0,
-        "nothing stored after {code}"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn each_rule_of_the_results_sheet_rejects_bad_input_and_stores_nothing() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(8, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
+    let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
+    let round = fx.draw().await;
+    let players = seated(&round.tables[0]);
     let elsewhere = round.tables[1].seats[0].player_id;
     let ok = won_by_first(&players, &[10, 7, 5, 3]);
 
-    let mut cases: Vec<(SubmitResult, &str, &str)> = Vec::new();
-    let mut s = ok.clone();
-    s.scores[3].player_id = elsewhere;
-    cases.push((s, "scores[3].player_id", "unknown_player"));
-    let mut s = ok.clone();
-    s.scores[3].player_id = players[2];
-    cases.push((s, "scores[3].player_id", "duplicate_player"));
-    let mut s = ok.clone();
-    s.scores.pop();
-    cases.push((s, "scores", "missing_player"));
-    let mut s = ok.clone();
-    s.scores[2].vp = 1;
-    cases.push((s, "scores[2].vp", "out_of_range"));
-    let mut s = ok.clone();
-    s.scores[0].vp = 23;
-    cases.push((s, "scores[0].vp", "out_of_range"));
-    let mut s = ok.clone();
-    s.winner_player_id = None;
-    cases.push((s, "winner_player_id", "winner_missing"));
-    let mut s = ok.clone();
-    s.winner_player_id = Some(elsewhere);
-    cases.push((s, "winner_player_id", "winner_not_seated"));
-    let mut s = ok.clone();
-    s.scores[0].vp = 9;
-    cases.push((s, "winner_player_id", "winner_below_ten"));
-    let mut s = ok.clone();
-    s.outcome = OutcomeKind::TimeLimit;
-    cases.push((s, "winner_player_id", "winner_at_time_limit"));
-    let mut s = ok.clone();
-    s.scores[1].breakdown = breakdown(6, 0, 1, false, false);
-    cases.push((s, "scores[1].breakdown.settlements", "out_of_range"));
-    let mut s = ok.clone();
-    s.scores[0].breakdown = breakdown(0, 5, 0, false, false);
-    cases.push((s, "scores[0].breakdown.cities", "out_of_range"));
-    let mut s = ok.clone();
-    s.scores[3].vp = 3;
-    s.scores[3].breakdown = breakdown(1, 0, 2, false, false);
-    cases.push((s, "scores[3].breakdown", "too_few_buildings"));
-    let mut s = ok.clone();
-    s.scores[1].breakdown = breakdown(3, 1, 0, false, false);
-    cases.push((s, "scores[1].breakdown", "breakdown_sum_mismatch"));
-    let mut s = ok.clone();
-    s.scores[0].breakdown = breakdown(2, 1, 4, true, false);
-    s.scores[1].breakdown = breakdown(3, 1, 2, false, false);
-    cases.push((s, "scores", "too_many_vp_cards"));
-    let mut s = ok.clone();
-    s.scores[0].breakdown = breakdown(2, 3, 0, true, false);
-    s.scores[1].breakdown = breakdown(3, 1, 0, true, false);
-    cases.push((s, "scores", "multiple_longest_road_holders"));
-    let mut s = ok.clone();
-    s.scores[0].breakdown = breakdown(2, 3, 0, false, true);
-    s.scores[1].breakdown = breakdown(3, 1, 0, false, true);
-    cases.push((s, "scores", "multiple_largest_army_holders"));
-
-    for (sheet, field, code) in &cases {
-        assert_rejected(&ts, &fx, &round, sheet, field, code).await;
+    // What is wrong with the good sheet, and the field and the code that say so.
+    type Edit<'a> = &'a dyn Fn(&mut SubmitResult);
+    let cases: [(Edit, &str, &str); 14] = [
+        (
+            &|s| s.scores[3].player_id = elsewhere,
+            "scores[3].player_id",
+            "unknown_player",
+        ),
+        (
+            &|s| s.scores[3].player_id = players[2],
+            "scores[3].player_id",
+            "duplicate_player",
+        ),
+        (&|s| s.scores.truncate(3), "scores", "missing_player"),
+        (&|s| s.scores[2].vp = 1, "scores[2].vp", "out_of_range"),
+        (&|s| s.scores[0].vp = 23, "scores[0].vp", "out_of_range"),
+        (
+            &|s| s.winner_player_id = None,
+            "winner_player_id",
+            "winner_missing",
+        ),
+        (
+            &|s| s.winner_player_id = Some(elsewhere),
+            "winner_player_id",
+            "winner_not_seated",
+        ),
+        (
+            &|s| s.scores[0].vp = 9,
+            "winner_player_id",
+            "winner_below_ten",
+        ),
+        (
+            &|s| s.outcome = OutcomeKind::TimeLimit,
+            "winner_player_id",
+            "winner_at_time_limit",
+        ),
+        (
+            &|s| s.scores[1].breakdown = breakdown(6, 0, 1, false, false),
+            "scores[1].breakdown.settlements",
+            "out_of_range",
+        ),
+        (
+            &|s| s.scores[0].breakdown = breakdown(0, 5, 0, false, false),
+            "scores[0].breakdown.cities",
+            "out_of_range",
+        ),
+        (
+            &|s| {
+                s.scores[3].vp = 3;
+                s.scores[3].breakdown = breakdown(1, 0, 2, false, false);
+            },
+            "scores[3].breakdown",
+            "too_few_buildings",
+        ),
+        (
+            &|s| s.scores[1].breakdown = breakdown(3, 1, 0, false, false),
+            "scores[1].breakdown",
+            "breakdown_sum_mismatch",
+        ),
+        (
+            &|s| {
+                s.scores[0].breakdown = breakdown(2, 1, 4, true, false);
+                s.scores[1].breakdown = breakdown(3, 1, 2, false, false);
+            },
+            "scores",
+            "too_many_vp_cards",
+        ),
+    ];
+    let at = (round.number, round.tables[0].number);
+    for (edit, field, code) in cases {
+        let mut sheet = ok.clone();
+        edit(&mut sheet);
+        assert_sheet_refused(&ts, &fx, at, &sheet, Some(field), code).await;
+    }
+    // A bonus claimed by two players.
+    for (road, army, code) in [
+        (true, false, "multiple_longest_road_holders"),
+        (false, true, "multiple_largest_army_holders"),
+    ] {
+        let mut sheet = ok.clone();
+        sheet.scores[0].breakdown = breakdown(2, 3, 0, road, army);
+        sheet.scores[1].breakdown = breakdown(3, 1, 0, road, army);
+        assert_sheet_refused(&ts, &fx, at, &sheet, Some("scores"), code).await;
     }
 
     // A sheet with a breakdown that adds up is accepted.
     let mut good = ok.clone();
     good.scores[0].breakdown = breakdown(2, 3, 0, true, false);
     good.scores[1].breakdown = breakdown(3, 2, 0, false, false);
-    let stored = fx
-        .scorer
-        .submit_result(fx.event.id, 1, round.tables[0].number, &good)
-        .await
-        .expect("valid sheet");
+    let stored = fx.submit(1, round.tables[0].number, &good).await;
     assert_eq!(stored.version, 1);
     assert_eq!(stored.scores[0].credited_vp, 10);
     ts.shutdown().await;
@@ -141,128 +129,65 @@ async fn each_rule_of_the_results_sheet_rejects_bad_input_and_stores_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn results_for_tables_rounds_or_bodies_that_do_not_exist_are_refused() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(8, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let sheet = won_by_first(&players, &[10, 7, 5, 3]);
-    let no_table = fx
-        .scorer
-        .submit_result(fx.event.id, 1, 9, &sheet)
-        .await
-        .expect_err("no table 9");
-    assert_eq!(no_table.status(), Some(404));
-    let no_round = fx
-        .scorer
-        .submit_result(fx.event.id, 2, 1, &sheet)
-        .await
-        .expect_err("round 2 not drawn");
-    assert_eq!(no_round.status(), Some(404));
+    let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
+    let sheet = fx.draw_and_sheet(&[10, 7, 5, 3]).await;
+    let no_table = fx.scorer.submit_result(fx.event.id, 1, 9, &sheet).await;
+    assert_refused(no_table, 404, "no table 9");
+    let no_round = fx.scorer.submit_result(fx.event.id, 2, 1, &sheet).await;
+    assert_refused(no_round, 404, "round 2 not drawn");
 
     // Malformed JSON and a wrong type are problems too.
-    let http = reqwest::Client::new();
-    let url = format!(
-        "{}/v1/events/{}/rounds/1/tables/1/result",
-        ts.suite.url(),
-        fx.event.id
-    );
-    let token = ts
-        .anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token;
+    let url = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
+    let put = |body: String| {
+        ts.http(Method::PUT, &url)
+            .token(&ts.admin_token)
+            .json_text(body)
+            .send()
+    };
     for body in [
         "{not json",
         r#"{"outcome":"won","scores":"many"}"#,
         r#"{"outcome":"draw","scores":[]}"#,
     ] {
-        let resp = http
-            .put(&url)
-            .bearer_auth(&token)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .expect("answer");
-        assert!(resp.status().is_client_error(), "{body}: {}", resp.status());
-        assert_eq!(resp.headers()["content-type"], "application/problem+json");
-        let problem: serde_json::Value = resp.json().await.expect("problem");
+        let resp = put(body.to_string()).await;
+        assert!(resp.status.is_client_error(), "{body}: {}", resp.status);
+        assert!(resp.is_problem(), "{body}");
+        let problem = resp.body();
         assert!(problem["detail"].as_str().is_some_and(|d| !d.is_empty()));
     }
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
 
     // Unknown routes and oversized bodies answer with problems as well.
-    let resp = http
-        .get(format!("{}/v1/nowhere", ts.suite.url()))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(resp.status(), 404);
-    assert_eq!(resp.headers()["content-type"], "application/problem+json");
+    let nowhere = ts.http(Method::GET, "/v1/nowhere").send().await;
+    nowhere.assert_problem(StatusCode::NOT_FOUND);
     let huge = format!(
         r#"{{"outcome":"won","scores":[],"pad":"{}"}}"#,
         "x".repeat(200_000)
     );
-    let resp = http
-        .put(&url)
-        .bearer_auth(&token)
-        .header("content-type", "application/json")
-        .body(huge)
-        .send()
+    put(huge)
         .await
-        .expect("answer");
-    assert_eq!(resp.status(), 413);
-    assert_eq!(resp.headers()["content-type"], "application/problem+json");
+        .assert_problem(StatusCode::PAYLOAD_TOO_LARGE);
     ts.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn only_the_director_corrects_a_result_and_every_version_is_kept() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(4, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let players: Vec<Uuid> = round.tables[0].seats.iter().map(|s| s.player_id).collect();
-    let first = won_by_first(&players, &[10, 7, 5, 3]);
-    let created = fx
-        .scorer
-        .submit_result(fx.event.id, 1, 1, &first)
-        .await
-        .expect("first result");
-    assert_eq!(created.version, 1);
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let first = fx.draw_and_sheet(&[10, 7, 5, 3]).await;
+    assert_eq!(fx.submit(1, 1, &first).await.version, 1);
     // The same sheet again changes nothing.
-    let again = fx
-        .scorer
-        .submit_result(fx.event.id, 1, 1, &first)
-        .await
-        .expect("same sheet");
-    assert_eq!(again.version, 1);
+    assert_eq!(fx.submit(1, 1, &first).await.version, 1);
 
     let mut corrected = first.clone();
     corrected.scores[1].vp = 8;
-    let refused = fx
-        .scorer
-        .submit_result(fx.event.id, 1, 1, &corrected)
+    let by_scorer = fx.scorer.submit_result(fx.event.id, 1, 1, &corrected).await;
+    assert_refused(by_scorer, 409, "scorer cannot correct");
+    let kept = ts
+        .anonymous
+        .result(fx.event.id, 1, 1)
         .await
-        .expect_err("scorer cannot correct");
-    assert_eq!(refused.status(), Some(409));
-    assert_eq!(
-        ts.anonymous
-            .result(fx.event.id, 1, 1)
-            .await
-            .expect("result")
-            .scores[1]
-            .vp,
-        7
-    );
+        .expect("result");
+    assert_eq!(kept.scores[1].vp, 7);
 
     let fixed = fx
         .director
@@ -270,59 +195,32 @@ async fn only_the_director_corrects_a_result_and_every_version_is_kept() {
         .await
         .expect("director corrects");
     assert_eq!(fixed.version, 2);
-    let history = ts
-        .anonymous
-        .result_history(fx.event.id, 1, 1)
-        .await
-        .expect("history");
+    let history = ts.anonymous.result_history(fx.event.id, 1, 1).await;
     let versions: Vec<(u32, u8)> = history
+        .expect("history")
         .items
         .iter()
         .map(|r| (r.version, r.scores[1].vp))
         .collect();
     assert_eq!(versions, [(1, 7), (2, 8)]);
-    let standings = ts
-        .anonymous
-        .standings(fx.event.id)
-        .await
-        .expect("standings");
-    let vp = standings
-        .rows
-        .iter()
-        .find(|r| r.player_id == players[1])
-        .expect("listed")
-        .vp;
-    assert_eq!(vp, 8, "standings count the corrected result");
+    let standings = ts.standings(fx.event.id).await;
+    let second = place_of(&standings, first.scores[1].player_id);
+    assert_eq!(
+        standings.rows[second].vp, 8,
+        "standings count the corrected result"
+    );
 
     // A final cannot end at the time limit: with 4 players the top 4 go straight to the final.
-    let final_round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("final");
+    let final_round = fx.draw().await;
     assert_eq!(final_round.stage, catan_api::Stage::Final);
-    let finalists: Vec<Uuid> = final_round.tables[0]
-        .seats
-        .iter()
-        .map(|s| s.player_id)
-        .collect();
-    let mut timed_out = won_by_first(&finalists, &[10, 7, 5, 3]);
+    let mut timed_out = won_by_first(&seated(&final_round.tables[0]), &[10, 7, 5, 3]);
     timed_out.outcome = OutcomeKind::TimeLimit;
     timed_out.winner_player_id = None;
     timed_out.scores[0].vp = 9;
-    let err = fx
-        .scorer
-        .submit_result(fx.event.id, 2, 1, &timed_out)
-        .await
-        .expect_err("final needs a winner");
-    let ClientError::Problem { problem } = err else {
-        panic!("problem")
-    };
+    let refused = fx.scorer.submit_result(fx.event.id, 2, 1, &timed_out).await;
+    let problem = problem_of(refused.expect_err("final needs a winner"));
     assert!(
-        problem
-            .errors
-            .iter()
-            .any(|e| e.field == "outcome" && e.code == "final_at_time_limit"),
+        names(&problem, Some("outcome"), "final_at_time_limit"),
         "{problem:?}"
     );
     ts.shutdown().await;

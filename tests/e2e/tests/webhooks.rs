@@ -2,192 +2,26 @@
 //! surviving restarts; and the live standings stream.
 
 use catan_api::{
-    ClientError, CreateWebhook, DeliveryStatus, DrawRound, Round, WebhookCreated, WebhookDelivery,
-    WebhookEventType, WebhookMessage,
+    ClientError, CreateWebhook, DeliveryStatus, Round, WebhookDelivery, WebhookEventType,
+    WebhookMessage,
 };
-use catan_e2e::{EventFixture, TestSuite, fast_webhooks, spawn_suite, spawn_suite_with};
-use catan_kit::webhooks::{WebhookSettings, secret_key, verify_signature};
+use catan_e2e::http::{Method, StatusCode, next_event};
+use catan_e2e::webhooks::{Receiver, verified};
+use catan_e2e::{
+    EventFixture, assert_refused, eventually, fast_webhooks, problem_of, spawn_suite_with,
+    spawn_suite_with_event,
+};
+use catan_kit::webhooks::WebhookSettings;
 use catan_suite::Owner;
-use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use std::time::Duration;
 use uuid::Uuid;
 
-/// A request the receiver got.
-#[derive(Debug, Clone)]
-struct Received {
-    headers: HashMap<String, String>,
-    body: Vec<u8>,
-}
-
-/// A webhook receiver on 127.0.0.1: answers the first `failures` requests with 500, then 200.
-struct Receiver {
-    url: String,
-    received: Arc<Mutex<Vec<Received>>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Receiver {
-    async fn start(failures: usize) -> Receiver {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let url = format!(
-            "http://{}/hooks/catan",
-            listener.local_addr().expect("addr")
-        );
-        let received = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::new(AtomicUsize::new(0));
-        let log = received.clone();
-        let task = tokio::spawn(async move {
-            while let Ok((mut socket, _)) = listener.accept().await {
-                let log = log.clone();
-                let seen = seen.clone();
-                tokio::spawn(async move {
-                    let Some(request) = read_request(&mut socket).await else {
-                        return;
-                    };
-                    log.lock().unwrap().push(request);
-                    let status = if seen.fetch_add(1, Ordering::SeqCst) < failures {
-                        "500 Internal Server Error"
-                    } else {
-                        "200 OK"
-                    };
-                    let answer = format!(
-                        "HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-                    );
-                    let _ = socket.write_all(answer.as_bytes()).await;
-                });
-            }
-        });
-        Receiver {
-            url,
-            received,
-            task,
-        }
-    }
-
-    fn messages(&self) -> Vec<Received> {
-        self.received.lock().unwrap().clone()
-    }
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Received> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
-        if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buffer[..head_end]).to_string();
-    let headers: HashMap<String, String> = head
-        .lines()
-        .skip(1)
-        .filter_map(|line| line.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let length: usize = headers
-        .get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    while buffer.len() < head_end + length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    Some(Received {
-        headers,
-        body: buffer[head_end..head_end + length].to_vec(),
-    })
-}
-
-/// Checks the delivery's Standard Webhooks signature and reads its body.
-fn verified(secret: &str, request: &Received) -> WebhookMessage {
-    let id = &request.headers["webhook-id"];
-    let timestamp: i64 = request.headers["webhook-timestamp"]
-        .parse()
-        .expect("a Unix timestamp");
-    assert!(
-        (chrono::Utc::now().timestamp() - timestamp).abs() < 60,
-        "a fresh timestamp"
-    );
-    let key = secret_key(secret).expect("a whsec_ secret");
-    assert!(
-        verify_signature(
-            &key,
-            id,
-            timestamp,
-            &request.body,
-            &request.headers["webhook-signature"]
-        ),
-        "the signature verifies"
-    );
-    assert!(!verify_signature(
-        b"another key",
-        id,
-        timestamp,
-        &request.body,
-        &request.headers["webhook-signature"]
-    ));
-    let message: WebhookMessage = serde_json::from_slice(&request.body).expect("a webhook message");
-    assert_eq!(message.id.to_string(), *id);
-    message
-}
-
-/// Waits until `done` holds, for at most `seconds`.
-async fn eventually<T>(seconds: u64, what: &str, mut done: impl AsyncFnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(seconds);
-    loop {
-        if let Some(value) = done().await {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn subscribe(
-    ts: &TestSuite,
-    fx: &EventFixture,
-    url: &str,
-    types: &[WebhookEventType],
-) -> WebhookCreated {
-    ts.admin
-        .create_webhook(&CreateWebhook {
-            url: url.to_string(),
-            event_types: types.to_vec(),
-            event_ids: Some(vec![fx.event.id]),
-        })
-        .await
-        .expect("subscribed")
-}
-
+/// The first table's result of `round`, random but the same every time.
 async fn post_first_result(fx: &EventFixture, round: &Round) -> catan_api::TableResult {
-    let table = round.tables.first().expect("a table");
-    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let sheet = random_sheet(&seated, round.stage, &mut ChaCha8Rng::seed_from_u64(5));
-    fx.scorer
-        .submit_result(fx.event.id, round.number, table.number, &sheet)
-        .await
-        .expect("result")
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    fx.submit_random(round, &round.tables[0], &mut rng).await
 }
 
 fn of_type(messages: &[WebhookMessage], event_type: WebhookEventType) -> Vec<&WebhookMessage> {
@@ -207,18 +41,14 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
         WebhookEventType::ResultPosted,
         WebhookEventType::StandingsUpdated,
     ];
-    let hook = subscribe(&ts, &fx, &receiver.url, &all).await;
+    let hook = ts.subscribe(&fx, &receiver.url, &all).await;
     assert!(hook.secret.starts_with("whsec_"));
     // Another event's subscription gets nothing of this one.
     let other = ts.classic_event(4, Some(1)).await;
     let elsewhere = Receiver::start(0).await;
-    subscribe(&ts, &other, &elsewhere.url, &all).await;
+    ts.subscribe(&other, &elsewhere.url, &all).await;
 
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    let round = fx.draw().await;
     let result = post_first_result(&fx, &round).await;
 
     let messages = eventually(30, "three deliveries", async || {
@@ -242,12 +72,8 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
     let updated = of_type(&messages, WebhookEventType::StandingsUpdated);
     assert_eq!(updated[0].data["round"], 1);
 
-    let deliveries = ts
-        .admin
-        .webhook_deliveries(hook.id)
-        .await
-        .expect("deliveries")
-        .items;
+    let deliveries = ts.admin.webhook_deliveries(hook.id).await;
+    let deliveries = deliveries.expect("deliveries").items;
     assert_eq!(deliveries.len(), 3);
     for delivery in &deliveries {
         assert_eq!(delivery.status, DeliveryStatus::Delivered, "{delivery:?}");
@@ -268,66 +94,29 @@ async fn drawn_rounds_and_posted_results_are_delivered_signed() {
     );
 
     // A director subscribes for its own events only.
+    let for_events = |event_ids: Option<Vec<Uuid>>| CreateWebhook {
+        url: receiver.url.clone(),
+        event_types: vec![WebhookEventType::ResultPosted],
+        event_ids,
+    };
     let own = fx
         .director
-        .create_webhook(&CreateWebhook {
-            url: receiver.url.clone(),
-            event_types: vec![WebhookEventType::ResultPosted],
-            event_ids: Some(vec![fx.event.id]),
-        })
+        .create_webhook(&for_events(Some(vec![fx.event.id])))
         .await
         .expect("a director subscribes to its event");
     for event_ids in [Some(vec![other.event.id]), None] {
-        let refused = fx
-            .director
-            .create_webhook(&CreateWebhook {
-                url: receiver.url.clone(),
-                event_types: vec![WebhookEventType::ResultPosted],
-                event_ids,
-            })
-            .await
-            .expect_err("not the director's events");
-        assert_eq!(refused.status(), Some(403));
+        let refused = fx.director.create_webhook(&for_events(event_ids)).await;
+        assert_refused(refused, 403, "not the director's events");
     }
-    assert_eq!(
-        fx.scorer
-            .webhook(own.id)
-            .await
-            .expect_err("a scorer")
-            .status(),
-        Some(403)
-    );
+    assert_refused(fx.scorer.webhook(own.id).await, 403, "a scorer");
 
     // Deleted: gone, and nothing more is sent to it.
-    let token = ts
-        .anonymous
-        .token(&ts.admin_key)
-        .await
-        .expect("token")
-        .access_token;
-    let deleted = reqwest::Client::new()
-        .delete(format!("{}/v1/webhooks/{}", ts.suite.url(), hook.id))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .expect("delete");
-    assert_eq!(deleted.status(), 204);
-    assert_eq!(
-        ts.admin
-            .webhook(hook.id)
-            .await
-            .expect_err("deleted")
-            .status(),
-        Some(404)
-    );
-    assert_eq!(
-        ts.admin
-            .webhook_deliveries(hook.id)
-            .await
-            .expect_err("deleted")
-            .status(),
-        Some(404)
-    );
+    let hook_path = format!("/v1/webhooks/{}", hook.id);
+    let deleted = ts.http(Method::DELETE, &hook_path).token(&ts.admin_token);
+    assert_eq!(deleted.send().await.status, StatusCode::NO_CONTENT);
+    assert_refused(ts.admin.webhook(hook.id).await, 404, "deleted");
+    let deliveries = ts.admin.webhook_deliveries(hook.id).await;
+    assert_refused(deliveries, 404, "deleted");
     ts.shutdown().await;
 }
 
@@ -337,24 +126,12 @@ async fn a_failed_delivery_is_retried_with_backoff_until_the_receiver_answers() 
     let fx = ts.classic_event(4, Some(1)).await;
     // Two 500s, then 200.
     let receiver = Receiver::start(2).await;
-    let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::RoundDrawn]).await;
-    fx.director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    let hook = ts
+        .subscribe(&fx, &receiver.url, &[WebhookEventType::RoundDrawn])
+        .await;
+    fx.draw().await;
 
-    let delivery: WebhookDelivery = eventually(30, "the delivery to succeed", async || {
-        let items = ts
-            .admin
-            .webhook_deliveries(hook.id)
-            .await
-            .expect("deliveries")
-            .items;
-        items
-            .into_iter()
-            .find(|d| d.status == DeliveryStatus::Delivered)
-    })
-    .await;
+    let delivery: WebhookDelivery = ts.delivery(hook.id, DeliveryStatus::Delivered).await;
     assert_eq!(delivery.attempts, 3);
     assert_eq!(delivery.last_status_code, Some(200));
     assert_eq!(delivery.last_error, None);
@@ -392,31 +169,17 @@ async fn deliveries_give_up_after_the_last_attempt() {
     .await;
     let fx = ts.classic_event(4, Some(1)).await;
     let receiver = Receiver::start(usize::MAX).await;
-    let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::RoundDrawn]).await;
-    fx.director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let failed = eventually(30, "the delivery to fail", async || {
-        let items = ts
-            .admin
-            .webhook_deliveries(hook.id)
-            .await
-            .expect("deliveries")
-            .items;
-        items
-            .into_iter()
-            .find(|d| d.status == DeliveryStatus::Failed)
-    })
-    .await;
-    assert_eq!(
-        (
-            failed.attempts,
-            failed.last_status_code,
-            failed.next_attempt_at
-        ),
-        (2, Some(500), None)
+    let hook = ts
+        .subscribe(&fx, &receiver.url, &[WebhookEventType::RoundDrawn])
+        .await;
+    fx.draw().await;
+    let failed = ts.delivery(hook.id, DeliveryStatus::Failed).await;
+    let last = (
+        failed.attempts,
+        failed.last_status_code,
+        failed.next_attempt_at,
     );
+    assert_eq!(last, (2, Some(500), None));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.messages().len(), 2, "no try after the last");
     ts.shutdown().await;
@@ -427,12 +190,10 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
     let mut ts = spawn_suite_with(fast_webhooks()).await;
     let fx = ts.classic_event(4, Some(1)).await;
     let receiver = Receiver::start(0).await;
-    let hook = subscribe(&ts, &fx, &receiver.url, &[WebhookEventType::ResultPosted]).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    let hook = ts
+        .subscribe(&fx, &receiver.url, &[WebhookEventType::ResultPosted])
+        .await;
+    let round = fx.draw().await;
 
     // Registration (which delivers) is down when the result is posted: the event waits in the
     // results service's outbox, committed with the result.
@@ -469,12 +230,8 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
         (ts.count("SELECT count(*) AS n FROM results.outbox") == 0).then_some(())
     })
     .await;
-    let deliveries = ts
-        .admin
-        .webhook_deliveries(hook.id)
-        .await
-        .expect("deliveries")
-        .items;
+    let deliveries = ts.admin.webhook_deliveries(hook.id).await;
+    let deliveries = deliveries.expect("deliveries").items;
     assert_eq!(deliveries.len(), 1, "delivered once");
     assert_eq!(deliveries[0].status, DeliveryStatus::Delivered);
     ts.shutdown().await;
@@ -488,13 +245,14 @@ async fn urls_on_private_networks_are_refused_unless_allowed() {
     })
     .await;
     let fx = ts.classic_event(0, Some(1)).await;
+    let hook = |url: &str, event_types: Vec<WebhookEventType>| CreateWebhook {
+        url: url.to_string(),
+        event_types,
+        event_ids: Some(vec![fx.event.id]),
+    };
     let attempt = async |url: &str, types: Vec<WebhookEventType>| -> ClientError {
         ts.admin
-            .create_webhook(&CreateWebhook {
-                url: url.to_string(),
-                event_types: types,
-                event_ids: Some(vec![fx.event.id]),
-            })
+            .create_webhook(&hook(url, types))
             .await
             .expect_err("refused")
     };
@@ -512,23 +270,17 @@ async fn urls_on_private_networks_are_refused_unless_allowed() {
         ("ftp://8.8.8.8/hook", "unsupported_scheme"),
         ("not a url", "invalid_url"),
     ] {
-        let ClientError::Problem { problem } = attempt(url, result_posted()).await else {
-            panic!("a problem for {url}");
-        };
+        let problem = problem_of(attempt(url, result_posted()).await);
         assert_eq!(problem.status, 422, "{url}");
+        let first = &problem.errors[0];
         assert_eq!(
-            (
-                problem.errors[0].field.as_str(),
-                problem.errors[0].code.as_str()
-            ),
+            (first.field.as_str(), first.code.as_str()),
             ("url", code),
             "{url}"
         );
     }
     // Every broken rule at once.
-    let ClientError::Problem { problem } = attempt("http://127.0.0.1/x", vec![]).await else {
-        panic!("a problem");
-    };
+    let problem = problem_of(attempt("http://127.0.0.1/x", vec![]).await);
     let fields: Vec<&str> = problem.errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(fields, ["url", "event_types"]);
     assert_eq!(
@@ -537,64 +289,21 @@ async fn urls_on_private_networks_are_refused_unless_allowed() {
     );
     // A public address is accepted.
     ts.admin
-        .create_webhook(&CreateWebhook {
-            url: "http://8.8.8.8/hook".into(),
-            event_types: result_posted(),
-            event_ids: Some(vec![fx.event.id]),
-        })
+        .create_webhook(&hook("http://8.8.8.8/hook", result_posted()))
         .await
         .expect("a public address");
     ts.shutdown().await;
 }
 
-/// Reads server-sent events until one named `standings` satisfies `wanted`.
-async fn next_standings(
-    stream: &mut reqwest::Response,
-    buffer: &mut String,
-    wanted: impl Fn(&serde_json::Value) -> bool,
-) -> serde_json::Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        while let Some(end) = buffer.find("\n\n") {
-            let event: String = buffer.drain(..end + 2).collect();
-            let name = event.lines().find_map(|l| l.strip_prefix("event: "));
-            let data = event.lines().find_map(|l| l.strip_prefix("data: "));
-            if let (Some("standings"), Some(data)) = (name, data) {
-                let standings: serde_json::Value =
-                    serde_json::from_str(data).expect("standings JSON");
-                if wanted(&standings) {
-                    return standings;
-                }
-            }
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        let chunk = tokio::time::timeout(left, stream.chunk())
-            .await
-            .expect("an update in time")
-            .expect("the stream reads")
-            .expect("the stream stays open");
-        buffer.push_str(std::str::from_utf8(&chunk).expect("UTF-8"));
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_standings_stream_sends_the_standings_and_each_change_through_the_gateway() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(8, Some(2)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
-    let mut stream = reqwest::Client::new()
-        .get(format!(
-            "{}/v1/events/{}/standings/stream",
-            ts.suite.url(),
-            fx.event.id
-        ))
-        .send()
-        .await
-        .expect("the stream opens");
+    let (ts, fx) = spawn_suite_with_event(8, Some(2)).await;
+    let round = fx.draw().await;
+    let stream_of = |event: Uuid| format!("/v1/events/{event}/standings/stream");
+    let mut stream = ts
+        .http(Method::GET, &stream_of(fx.event.id))
+        .response()
+        .await;
     assert_eq!(stream.status(), 200);
     assert!(
         stream.headers()["content-type"]
@@ -603,27 +312,21 @@ async fn the_standings_stream_sends_the_standings_and_each_change_through_the_ga
             .starts_with("text/event-stream")
     );
     let mut buffer = String::new();
-    let first = next_standings(&mut stream, &mut buffer, |_| true).await;
+    let first = next_event(&mut stream, &mut buffer, "standings", |_| true).await;
     assert_eq!(first["results_counted"], 0);
     assert_eq!(first["rows"].as_array().unwrap().len(), 8);
 
     let result = post_first_result(&fx, &round).await;
-    let updated = next_standings(&mut stream, &mut buffer, |s| s["results_counted"] == 1).await;
+    let counted = |s: &serde_json::Value| s["results_counted"] == 1;
+    let updated = next_event(&mut stream, &mut buffer, "standings", counted).await;
     let winner = result.scores.iter().max_by_key(|s| s.credited_vp).unwrap();
     assert_eq!(updated["rows"][0]["vp"], winner.credited_vp);
     drop(stream);
 
-    let unknown = reqwest::get(format!(
-        "{}/v1/events/{}/standings/stream",
-        ts.suite.url(),
-        Uuid::new_v4()
-    ))
-    .await
-    .expect("answered");
-    assert_eq!(unknown.status(), 404);
-    assert_eq!(
-        unknown.headers()["content-type"],
-        "application/problem+json"
-    );
+    let unknown = ts
+        .http(Method::GET, &stream_of(Uuid::new_v4()))
+        .send()
+        .await;
+    unknown.assert_problem(StatusCode::NOT_FOUND);
     ts.shutdown().await;
 }

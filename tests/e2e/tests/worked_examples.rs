@@ -1,7 +1,7 @@
 //! The rule set's worked examples, reproduced exactly through the API.
 
-use catan_api::{DrawRound, OutcomeKind, Round, ScoreInput, SubmitResult};
-use catan_e2e::spawn_suite;
+use catan_api::{OutcomeKind, ScoreInput, SubmitResult};
+use catan_e2e::{place_of, seated, spawn_suite_with_event, won_by_first};
 use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -59,26 +59,9 @@ fn sheet_with_total(seated: &[Uuid], fixed: &[(Uuid, i64)], total: i64) -> Submi
 /// A player's game: (his VP, the table's total VP).
 type Game = (i64, i64);
 
-fn seated(round: &Round, table: usize) -> Vec<Uuid> {
-    round.tables[table]
-        .seats
-        .iter()
-        .map(|s| s.player_id)
-        .collect()
-}
-
-fn table_of(round: &Round, player: Uuid) -> usize {
-    round
-        .tables
-        .iter()
-        .position(|t| t.seats.iter().any(|s| s.player_id == player))
-        .expect("seated")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
-    let ts = spawn_suite().await;
-    let fx = ts.classic_event(16, None).await;
+    let (ts, fx) = spawn_suite_with_event(16, None).await;
     let (a, b) = (fx.entries[0].player_ids[0], fx.entries[1].player_ids[0]);
     // A: 10 of 32, 8 of 30, 10 of 36. B: 10 of 30, 10 of 33, 8 of 36. A round's pair of games
     // can share one table only when the totals agree (30 or 36), so those are kept for a meeting.
@@ -89,12 +72,12 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for _ in 0..3 {
-        let round = fx
-            .director
-            .draw_round(fx.event.id, &DrawRound::default())
-            .await
-            .expect("draw");
-        let (ta, tb) = (table_of(&round, a), table_of(&round, b));
+        let round = fx.draw().await;
+        let table_of = |player: Uuid| {
+            let at = |t: &catan_api::Table| t.seats.iter().any(|s| s.player_id == player);
+            round.tables.iter().position(at).expect("seated")
+        };
+        let (ta, tb) = (table_of(a), table_of(b));
         let pick = if ta == tb {
             games
                 .iter()
@@ -105,7 +88,7 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
         };
         let ((a_vp, a_total), (b_vp, b_total), _) = games.remove(pick);
         for (i, table) in round.tables.iter().enumerate() {
-            let players = seated(&round, i);
+            let players = seated(table);
             let sheet = if i == ta && i == tb {
                 sheet_with_total(&players, &[(a, a_vp), (b, b_vp)], a_total)
             } else if i == ta {
@@ -115,25 +98,12 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
             } else {
                 random_sheet(&players, round.stage, &mut rng)
             };
-            fx.scorer
-                .submit_result(fx.event.id, round.number, table.number, &sheet)
-                .await
-                .expect("result");
+            fx.submit(round.number, table.number, &sheet).await;
         }
     }
-    let standings = ts
-        .anonymous
-        .standings(fx.event.id)
-        .await
-        .expect("standings");
-    let row = |p: Uuid| {
-        standings
-            .rows
-            .iter()
-            .position(|r| r.player_id == p)
-            .expect("listed")
-    };
-    let (ra, rb) = (&standings.rows[row(a)], &standings.rows[row(b)]);
+    let standings = ts.standings(fx.event.id).await;
+    let (place_a, place_b) = (place_of(&standings, a), place_of(&standings, b));
+    let (ra, rb) = (&standings.rows[place_a], &standings.rows[place_b]);
     assert_eq!((ra.vp, rb.vp), (28, 28));
     assert_eq!(ra.vp_share, "85.69");
     assert_eq!(rb.vp_share, "85.86");
@@ -141,73 +111,32 @@ async fn equal_vp_is_decided_by_the_exact_sum_of_vp_shares() {
     assert_eq!(ra.vp_share_exact, "3085/36");
     assert_eq!(rb.vp_share_exact, "8500/99");
     assert!(rb.rank < ra.rank, "B ranks above A");
-    assert!(row(b) < row(a));
+    assert!(place_b < place_a);
     ts.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_three_player_table_total_is_raised_by_its_average() {
-    let ts = spawn_suite().await;
     // 15 players: three tables of 4 and one of 3.
-    let fx = ts.classic_event(15, Some(1)).await;
-    let round = fx
-        .director
-        .draw_round(fx.event.id, &DrawRound::default())
-        .await
-        .expect("draw");
+    let (ts, fx) = spawn_suite_with_event(15, Some(1)).await;
+    let round = fx.draw().await;
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut trio = Vec::new();
-    for (i, table) in round.tables.iter().enumerate() {
-        let players = seated(&round, i);
+    for table in &round.tables {
+        let players = seated(table);
         let sheet = if players.len() == 3 {
             trio = players.clone();
-            SubmitResult {
-                outcome: OutcomeKind::Won,
-                winner_player_id: Some(players[0]),
-                winner_entry_id: None,
-                scores: players
-                    .iter()
-                    .zip([10, 9, 5])
-                    .map(|(&player_id, vp)| ScoreInput {
-                        player_id,
-                        vp,
-                        breakdown: None,
-                    })
-                    .collect(),
-            }
+            won_by_first(&players, &[10, 9, 5])
         } else {
             random_sheet(&players, round.stage, &mut rng)
         };
-        fx.scorer
-            .submit_result(fx.event.id, round.number, table.number, &sheet)
-            .await
-            .expect("result");
+        fx.submit(round.number, table.number, &sheet).await;
     }
     assert_eq!(trio.len(), 3, "the draw has one 3-player table");
-    let standings = ts
-        .anonymous
-        .standings(fx.event.id)
-        .await
-        .expect("standings");
-    let share = |p: Uuid| {
-        standings
-            .rows
-            .iter()
-            .find(|r| r.player_id == p)
-            .expect("listed")
-            .vp_share
-            .clone()
-    };
-    assert_eq!(
-        [share(trio[0]), share(trio[1]), share(trio[2])],
-        ["31.25", "28.13", "15.63"]
-    );
-    let three_player = standings
-        .rows
-        .iter()
-        .find(|r| r.player_id == trio[0])
-        .expect("listed")
-        .three_player_games;
-    assert_eq!(three_player, 1);
+    let standings = ts.standings(fx.event.id).await;
+    let row = |p: Uuid| &standings.rows[place_of(&standings, p)];
+    let shares = [row(trio[0]), row(trio[1]), row(trio[2])].map(|r| r.vp_share.as_str());
+    assert_eq!(shares, ["31.25", "28.13", "15.63"]);
+    assert_eq!(row(trio[0]).three_player_games, 1);
     ts.shutdown().await;
 }

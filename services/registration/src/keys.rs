@@ -1,6 +1,6 @@
 //! API keys (stored as SHA-256 digests, never in clear) and the token signing keys.
 
-use crate::schema::{api_keys, signing_keys};
+use crate::schema::registration::{api_keys, signing_keys};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use catan_kit::auth::SigningKey;

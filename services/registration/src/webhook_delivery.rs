@@ -2,15 +2,19 @@
 //! exponential backoff up to the configured number of tries. Replicas share the work: a due
 //! delivery is claimed with `FOR UPDATE SKIP LOCKED` and leased while it is being sent.
 
+use crate::schema::registration::{
+    webhook_attempts, webhook_deliveries, webhook_messages, webhooks,
+};
 use catan_api::{WebhookEventType, WebhookMessage};
 use catan_kit::ApiError;
 use catan_kit::db::{self, PgPool};
-use catan_kit::webhooks::{self, WebhookSettings, pg_interval, truncate};
-use chrono::{DateTime, Utc};
-use diesel::prelude::*;
-use diesel::sql_types::{
-    BigInt, Integer, Interval, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+use catan_kit::webhooks::{
+    WebhookSettings, check_url, pg_interval, secret_key, signature, truncate,
 };
+use chrono::{DateTime, Utc};
+use diesel::dsl::{case_when, now};
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Interval, Nullable, Text, Timestamptz};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
@@ -19,25 +23,24 @@ use uuid::Uuid;
 /// How many deliveries one pass claims and sends at once.
 const BATCH: i64 = 20;
 
-#[derive(QueryableByName)]
+/// A claimed delivery, with its subscription's URL and secret and its message.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = webhook_deliveries)]
 struct DueDelivery {
-    #[diesel(sql_type = SqlUuid)]
     id: Uuid,
-    #[diesel(sql_type = Integer)]
     attempts: i32,
-    #[diesel(sql_type = Text)]
+    #[diesel(select_expression = webhooks::url)]
     url: String,
-    #[diesel(sql_type = Text)]
+    #[diesel(select_expression = webhooks::secret)]
     secret: String,
-    #[diesel(sql_type = SqlUuid)]
     message_id: Uuid,
-    #[diesel(sql_type = Text)]
+    #[diesel(select_expression = webhook_messages::event_type)]
     event_type: String,
-    #[diesel(sql_type = SqlUuid)]
+    #[diesel(select_expression = webhook_messages::event_id)]
     event_id: Uuid,
-    #[diesel(sql_type = Jsonb)]
+    #[diesel(select_expression = webhook_messages::payload)]
     payload: serde_json::Value,
-    #[diesel(sql_type = Timestamptz)]
+    #[diesel(select_expression = webhook_messages::occurred_at)]
     occurred_at: DateTime<Utc>,
 }
 
@@ -88,20 +91,35 @@ pub fn spawn(
     })
 }
 
-/// Claims the due deliveries, leasing them for longer than a try can take.
+/// Claims the due deliveries, leasing them for longer than a try can take (call it in a
+/// transaction: the claimed rows stay locked until it commits).
 fn claim(conn: &mut PgConnection, lease: Duration) -> Result<Vec<DueDelivery>, ApiError> {
-    Ok(diesel::sql_query(
-        "WITH due AS ( \
-             SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now() \
-             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) \
-         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + $2 \
-         FROM due, webhooks w, webhook_messages m \
-         WHERE d.id = due.id AND w.id = d.webhook_id AND m.id = d.message_id \
-         RETURNING d.id, d.attempts, w.url, w.secret, m.id AS message_id, m.event_type, m.event_id, m.payload, m.occurred_at",
-    )
-    .bind::<BigInt, _>(BATCH)
-    .bind::<Interval, _>(pg_interval(lease))
-    .load(conn)?)
+    let due: Vec<Uuid> = webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq("pending"))
+        .filter(webhook_deliveries::next_attempt_at.le(now))
+        .order(webhook_deliveries::next_attempt_at)
+        .limit(BATCH)
+        .select(webhook_deliveries::id)
+        .for_update()
+        .skip_locked()
+        .load(conn)?;
+    if due.is_empty() {
+        return Ok(Vec::new());
+    }
+    diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&due)))
+        .set((
+            webhook_deliveries::attempts.eq(webhook_deliveries::attempts + 1),
+            webhook_deliveries::next_attempt_at.eq((now.into_sql::<Timestamptz>()
+                + pg_interval(lease).into_sql::<Interval>())
+            .nullable()),
+        ))
+        .execute(conn)?;
+    Ok(webhook_deliveries::table
+        .inner_join(webhooks::table)
+        .inner_join(webhook_messages::table)
+        .filter(webhook_deliveries::id.eq_any(&due))
+        .select(DueDelivery::as_select())
+        .load(conn)?)
 }
 
 async fn deliver_due(
@@ -135,7 +153,7 @@ async fn send(
         elapsed: started.elapsed(),
     };
     // Checked again at each try: a name may resolve elsewhere now than when it was subscribed.
-    if let Err((_, why)) = webhooks::check_url(&delivery.url, settings.allow_private).await {
+    if let Err((_, why)) = check_url(&delivery.url, settings.allow_private).await {
         return failed(format!("not sent: {why}"));
     }
     let Some(event_type) = WebhookEventType::parse(&delivery.event_type) else {
@@ -152,13 +170,13 @@ async fn send(
         Ok(body) => body,
         Err(e) => return failed(e.to_string()),
     };
-    let key = match webhooks::secret_key(&delivery.secret) {
+    let key = match secret_key(&delivery.secret) {
         Ok(key) => key,
         Err(e) => return failed(format!("unusable secret: {e}")),
     };
     let message_id = delivery.message_id.to_string();
     let timestamp = Utc::now().timestamp();
-    let signature = webhooks::signature(&key, &message_id, timestamp, &body);
+    let signature = signature(&key, &message_id, timestamp, &body);
     let answer = http
         .post(&delivery.url)
         .header("content-type", "application/json")
@@ -206,30 +224,44 @@ async fn record(
         tracing::warn!(delivery = %id, attempts, error = ?outcome.error, exhausted, "webhook delivery failed");
     }
     db::transaction(pool, move |conn| {
-        diesel::sql_query(
-            "INSERT INTO webhook_attempts (delivery_id, number, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind::<SqlUuid, _>(id)
-        .bind::<Integer, _>(attempts)
-        .bind::<Nullable<Integer>, _>(outcome.status_code.map(i32::from))
-        .bind::<Nullable<Text>, _>(outcome.error.clone())
-        .bind::<BigInt, _>(i64::try_from(outcome.elapsed.as_millis()).unwrap_or(i64::MAX))
-        .execute(conn)?;
+        diesel::insert_into(webhook_attempts::table)
+            .values((
+                webhook_attempts::delivery_id.eq(id),
+                webhook_attempts::number.eq(attempts),
+                webhook_attempts::status_code.eq(outcome.status_code.map(i32::from)),
+                webhook_attempts::error.eq(outcome.error.clone()),
+                webhook_attempts::duration_ms
+                    .eq(i64::try_from(outcome.elapsed.as_millis()).unwrap_or(i64::MAX)),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
         // Only a pending delivery moves on: one cancelled meanwhile stays cancelled.
-        diesel::sql_query(
-            "UPDATE webhook_deliveries SET last_status_code = $2, last_error = $3, \
-                 status = CASE WHEN $4 THEN 'delivered' WHEN $5 THEN 'failed' ELSE 'pending' END, \
-                 delivered_at = CASE WHEN $4 THEN now() END, \
-                 next_attempt_at = CASE WHEN $4 OR $5 THEN NULL ELSE now() + $6 END \
-             WHERE id = $1 AND status = 'pending'",
+        let delivered_sql = || delivered.into_sql::<Bool>();
+        let exhausted_sql = || exhausted.into_sql::<Bool>();
+        diesel::update(
+            webhook_deliveries::table
+                .filter(webhook_deliveries::id.eq(id))
+                .filter(webhook_deliveries::status.eq("pending")),
         )
-        .bind::<SqlUuid, _>(id)
-        .bind::<Nullable<Integer>, _>(outcome.status_code.map(i32::from))
-        .bind::<Nullable<Text>, _>(outcome.error)
-        .bind::<diesel::sql_types::Bool, _>(delivered)
-        .bind::<diesel::sql_types::Bool, _>(exhausted)
-        .bind::<Interval, _>(retry_in)
+        .set((
+            webhook_deliveries::last_status_code.eq(outcome.status_code.map(i32::from)),
+            webhook_deliveries::last_error.eq(outcome.error),
+            webhook_deliveries::status.eq(case_when(
+                delivered_sql(),
+                "delivered".into_sql::<Text>(),
+            )
+            .when(exhausted_sql(), "failed".into_sql::<Text>())
+            .otherwise("pending".into_sql::<Text>())),
+            webhook_deliveries::delivered_at
+                .eq(case_when(delivered_sql(), now.into_sql::<Timestamptz>())),
+            webhook_deliveries::next_attempt_at.eq(case_when(
+                delivered_sql().or(exhausted_sql()),
+                None::<DateTime<Utc>>.into_sql::<Nullable<Timestamptz>>(),
+            )
+            .otherwise(
+                (now.into_sql::<Timestamptz>() + retry_in.into_sql::<Interval>()).nullable(),
+            )),
+        ))
         .execute(conn)?;
         Ok(())
     })

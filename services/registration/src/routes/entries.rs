@@ -4,10 +4,10 @@ use crate::State;
 use crate::store;
 use crate::validate::{refuse_foreign, valid_name};
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use catan_api::{CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, Problem, Role};
 use catan_kit::idempotency::Reply;
-use catan_kit::pagination::{PageQuery, page_response};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use diesel::PgConnection;
@@ -131,18 +131,17 @@ async fn create_entry(
 #[get("/v1/events/{event_id}/entries")]
 async fn list_entries(
     state: web::Data<State>,
-    request: HttpRequest,
     path: web::Path<Uuid>,
-    page: web::Query<PageQuery>,
+    page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    let page = page.into_inner();
+    let query = page.query();
     let entries = db::run(&state.pool, move |conn| {
         store::events::load(conn, event_id)?;
-        store::entries::page(conn, event_id, page.limit(), page.offset())
+        store::entries::page(conn, event_id, query.limit(), query.offset())
     })
     .await?;
-    Ok(page_response(&request, &page, &entries))
+    Ok(page.respond(&entries))
 }
 
 /// Drops a player from the event, or excludes him (the event's director). He is not seated in

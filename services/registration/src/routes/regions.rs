@@ -4,10 +4,10 @@ use crate::State;
 use crate::store;
 use crate::validate::valid_name;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use catan_api::{CreateRegion, Problem, Region};
 use catan_kit::idempotency::Reply;
-use catan_kit::pagination::{PageQuery, page_response};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::{ApiError, IdempotentWrite, db};
 use uuid::Uuid;
 
@@ -47,15 +47,11 @@ async fn create_region(
 /// Lists the regions.
 #[utoipa::path(tag = "registration", params(PageQuery), responses((status = 200, description = "A page of regions, by name", body = Vec<Region>)))]
 #[get("/v1/regions")]
-async fn list_regions(
-    state: web::Data<State>,
-    request: HttpRequest,
-    page: web::Query<PageQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let page = page.into_inner();
+async fn list_regions(state: web::Data<State>, page: Page) -> Result<HttpResponse, ApiError> {
+    let query = page.query();
     let regions = db::run(&state.pool, move |conn| {
-        Ok(store::people::regions(conn, page.limit(), page.offset())?)
+        Ok(store::people::regions(conn, query.limit(), query.offset())?)
     })
     .await?;
-    Ok(page_response(&request, &page, &regions))
+    Ok(page.respond(&regions))
 }

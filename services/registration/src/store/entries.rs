@@ -1,7 +1,7 @@
 //! Entries into events, their players and their PINs.
 
 use crate::keys::{new_pin, pin_digest};
-use crate::schema::{entries, entry_players, players};
+use crate::schema::registration::{entries, entry_players, players};
 use catan_api::{Entry, EntryStatus, PlayerPin};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};

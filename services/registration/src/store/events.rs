@@ -1,6 +1,6 @@
 //! Events and their settings.
 
-use crate::schema::events;
+use crate::schema::registration::events;
 use catan_api::{BoardMode, Event, EventFormat, PartnerSettings, SmallFieldRule};
 use catan_kit::ApiError;
 use catan_kit::db::enum_from_text;

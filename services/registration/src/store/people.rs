@@ -1,6 +1,6 @@
 //! Regions and players: the federation's people, one identity across every event.
 
-use crate::schema::{players, regions};
+use crate::schema::registration::{players, regions};
 use catan_api::{Player, Region};
 use catan_kit::ApiError;
 use catan_kit::problem::ErrorCode;

@@ -2,7 +2,7 @@
 //! counted and the sign-in locked after too many in a row.
 
 use crate::keys::pin_digest;
-use crate::schema::entry_players;
+use crate::schema::registration::entry_players;
 use catan_kit::ApiError;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;

@@ -1,28 +1,25 @@
 //! Webhook subscriptions (with their secrets, which never leave this service) and their
 //! deliveries with every try.
 
+use crate::schema::registration::{
+    webhook_attempts, webhook_deliveries, webhook_messages, webhooks,
+};
 use catan_api::{DeliveryAttempt, DeliveryStatus, Webhook, WebhookDelivery, WebhookEventType};
 use catan_kit::ApiError;
 use catan_kit::db::enum_from_text;
 use chrono::{DateTime, Utc};
+use diesel::dsl::now;
 use diesel::prelude::*;
-use diesel::sql_types::{
-    Array, BigInt, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
-};
-use serde::Deserialize;
 use uuid::Uuid;
 
-#[derive(QueryableByName)]
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = webhooks)]
 struct WebhookRow {
-    #[diesel(sql_type = SqlUuid)]
     id: Uuid,
-    #[diesel(sql_type = Text)]
     url: String,
-    #[diesel(sql_type = Array<Text>)]
-    event_types: Vec<String>,
-    #[diesel(sql_type = Nullable<Array<SqlUuid>>)]
-    event_ids: Option<Vec<Uuid>>,
-    #[diesel(sql_type = Timestamptz)]
+    /// A SQL array's elements may be NULL; a subscription's never are.
+    event_types: Vec<Option<String>>,
+    event_ids: Option<Vec<Option<Uuid>>>,
     created_at: DateTime<Utc>,
 }
 
@@ -34,9 +31,12 @@ impl WebhookRow {
             event_types: self
                 .event_types
                 .iter()
+                .flatten()
                 .filter_map(|t| WebhookEventType::parse(t))
                 .collect(),
-            event_ids: self.event_ids,
+            event_ids: self
+                .event_ids
+                .map(|ids| ids.into_iter().flatten().collect()),
             created_at: self.created_at,
         }
     }
@@ -53,93 +53,108 @@ pub struct NewWebhook {
 
 /// Stores the subscription under a new id.
 pub fn insert(conn: &mut PgConnection, new: NewWebhook) -> QueryResult<Webhook> {
-    let types: Vec<String> = new
+    let types: Vec<Option<String>> = new
         .event_types
         .iter()
-        .map(|t| t.as_str().to_string())
+        .map(|t| Some(t.as_str().to_string()))
         .collect();
-    diesel::sql_query(
-        "INSERT INTO webhooks (id, url, event_types, event_ids, secret, created_by) VALUES ($1, $2, $3, $4, $5, $6) \
-         RETURNING id, url, event_types, event_ids, created_at",
-    )
-    .bind::<SqlUuid, _>(Uuid::new_v4())
-    .bind::<Text, _>(new.url)
-    .bind::<Array<Text>, _>(types)
-    .bind::<Nullable<Array<SqlUuid>>, _>(new.event_ids)
-    .bind::<Text, _>(new.secret)
-    .bind::<SqlUuid, _>(new.created_by)
-    .get_result::<WebhookRow>(conn)
-    .map(WebhookRow::into_webhook)
+    let event_ids: Option<Vec<Option<Uuid>>> =
+        new.event_ids.map(|ids| ids.into_iter().map(Some).collect());
+    diesel::insert_into(webhooks::table)
+        .values((
+            webhooks::id.eq(Uuid::new_v4()),
+            webhooks::url.eq(new.url),
+            webhooks::event_types.eq(types),
+            webhooks::event_ids.eq(event_ids),
+            webhooks::secret.eq(new.secret),
+            webhooks::created_by.eq(new.created_by),
+        ))
+        .returning(WebhookRow::as_returning())
+        .get_result(conn)
+        .map(WebhookRow::into_webhook)
 }
 
 /// The subscription, unless it is deleted.
 pub fn find(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Webhook>> {
-    let row: Option<WebhookRow> = diesel::sql_query(
-        "SELECT id, url, event_types, event_ids, created_at FROM webhooks WHERE id = $1 AND deleted_at IS NULL",
-    )
-    .bind::<SqlUuid, _>(id)
-    .get_result(conn)
-    .optional()?;
+    let row: Option<WebhookRow> = webhooks::table
+        .filter(webhooks::id.eq(id))
+        .filter(webhooks::deleted_at.is_null())
+        .select(WebhookRow::as_select())
+        .get_result(conn)
+        .optional()?;
     Ok(row.map(WebhookRow::into_webhook))
 }
 
 /// Deletes the subscription and cancels its pending deliveries (call it in a transaction).
 pub fn delete(conn: &mut PgConnection, id: Uuid) -> QueryResult<()> {
-    diesel::sql_query(
-        "UPDATE webhooks SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL",
+    diesel::update(
+        webhooks::table
+            .filter(webhooks::id.eq(id))
+            .filter(webhooks::deleted_at.is_null()),
     )
-    .bind::<SqlUuid, _>(id)
+    .set(webhooks::deleted_at.eq(now))
     .execute(conn)?;
-    diesel::sql_query(
-        "UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL \
-         WHERE webhook_id = $1 AND status = 'pending'",
+    diesel::update(
+        webhook_deliveries::table
+            .filter(webhook_deliveries::webhook_id.eq(id))
+            .filter(webhook_deliveries::status.eq("pending")),
     )
-    .bind::<SqlUuid, _>(id)
+    .set((
+        webhook_deliveries::status.eq("cancelled"),
+        webhook_deliveries::next_attempt_at.eq(None::<DateTime<Utc>>),
+    ))
     .execute(conn)?;
     Ok(())
 }
 
-#[derive(QueryableByName)]
+/// A delivery with its message's type and event, as listed.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = webhook_deliveries)]
 struct DeliveryRow {
-    #[diesel(sql_type = SqlUuid)]
     id: Uuid,
-    #[diesel(sql_type = SqlUuid)]
     message_id: Uuid,
-    #[diesel(sql_type = Text)]
+    #[diesel(select_expression = webhook_messages::event_type)]
     event_type: String,
-    #[diesel(sql_type = SqlUuid)]
+    #[diesel(select_expression = webhook_messages::event_id)]
     event_id: Uuid,
-    #[diesel(sql_type = Text)]
     status: String,
-    #[diesel(sql_type = Integer)]
     attempts: i32,
-    #[diesel(sql_type = Nullable<Integer>)]
     last_status_code: Option<i32>,
-    #[diesel(sql_type = Nullable<Text>)]
     last_error: Option<String>,
-    #[diesel(sql_type = Nullable<Timestamptz>)]
     next_attempt_at: Option<DateTime<Utc>>,
-    #[diesel(sql_type = Timestamptz)]
     created_at: DateTime<Utc>,
-    #[diesel(sql_type = Nullable<Timestamptz>)]
     delivered_at: Option<DateTime<Utc>>,
-    #[diesel(sql_type = Jsonb)]
-    attempt_log: serde_json::Value,
 }
 
-#[derive(Deserialize)]
+/// One try of a delivery.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = webhook_attempts)]
 struct AttemptRow {
-    number: u32,
+    number: i32,
     attempted_at: DateTime<Utc>,
-    status_code: Option<u16>,
+    status_code: Option<i32>,
     error: Option<String>,
-    duration_ms: u64,
+    duration_ms: i64,
+}
+
+impl AttemptRow {
+    fn into_attempt(self) -> Result<DeliveryAttempt, ApiError> {
+        Ok(DeliveryAttempt {
+            number: u32::try_from(self.number).map_err(ApiError::internal)?,
+            attempted_at: self.attempted_at,
+            status_code: self
+                .status_code
+                .map(u16::try_from)
+                .transpose()
+                .map_err(ApiError::internal)?,
+            error: self.error,
+            duration_ms: u64::try_from(self.duration_ms).map_err(ApiError::internal)?,
+        })
+    }
 }
 
 impl DeliveryRow {
-    fn into_delivery(self) -> Result<WebhookDelivery, ApiError> {
-        let attempt_log: Vec<AttemptRow> =
-            serde_json::from_value(self.attempt_log).map_err(ApiError::internal)?;
+    fn into_delivery(self, attempt_log: Vec<DeliveryAttempt>) -> Result<WebhookDelivery, ApiError> {
         Ok(WebhookDelivery {
             id: self.id,
             message_id: self.message_id,
@@ -158,16 +173,7 @@ impl DeliveryRow {
             next_attempt_at: self.next_attempt_at,
             created_at: self.created_at,
             delivered_at: self.delivered_at,
-            attempt_log: attempt_log
-                .into_iter()
-                .map(|a| DeliveryAttempt {
-                    number: a.number,
-                    attempted_at: a.attempted_at,
-                    status_code: a.status_code,
-                    error: a.error,
-                    duration_ms: a.duration_ms,
-                })
-                .collect(),
+            attempt_log,
         })
     }
 }
@@ -178,17 +184,38 @@ pub fn deliveries(
     webhook_id: Uuid,
     limit: i64,
 ) -> Result<Vec<WebhookDelivery>, ApiError> {
-    let rows: Vec<DeliveryRow> = diesel::sql_query(
-        "SELECT d.id, d.message_id, m.event_type, m.event_id, d.status, d.attempts, d.last_status_code, \
-                d.last_error, d.next_attempt_at, d.created_at, d.delivered_at, \
-                COALESCE((SELECT jsonb_agg(jsonb_build_object('number', a.number, 'attempted_at', a.attempted_at, \
-                             'status_code', a.status_code, 'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.number) \
-                          FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::jsonb) AS attempt_log \
-         FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id \
-         WHERE d.webhook_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2",
-    )
-    .bind::<SqlUuid, _>(webhook_id)
-    .bind::<BigInt, _>(limit)
-    .load(conn)?;
-    rows.into_iter().map(DeliveryRow::into_delivery).collect()
+    // One statement, so the deliveries and their tries come from one snapshot: the latest
+    // deliveries, each joined to its message and to its tries (if any) in their order.
+    let latest = diesel::alias!(webhook_deliveries as latest);
+    let latest = latest
+        .filter(latest.field(webhook_deliveries::webhook_id).eq(webhook_id))
+        .order((
+            latest.field(webhook_deliveries::created_at).desc(),
+            latest.field(webhook_deliveries::id),
+        ))
+        .limit(limit)
+        .select(latest.field(webhook_deliveries::id));
+    let rows: Vec<(DeliveryRow, Option<AttemptRow>)> = webhook_deliveries::table
+        .inner_join(webhook_messages::table)
+        .left_join(webhook_attempts::table)
+        .filter(webhook_deliveries::id.eq_any(latest))
+        .order((
+            webhook_deliveries::created_at.desc(),
+            webhook_deliveries::id,
+            webhook_attempts::number,
+        ))
+        .select((DeliveryRow::as_select(), Option::<AttemptRow>::as_select()))
+        .load(conn)?;
+    let mut listed: Vec<(DeliveryRow, Vec<DeliveryAttempt>)> = Vec::new();
+    for (delivery, attempt) in rows {
+        let attempt = attempt.map(AttemptRow::into_attempt).transpose()?;
+        match listed.last_mut() {
+            Some((last, log)) if last.id == delivery.id => log.extend(attempt),
+            _ => listed.push((delivery, attempt.into_iter().collect())),
+        }
+    }
+    listed
+        .into_iter()
+        .map(|(delivery, log)| delivery.into_delivery(log))
+        .collect()
 }

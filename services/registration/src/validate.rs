@@ -79,6 +79,12 @@ pub(crate) mod tests {
         }
     }
 
+    /// The field and code of a 422.
+    pub(crate) fn field_and_code(error: ApiError) -> (String, ErrorCode) {
+        let (field, code, _) = broken(error);
+        (field, code)
+    }
+
     #[test]
     fn names_are_trimmed() {
         assert_eq!(valid_name("name", "  Ada  ").unwrap(), "Ada");

@@ -190,12 +190,7 @@ async fn drop_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::tests::broken;
-
-    fn field_and_code(error: ApiError) -> (String, ErrorCode) {
-        let (field, code, _) = broken(error);
-        (field, code)
-    }
+    use crate::validate::tests::{broken, field_and_code};
 
     #[test]
     fn a_classic_entry_names_one_player() {

@@ -173,12 +173,7 @@ async fn get_event(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::tests::broken;
-
-    fn field_and_code(error: ApiError) -> (String, ErrorCode) {
-        let (field, code, _) = broken(error);
-        (field, code)
-    }
+    use crate::validate::tests::field_and_code;
 
     #[test]
     fn a_classic_event_defaults_to_three_qualifying_rounds() {
@@ -208,54 +203,54 @@ mod tests {
     }
 
     #[test]
-    fn settings_of_the_other_format_are_refused() {
-        let classic = CreateEvent {
-            team_target_vp: Some(20),
-            ..CreateEvent::classic("x")
-        };
-        assert_eq!(
-            field_and_code(new_event(&classic).unwrap_err()),
-            ("team_target_vp".into(), ErrorCode::NotForFormat)
-        );
-        let partner = CreateEvent {
-            qualifying_rounds: Some(3),
-            ..CreateEvent::partner("x")
-        };
-        assert_eq!(
-            field_and_code(new_event(&partner).unwrap_err()),
-            ("qualifying_rounds".into(), ErrorCode::NotForFormat)
-        );
-    }
-
-    #[test]
-    fn numbers_out_of_range_are_refused() {
-        let classic = CreateEvent {
-            qualifying_rounds: Some(16),
-            ..CreateEvent::classic("x")
-        };
-        assert_eq!(
-            field_and_code(new_event(&classic).unwrap_err()),
-            ("qualifying_rounds".into(), ErrorCode::OutOfRange)
-        );
-        let partner = CreateEvent {
-            bye_points: Some(4),
-            ..CreateEvent::partner("x")
-        };
-        assert_eq!(
-            field_and_code(new_event(&partner).unwrap_err()),
-            ("bye_points".into(), ErrorCode::OutOfRange)
-        );
-    }
-
-    #[test]
-    fn the_name_is_checked_before_the_settings() {
-        let body = CreateEvent {
-            qualifying_rounds: Some(0),
-            ..CreateEvent::classic(" ")
-        };
-        assert_eq!(
-            field_and_code(new_event(&body).unwrap_err()),
-            ("name".into(), ErrorCode::InvalidName)
-        );
+    fn settings_of_the_other_format_and_numbers_out_of_range_are_refused() {
+        for (body, field, code) in [
+            (
+                CreateEvent {
+                    team_target_vp: Some(20),
+                    ..CreateEvent::classic("x")
+                },
+                "team_target_vp",
+                ErrorCode::NotForFormat,
+            ),
+            (
+                CreateEvent {
+                    qualifying_rounds: Some(3),
+                    ..CreateEvent::partner("x")
+                },
+                "qualifying_rounds",
+                ErrorCode::NotForFormat,
+            ),
+            (
+                CreateEvent {
+                    qualifying_rounds: Some(16),
+                    ..CreateEvent::classic("x")
+                },
+                "qualifying_rounds",
+                ErrorCode::OutOfRange,
+            ),
+            (
+                CreateEvent {
+                    bye_points: Some(4),
+                    ..CreateEvent::partner("x")
+                },
+                "bye_points",
+                ErrorCode::OutOfRange,
+            ),
+            (
+                CreateEvent {
+                    qualifying_rounds: Some(0),
+                    ..CreateEvent::classic(" ")
+                },
+                // The name is checked before the settings.
+                "name",
+                ErrorCode::InvalidName,
+            ),
+        ] {
+            assert_eq!(
+                field_and_code(new_event(&body).unwrap_err()),
+                (field.to_string(), code)
+            );
+        }
     }
 }

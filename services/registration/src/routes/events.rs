@@ -204,47 +204,39 @@ mod tests {
 
     #[test]
     fn settings_of_the_other_format_and_numbers_out_of_range_are_refused() {
+        let with = |mut body: CreateEvent, change: fn(&mut CreateEvent)| {
+            change(&mut body);
+            body
+        };
+        let classic = |change| with(CreateEvent::classic("x"), change);
+        let partner = |change| with(CreateEvent::partner("x"), change);
+        use ErrorCode::{InvalidName, NotForFormat, OutOfRange};
         for (body, field, code) in [
             (
-                CreateEvent {
-                    team_target_vp: Some(20),
-                    ..CreateEvent::classic("x")
-                },
+                classic(|b| b.team_target_vp = Some(20)),
                 "team_target_vp",
-                ErrorCode::NotForFormat,
+                NotForFormat,
             ),
             (
-                CreateEvent {
-                    qualifying_rounds: Some(3),
-                    ..CreateEvent::partner("x")
-                },
+                partner(|b| b.qualifying_rounds = Some(3)),
                 "qualifying_rounds",
-                ErrorCode::NotForFormat,
+                NotForFormat,
             ),
             (
-                CreateEvent {
-                    qualifying_rounds: Some(16),
-                    ..CreateEvent::classic("x")
-                },
+                classic(|b| b.qualifying_rounds = Some(16)),
                 "qualifying_rounds",
-                ErrorCode::OutOfRange,
+                OutOfRange,
             ),
             (
-                CreateEvent {
-                    bye_points: Some(4),
-                    ..CreateEvent::partner("x")
-                },
+                partner(|b| b.bye_points = Some(4)),
                 "bye_points",
-                ErrorCode::OutOfRange,
+                OutOfRange,
             ),
+            // The name is checked before the settings.
             (
-                CreateEvent {
-                    qualifying_rounds: Some(0),
-                    ..CreateEvent::classic(" ")
-                },
-                // The name is checked before the settings.
+                classic(|b| (b.name, b.qualifying_rounds) = (" ".into(), Some(0))),
                 "name",
-                ErrorCode::InvalidName,
+                InvalidName,
             ),
         ] {
             assert_eq!(

@@ -10,7 +10,7 @@ pub mod request_id;
 pub mod types;
 pub mod webhooks;
 
-pub use client::{ApiClient, ClientError, RetryPolicy};
+pub use client::{ApiClient, ClientError, ClientResult, RetryPolicy};
 pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;
 pub use webhooks::*;

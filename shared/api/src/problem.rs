@@ -1,115 +1,91 @@
 //! RFC 9457 problem details, as every service answers errors.
 
+use catan_domain::results::RuleCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
-/// The stable identifier of the rule a field breaks: what a client switches on (the message is
-/// for people and may change).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    // The results sheet's rules (`catan_domain::results::RuleCode`).
-    UnknownPlayer,
-    DuplicatePlayer,
-    MissingPlayer,
-    OutOfRange,
-    WinnerMissing,
-    WinnerNotSeated,
-    WinnerBelowTen,
-    WinnerAtTimeLimit,
-    FinalAtTimeLimit,
-    TooFewBuildings,
-    BreakdownSumMismatch,
-    TooManyVpCards,
-    MultipleLongestRoadHolders,
-    MultipleLargestArmyHolders,
-    WinnerBelowTarget,
-    // The request itself.
-    /// The body does not fit the schema.
-    InvalidJson,
-    /// A query parameter does not parse.
-    InvalidQuery,
-    InvalidIdempotencyKey,
-    /// The Idempotency-Key was used for another request.
-    KeyReused,
-    Required,
-    /// A setting or field of the other event format.
-    NotForFormat,
-    InvalidName,
-    InvalidReason,
-    // Registration's rules.
-    UnknownEvent,
-    UnknownRegion,
-    /// A partner event's team target no game can reach.
-    Unplayable,
-    /// A team is two different players.
-    TeamOfTwo,
-    /// A keep-apart pair names one player twice.
-    SamePlayer,
-    /// A keep-apart pair names a player not entered in the event.
-    NotEntered,
-    /// API keys are made for the admin, director and scorer roles.
-    NotAKeyRole,
-    NotAllowed,
-    // Webhooks.
-    /// A list that must name at least one item names none.
-    Empty,
-    /// A text longer than its limit.
-    TooLong,
-    InvalidUrl,
-    UnsupportedScheme,
-    CredentialsInUrl,
-    PrivateAddress,
-    UnresolvableHost,
+/// Makes `ErrorCode` of the rules a results sheet can break (as `catan_domain::with_rule_codes!`
+/// hands them over) and of the codes the enum lists itself, in that order, each serialized as its
+/// `"code"`.
+macro_rules! error_codes {
+    (
+        rules { $($(#[doc = $rule_doc:literal])* $rule:ident = $rule_code:tt,)* }
+        $(#[$meta:meta])*
+        pub enum ErrorCode { $($(#[doc = $doc:literal])* $variant:ident = $code:tt,)* }
+    ) => {
+        $(#[$meta])*
+        pub enum ErrorCode {
+            $($(#[doc = $rule_doc])* #[serde(rename = $rule_code)] $rule,)*
+            $($(#[doc = $doc])* #[serde(rename = $code)] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// The code as it is written in a problem document.
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $(ErrorCode::$rule => $rule_code,)*
+                    $(ErrorCode::$variant => $code,)*
+                }
+            }
+        }
+
+        impl From<RuleCode> for ErrorCode {
+            fn from(code: RuleCode) -> Self {
+                match code {
+                    $(RuleCode::$rule => ErrorCode::$rule,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    /// The code as it is written in a problem document.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ErrorCode::UnknownPlayer => "unknown_player",
-            ErrorCode::DuplicatePlayer => "duplicate_player",
-            ErrorCode::MissingPlayer => "missing_player",
-            ErrorCode::OutOfRange => "out_of_range",
-            ErrorCode::WinnerMissing => "winner_missing",
-            ErrorCode::WinnerNotSeated => "winner_not_seated",
-            ErrorCode::WinnerBelowTen => "winner_below_ten",
-            ErrorCode::WinnerAtTimeLimit => "winner_at_time_limit",
-            ErrorCode::FinalAtTimeLimit => "final_at_time_limit",
-            ErrorCode::TooFewBuildings => "too_few_buildings",
-            ErrorCode::BreakdownSumMismatch => "breakdown_sum_mismatch",
-            ErrorCode::TooManyVpCards => "too_many_vp_cards",
-            ErrorCode::MultipleLongestRoadHolders => "multiple_longest_road_holders",
-            ErrorCode::MultipleLargestArmyHolders => "multiple_largest_army_holders",
-            ErrorCode::WinnerBelowTarget => "winner_below_target",
-            ErrorCode::InvalidJson => "invalid_json",
-            ErrorCode::InvalidQuery => "invalid_query",
-            ErrorCode::InvalidIdempotencyKey => "invalid_idempotency_key",
-            ErrorCode::KeyReused => "key_reused",
-            ErrorCode::Required => "required",
-            ErrorCode::NotForFormat => "not_for_format",
-            ErrorCode::InvalidName => "invalid_name",
-            ErrorCode::InvalidReason => "invalid_reason",
-            ErrorCode::UnknownEvent => "unknown_event",
-            ErrorCode::UnknownRegion => "unknown_region",
-            ErrorCode::Unplayable => "unplayable",
-            ErrorCode::TeamOfTwo => "team_of_two",
-            ErrorCode::SamePlayer => "same_player",
-            ErrorCode::NotEntered => "not_entered",
-            ErrorCode::NotAKeyRole => "not_a_key_role",
-            ErrorCode::NotAllowed => "not_allowed",
-            ErrorCode::Empty => "empty",
-            ErrorCode::TooLong => "too_long",
-            ErrorCode::InvalidUrl => "invalid_url",
-            ErrorCode::UnsupportedScheme => "unsupported_scheme",
-            ErrorCode::CredentialsInUrl => "credentials_in_url",
-            ErrorCode::PrivateAddress => "private_address",
-            ErrorCode::UnresolvableHost => "unresolvable_host",
-        }
+catan_domain::with_rule_codes!(error_codes! {
+    /// The stable identifier of the rule a field breaks: what a client switches on (the message is
+    /// for people and may change).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+    pub enum ErrorCode {
+        // (The results sheet's rules, `catan_domain::results::RuleCode`, come first.)
+        // The request itself.
+        /// The body does not fit the schema.
+        InvalidJson = "invalid_json",
+        /// A query parameter does not parse.
+        InvalidQuery = "invalid_query",
+        InvalidIdempotencyKey = "invalid_idempotency_key",
+        /// The Idempotency-Key was used for another request.
+        KeyReused = "key_reused",
+        Required = "required",
+        /// A setting or field of the other event format.
+        NotForFormat = "not_for_format",
+        InvalidName = "invalid_name",
+        InvalidReason = "invalid_reason",
+        // Registration's rules.
+        UnknownEvent = "unknown_event",
+        UnknownRegion = "unknown_region",
+        /// A partner event's team target no game can reach.
+        Unplayable = "unplayable",
+        /// A team is two different players.
+        TeamOfTwo = "team_of_two",
+        /// A keep-apart pair names one player twice.
+        SamePlayer = "same_player",
+        /// A keep-apart pair names a player not entered in the event.
+        NotEntered = "not_entered",
+        /// API keys are made for the admin, director and scorer roles.
+        NotAKeyRole = "not_a_key_role",
+        NotAllowed = "not_allowed",
+        // Webhooks.
+        /// A list that must name at least one item names none.
+        Empty = "empty",
+        /// A text longer than its limit.
+        TooLong = "too_long",
+        InvalidUrl = "invalid_url",
+        UnsupportedScheme = "unsupported_scheme",
+        CredentialsInUrl = "credentials_in_url",
+        PrivateAddress = "private_address",
+        UnresolvableHost = "unresolvable_host",
     }
-}
+});
 
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -120,29 +96,6 @@ impl std::fmt::Display for ErrorCode {
 impl PartialEq<&str> for ErrorCode {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
-    }
-}
-
-impl From<catan_domain::results::RuleCode> for ErrorCode {
-    fn from(code: catan_domain::results::RuleCode) -> Self {
-        use catan_domain::results::RuleCode as Rule;
-        match code {
-            Rule::UnknownPlayer => ErrorCode::UnknownPlayer,
-            Rule::DuplicatePlayer => ErrorCode::DuplicatePlayer,
-            Rule::MissingPlayer => ErrorCode::MissingPlayer,
-            Rule::OutOfRange => ErrorCode::OutOfRange,
-            Rule::WinnerMissing => ErrorCode::WinnerMissing,
-            Rule::WinnerNotSeated => ErrorCode::WinnerNotSeated,
-            Rule::WinnerBelowTen => ErrorCode::WinnerBelowTen,
-            Rule::WinnerAtTimeLimit => ErrorCode::WinnerAtTimeLimit,
-            Rule::FinalAtTimeLimit => ErrorCode::FinalAtTimeLimit,
-            Rule::TooFewBuildings => ErrorCode::TooFewBuildings,
-            Rule::BreakdownSumMismatch => ErrorCode::BreakdownSumMismatch,
-            Rule::TooManyVpCards => ErrorCode::TooManyVpCards,
-            Rule::MultipleLongestRoadHolders => ErrorCode::MultipleLongestRoadHolders,
-            Rule::MultipleLargestArmyHolders => ErrorCode::MultipleLargestArmyHolders,
-            Rule::WinnerBelowTarget => ErrorCode::WinnerBelowTarget,
-        }
     }
 }
 
@@ -228,8 +181,13 @@ mod tests {
         ]))
         .expect("every code parses");
         assert_eq!(all.len(), 38);
-        for code in all {
+        for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
+        }
+        // The results sheet's rules come first, each the API's code of the same name.
+        for &code in &all[..15] {
+            let rule: RuleCode = serde_json::from_value(code.as_str().into()).expect("a rule code");
+            assert_eq!(ErrorCode::from(rule), code);
         }
     }
 }

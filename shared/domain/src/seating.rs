@@ -52,6 +52,18 @@ impl TableSizes {
     pub fn in_order(self) -> impl Iterator<Item = usize> {
         std::iter::repeat_n(4, self.fours).chain(std::iter::repeat_n(3, self.threes))
     }
+
+    /// `players` seated in turn at tables of these sizes, laid out as [`TableSizes::in_order`].
+    pub(crate) fn seat_in_turn<T: Clone>(self, players: &[T]) -> Vec<Vec<T>> {
+        let mut rest = players;
+        self.in_order()
+            .map(|size| {
+                let (table, tail) = rest.split_at(size);
+                rest = tail;
+                table.to_vec()
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

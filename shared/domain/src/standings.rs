@@ -152,8 +152,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::results::strategies::distinct_players;
-    use crate::results::{OutcomeKind, RawScore, RawSheet, Stage, validate_sheet};
+    use crate::results::Stage;
+    use crate::results::strategies::{distinct_players, validated_result};
 
     fn player(n: u128) -> PlayerId {
         PlayerId::from_u128(n)
@@ -165,24 +165,7 @@ mod tests {
 
     /// A qualifying game played through a validated results sheet: `table` as (player, actual VP).
     fn played(table: &[(PlayerId, i64)], winner: Option<PlayerId>) -> Game {
-        let sheet = RawSheet {
-            outcome: if winner.is_some() {
-                OutcomeKind::Won
-            } else {
-                OutcomeKind::TimeLimit
-            },
-            winner,
-            scores: table
-                .iter()
-                .map(|&(player, vp)| RawScore {
-                    player,
-                    vp,
-                    breakdown: None,
-                })
-                .collect(),
-        };
-        let seated: Vec<PlayerId> = table.iter().map(|&(player, _)| player).collect();
-        Game::from_result(&validate_sheet(&sheet, &seated, Stage::Qualifying).unwrap())
+        Game::from_result(&validated_result(table, winner, Stage::Qualifying))
     }
 
     fn row_of(standings: &[ClassicRow], who: PlayerId) -> &ClassicRow {
@@ -192,8 +175,7 @@ mod tests {
     #[test]
     fn worked_example_b_ranks_above_a_on_vp_share() {
         let (a, b) = (player(0xA), player(0xB));
-        let others: Vec<PlayerId> = (100..118).map(player).collect();
-        let o = |i: usize| others[i];
+        let o = |i: u128| player(100 + i);
         let games = vec![
             // A: 10 of 32, 8 of 30 (credited), 10 of 36.
             played(&[(a, 10), (o(0), 9), (o(1), 8), (o(2), 5)], Some(a)),
@@ -264,18 +246,12 @@ mod tests {
     #[test]
     fn more_credited_vp_beats_a_better_share() {
         let (a, b) = (player(1), player(2));
-        let others: Vec<PlayerId> = (10..16).map(player).collect();
+        let o = |i: u128| player(10 + i);
         let games = vec![
             // a: 9 of a 38-VP table (share 23.7%)
-            played(
-                &[(a, 9), (others[0], 10), (others[1], 9), (others[2], 9)],
-                Some(others[0]),
-            ),
+            played(&[(a, 9), (o(0), 10), (o(1), 9), (o(2), 9)], Some(o(0))),
             // b: 8 of a 23-VP table (share 34.8%)
-            played(
-                &[(b, 8), (others[3], 10), (others[4], 3), (others[5], 2)],
-                Some(others[3]),
-            ),
+            played(&[(b, 8), (o(3), 10), (o(4), 3), (o(5), 2)], Some(o(3))),
         ];
         let standings = classic_standings(&[b, a], &games);
         assert!(row_of(&standings, b).vp_share > row_of(&standings, a).vp_share);
@@ -286,8 +262,7 @@ mod tests {
     #[test]
     fn equal_vp_and_share_fall_back_to_games_won() {
         let (a, b) = (player(1), player(2));
-        let others: Vec<PlayerId> = (10..22).map(player).collect();
-        let o = |i: usize| others[i];
+        let o = |i: u128| player(10 + i);
         // Every table totals 30: a wins with 10 then makes 4, b makes 7 twice.
         let games = vec![
             played(&[(a, 10), (o(0), 9), (o(1), 6), (o(2), 5)], Some(a)),

@@ -18,7 +18,10 @@ use serde::de::DeserializeOwned;
 use std::time::Duration;
 
 /// Items asked for per page when the client reads a whole list: the largest page the API gives.
-pub(super) const PAGE: usize = 1000;
+const PAGE: usize = 1000;
+
+/// What a call answers: the decoded body, or why there is none.
+pub type ClientResult<T> = Result<T, ClientError>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -108,7 +111,7 @@ impl ApiClient {
         method: Method,
         path: &str,
         body: Option<&B>,
-    ) -> Result<T, ClientError> {
+    ) -> ClientResult<T> {
         self.call_with(method, path, body, &[])
             .await
             .map(|(value, _)| value)
@@ -121,7 +124,7 @@ impl ApiClient {
         path: &str,
         body: Option<&B>,
         headers: &[(&str, String)],
-    ) -> Result<(T, Option<String>), ClientError> {
+    ) -> ClientResult<(T, Option<String>)> {
         let attempts = self.retry.attempts.max(1);
         // One key for every try of this call: the server answers a retry with the first response.
         let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
@@ -171,12 +174,22 @@ impl ApiClient {
     }
 
     /// A list read page by page until a page comes back short.
-    async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> Result<Vec<T>, ClientError> {
+    async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> ClientResult<Vec<T>> {
+        self.all_pages_of(path, |page: Vec<T>| page).await
+    }
+
+    /// A list read page by page until a page comes back short, each page a `P` holding its items.
+    async fn all_pages_of<P: DeserializeOwned, T>(
+        &self,
+        path: &str,
+        items_of: impl Fn(P) -> Vec<T>,
+    ) -> ClientResult<Vec<T>> {
         let mut items = Vec::new();
         loop {
-            let page: Vec<T> = self
+            let page: P = self
                 .get(&format!("{path}?limit={PAGE}&offset={}", items.len()))
                 .await?;
+            let page = items_of(page);
             let full = page.len() == PAGE;
             items.extend(page);
             if !full {
@@ -185,23 +198,19 @@ impl ApiClient {
         }
     }
 
-    async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, ClientError> {
+    async fn get<T: DeserializeOwned>(&self, path: &str) -> ClientResult<T> {
         self.call::<(), T>(Method::GET, path, None).await
     }
 
-    async fn post<B: Serialize, T: DeserializeOwned>(
+    async fn post<T: DeserializeOwned>(
         &self,
         path: &str,
-        body: &B,
-    ) -> Result<T, ClientError> {
+        body: &impl Serialize,
+    ) -> ClientResult<T> {
         self.call(Method::POST, path, Some(body)).await
     }
 
-    async fn put<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ClientError> {
+    async fn put<T: DeserializeOwned>(&self, path: &str, body: &impl Serialize) -> ClientResult<T> {
         self.call(Method::PUT, path, Some(body)).await
     }
 }
@@ -214,7 +223,7 @@ fn is_transient(e: &ClientError) -> bool {
     }
 }
 
-async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, ClientError> {
+async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResult<T> {
     let status = response.status();
     let bytes = response
         .bytes()

@@ -1,11 +1,11 @@
 //! The pairing service's calls: rounds and keep-apart pairs.
 
-use super::{ApiClient, ClientError};
+use super::{ApiClient, ClientResult};
 use crate::types::*;
 use uuid::Uuid;
 
 impl ApiClient {
-    pub async fn draw_round(&self, event_id: Uuid, body: &DrawRound) -> Result<Round, ClientError> {
+    pub async fn draw_round(&self, event_id: Uuid, body: &DrawRound) -> ClientResult<Round> {
         self.post(&format!("/v1/events/{event_id}/rounds"), body)
             .await
     }
@@ -15,18 +15,18 @@ impl ApiClient {
         &self,
         event_id: Uuid,
         body: &KeepApart,
-    ) -> Result<KeepApart, ClientError> {
+    ) -> ClientResult<KeepApart> {
         self.put(&format!("/v1/events/{event_id}/keep-apart"), body)
             .await
     }
 
-    pub async fn round(&self, event_id: Uuid, number: u32) -> Result<Round, ClientError> {
+    pub async fn round(&self, event_id: Uuid, number: u32) -> ClientResult<Round> {
         self.get(&format!("/v1/events/{event_id}/rounds/{number}"))
             .await
     }
 
     /// Every round of the event (all pages).
-    pub async fn rounds(&self, event_id: Uuid) -> Result<Vec<Round>, ClientError> {
+    pub async fn rounds(&self, event_id: Uuid) -> ClientResult<Vec<Round>> {
         self.all_pages(&format!("/v1/events/{event_id}/rounds"))
             .await
     }

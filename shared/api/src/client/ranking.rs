@@ -1,24 +1,24 @@
 //! The ranking service's calls: standings and placements.
 
-use super::{ApiClient, ClientError};
+use super::{ApiClient, ClientResult};
 use crate::types::*;
 use uuid::Uuid;
 
 impl ApiClient {
-    pub async fn standings(&self, event_id: Uuid) -> Result<Standings, ClientError> {
+    pub async fn standings(&self, event_id: Uuid) -> ClientResult<Standings> {
         self.get(&format!("/v1/events/{event_id}/standings")).await
     }
 
-    pub async fn partner_standings(&self, event_id: Uuid) -> Result<PartnerStandings, ClientError> {
+    pub async fn partner_standings(&self, event_id: Uuid) -> ClientResult<PartnerStandings> {
         self.get(&format!("/v1/events/{event_id}/standings")).await
     }
 
     /// The standings of an event of either format.
-    pub async fn any_standings(&self, event_id: Uuid) -> Result<AnyStandings, ClientError> {
+    pub async fn any_standings(&self, event_id: Uuid) -> ClientResult<AnyStandings> {
         self.get(&format!("/v1/events/{event_id}/standings")).await
     }
 
-    pub async fn placements(&self, event_id: Uuid) -> Result<Placements, ClientError> {
+    pub async fn placements(&self, event_id: Uuid) -> ClientResult<Placements> {
         self.get(&format!("/v1/events/{event_id}/placements")).await
     }
 }

@@ -1,11 +1,11 @@
 //! The registration service's calls: tokens, keys, regions, players, events, entries, webhooks.
 
-use super::{ApiClient, ClientError};
+use super::{ApiClient, ClientResult};
 use crate::types::*;
 use uuid::Uuid;
 
 impl ApiClient {
-    pub async fn token(&self, api_key: &str) -> Result<TokenResponse, ClientError> {
+    pub async fn token(&self, api_key: &str) -> ClientResult<TokenResponse> {
         self.post(
             "/v1/auth/token",
             &TokenRequest {
@@ -21,7 +21,7 @@ impl ApiClient {
         event_id: Uuid,
         player_id: Uuid,
         pin: &str,
-    ) -> Result<TokenResponse, ClientError> {
+    ) -> ClientResult<TokenResponse> {
         let body = PlayerTokenRequest {
             event_id,
             player_id,
@@ -30,43 +30,11 @@ impl ApiClient {
         self.post("/v1/auth/player-token", &body).await
     }
 
-    /// The signed-in player confirms a table's current result.
-    pub async fn confirm_result(
-        &self,
-        event_id: Uuid,
-        round: u32,
-        table: u32,
-    ) -> Result<TableResult, ClientError> {
-        self.post(
-            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm"),
-            &serde_json::json!({}),
-        )
-        .await
-    }
-
-    /// The signed-in player disputes a table's current result.
-    pub async fn dispute_result(
-        &self,
-        event_id: Uuid,
-        round: u32,
-        table: u32,
-        reason: &str,
-    ) -> Result<TableResult, ClientError> {
-        let body = DisputeResult {
-            reason: reason.to_string(),
-        };
-        self.post(
-            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute"),
-            &body,
-        )
-        .await
-    }
-
-    pub async fn create_api_key(&self, body: &CreateApiKey) -> Result<ApiKeyCreated, ClientError> {
+    pub async fn create_api_key(&self, body: &CreateApiKey) -> ClientResult<ApiKeyCreated> {
         self.post("/v1/api-keys", body).await
     }
 
-    pub async fn create_region(&self, name: &str) -> Result<Region, ClientError> {
+    pub async fn create_region(&self, name: &str) -> ClientResult<Region> {
         self.post(
             "/v1/regions",
             &CreateRegion {
@@ -76,29 +44,25 @@ impl ApiClient {
         .await
     }
 
-    pub async fn create_player(&self, body: &CreatePlayer) -> Result<Player, ClientError> {
+    pub async fn create_player(&self, body: &CreatePlayer) -> ClientResult<Player> {
         self.post("/v1/players", body).await
     }
 
-    pub async fn create_event(&self, body: &CreateEvent) -> Result<Event, ClientError> {
+    pub async fn create_event(&self, body: &CreateEvent) -> ClientResult<Event> {
         self.post("/v1/events", body).await
     }
 
-    pub async fn event(&self, event_id: Uuid) -> Result<Event, ClientError> {
+    pub async fn event(&self, event_id: Uuid) -> ClientResult<Event> {
         self.get(&format!("/v1/events/{event_id}")).await
     }
 
-    pub async fn create_entry(
-        &self,
-        event_id: Uuid,
-        body: &CreateEntry,
-    ) -> Result<Entry, ClientError> {
+    pub async fn create_entry(&self, event_id: Uuid, body: &CreateEntry) -> ClientResult<Entry> {
         self.post(&format!("/v1/events/{event_id}/entries"), body)
             .await
     }
 
     /// Every entry of the event (all pages).
-    pub async fn entries(&self, event_id: Uuid) -> Result<Vec<Entry>, ClientError> {
+    pub async fn entries(&self, event_id: Uuid) -> ClientResult<Vec<Entry>> {
         self.all_pages(&format!("/v1/events/{event_id}/entries"))
             .await
     }
@@ -108,7 +72,7 @@ impl ApiClient {
         event_id: Uuid,
         entry_id: Uuid,
         body: &DropEntry,
-    ) -> Result<Entry, ClientError> {
+    ) -> ClientResult<Entry> {
         self.post(
             &format!("/v1/events/{event_id}/entries/{entry_id}/drop"),
             body,

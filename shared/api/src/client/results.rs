@@ -1,9 +1,15 @@
 //! The results service's calls: sheets, confirmations, disputes and the change feed.
 
-use super::{ApiClient, ClientError, PAGE};
+use super::{ApiClient, ClientResult};
 use crate::types::*;
 use reqwest::Method;
+use serde_json::Value;
 use uuid::Uuid;
+
+/// The path of `rest` under a table of a round, e.g. `/v1/events/{event_id}/rounds/2/tables/5/result`.
+fn table_path(event_id: Uuid, round: u32, table: u32, rest: &str) -> String {
+    format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/{rest}")
+}
 
 impl ApiClient {
     pub async fn submit_result(
@@ -12,37 +18,25 @@ impl ApiClient {
         round: u32,
         table: u32,
         body: &SubmitResult,
-    ) -> Result<TableResult, ClientError> {
-        self.put(
-            &format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result"),
-            body,
-        )
-        .await
+    ) -> ClientResult<TableResult> {
+        self.put(&table_path(event_id, round, table, "result"), body)
+            .await
     }
 
+    /// A table's result (with its ETag: [`ApiClient::result_with_etag`]).
     pub async fn result(
         &self,
         event_id: Uuid,
         round: u32,
         table: u32,
-    ) -> Result<TableResult, ClientError> {
-        self.get(&format!(
-            "/v1/events/{event_id}/rounds/{round}/tables/{table}/result"
-        ))
-        .await
+    ) -> ClientResult<TableResult> {
+        let (result, _etag) = self.result_with_etag(event_id, round, table).await?;
+        Ok(result)
     }
 
     /// A table's board as JSON.
-    pub async fn board(
-        &self,
-        event_id: Uuid,
-        round: u32,
-        table: u32,
-    ) -> Result<serde_json::Value, ClientError> {
-        self.get(&format!(
-            "/v1/events/{event_id}/rounds/{round}/tables/{table}/board"
-        ))
-        .await
+    pub async fn board(&self, event_id: Uuid, round: u32, table: u32) -> ClientResult<Value> {
+        self.get(&table_path(event_id, round, table, "board")).await
     }
 
     /// A table's result and its ETag, for a correction.
@@ -51,8 +45,8 @@ impl ApiClient {
         event_id: Uuid,
         round: u32,
         table: u32,
-    ) -> Result<(TableResult, String), ClientError> {
-        let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
+    ) -> ClientResult<(TableResult, String)> {
+        let path = table_path(event_id, round, table, "result");
         let (result, etag) = self
             .call_with::<(), TableResult>(Method::GET, &path, None, &[])
             .await?;
@@ -67,8 +61,8 @@ impl ApiClient {
         table: u32,
         body: &SubmitResult,
         if_match: &str,
-    ) -> Result<TableResult, ClientError> {
-        let path = format!("/v1/events/{event_id}/rounds/{round}/tables/{table}/result");
+    ) -> ClientResult<TableResult> {
+        let path = table_path(event_id, round, table, "result");
         let headers = [("If-Match", if_match.to_string())];
         self.call_with(Method::PUT, &path, Some(body), &headers)
             .await
@@ -80,32 +74,44 @@ impl ApiClient {
         event_id: Uuid,
         round: u32,
         table: u32,
-    ) -> Result<ResultList, ClientError> {
-        self.get(&format!(
-            "/v1/events/{event_id}/rounds/{round}/tables/{table}/result/history"
-        ))
-        .await
+    ) -> ClientResult<ResultList> {
+        self.get(&table_path(event_id, round, table, "result/history"))
+            .await
     }
 
-    /// Every recorded result of the round (all pages).
-    pub async fn round_results(
+    /// The signed-in player confirms a table's current result.
+    pub async fn confirm_result(
         &self,
         event_id: Uuid,
         round: u32,
-    ) -> Result<ResultList, ClientError> {
-        let mut items = Vec::new();
-        loop {
-            let path = format!(
-                "/v1/events/{event_id}/rounds/{round}/results?limit={PAGE}&offset={}",
-                items.len()
-            );
-            let page: ResultList = self.get(&path).await?;
-            let full = page.items.len() == PAGE;
-            items.extend(page.items);
-            if !full {
-                return Ok(ResultList { items });
-            }
-        }
+        table: u32,
+    ) -> ClientResult<TableResult> {
+        let path = table_path(event_id, round, table, "result/confirm");
+        self.post(&path, &serde_json::json!({})).await
+    }
+
+    /// The signed-in player disputes a table's current result.
+    pub async fn dispute_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+        reason: &str,
+    ) -> ClientResult<TableResult> {
+        let body = DisputeResult {
+            reason: reason.to_string(),
+        };
+        self.post(&table_path(event_id, round, table, "result/dispute"), &body)
+            .await
+    }
+
+    /// Every recorded result of the round (all pages).
+    pub async fn round_results(&self, event_id: Uuid, round: u32) -> ClientResult<ResultList> {
+        let path = format!("/v1/events/{event_id}/rounds/{round}/results");
+        let items = self
+            .all_pages_of(&path, |page: ResultList| page.items)
+            .await?;
+        Ok(ResultList { items })
     }
 
     /// The event's results changed after `after_seq`, oldest change first (the current version of each table).
@@ -114,7 +120,7 @@ impl ApiClient {
         event_id: Uuid,
         after_seq: i64,
         limit: u32,
-    ) -> Result<ResultList, ClientError> {
+    ) -> ClientResult<ResultList> {
         self.get(&format!(
             "/v1/events/{event_id}/results?after_seq={after_seq}&limit={limit}"
         ))

@@ -20,71 +20,73 @@ fn link_operations(doc: &mut OpenApi) {
     use utoipa::openapi::RefOr;
     use utoipa::openapi::link::LinkBuilder;
     const EVENT: &str = "$response.body#/event_id";
-    let event = json!({"event_id": "$response.body#/id"});
-    let round = json!({"event_id": EVENT, "number": "$response.body#/number"});
-    let round_as_round = json!({"event_id": EVENT, "round": "$response.body#/number"});
-    let first_table = json!({"event_id": EVENT, "round": "$response.body#/number", "table": "$response.body#/tables/0/number"});
-    let first_board = json!({"event_id": EVENT, "number": "$response.body#/number", "table": "$response.body#/tables/0/number"});
-    let result = json!({"event_id": EVENT, "round": "$response.body#/round", "table": "$response.body#/table"});
-    let result_round = json!({"event_id": EVENT, "round": "$response.body#/round"});
+    const CREATED: &str = "201";
+    let by_id = |name: &str| json!({ name: "$response.body#/id" });
     let by_event = json!({"event_id": EVENT});
-    let links: Vec<(&str, &str, &str, Value)> = vec![
-        ("create_event", "201", "get_event", event.clone()),
-        ("create_event", "201", "create_entry", event.clone()),
-        ("create_event", "201", "list_entries", event.clone()),
-        ("create_event", "201", "draw_round", event.clone()),
-        ("create_event", "201", "list_rounds", event.clone()),
-        ("create_event", "201", "result_changes", event.clone()),
-        ("create_event", "201", "standings", event.clone()),
-        ("create_event", "201", "standings_stream", event.clone()),
-        ("create_event", "201", "event_placements", event.clone()),
+    // Each operation that creates something, the parameters its answer gives, and the operations
+    // that take them.
+    let links: Vec<(&str, Value, &[&str])> = vec![
+        (
+            "create_event",
+            by_id("event_id"),
+            &[
+                "get_event",
+                "create_entry",
+                "list_entries",
+                "draw_round",
+                "list_rounds",
+                "result_changes",
+                "standings",
+                "standings_stream",
+                "event_placements",
+            ],
+        ),
         (
             "create_entry",
-            "201",
-            "drop_entry",
             json!({"event_id": EVENT, "entry_id": "$response.body#/id"}),
+            &["drop_entry"],
         ),
-        ("create_entry", "201", "list_entries", by_event.clone()),
-        ("create_entry", "201", "draw_round", by_event.clone()),
         (
-            "create_player",
-            "201",
-            "get_player",
-            json!({"player_id": "$response.body#/id"}),
+            "create_entry",
+            by_event.clone(),
+            &["list_entries", "draw_round"],
         ),
-        ("draw_round", "201", "get_round", round.clone()),
-        ("draw_round", "201", "round_results", round_as_round.clone()),
-        ("draw_round", "201", "table_board", first_board.clone()),
-        ("draw_round", "201", "submit_result", first_table.clone()),
-        ("draw_round", "201", "get_result", first_table.clone()),
-        ("draw_round", "201", "result_history", first_table.clone()),
-        ("submit_result", "201", "get_result", result.clone()),
-        ("submit_result", "201", "result_history", result.clone()),
+        ("create_player", by_id("player_id"), &["get_player"]),
+        (
+            "draw_round",
+            json!({"event_id": EVENT, "number": "$response.body#/number"}),
+            &["get_round"],
+        ),
+        (
+            "draw_round",
+            json!({"event_id": EVENT, "round": "$response.body#/number"}),
+            &["round_results"],
+        ),
+        (
+            "draw_round",
+            json!({"event_id": EVENT, "number": "$response.body#/number", "table": "$response.body#/tables/0/number"}),
+            &["table_board"],
+        ),
+        (
+            "draw_round",
+            json!({"event_id": EVENT, "round": "$response.body#/number", "table": "$response.body#/tables/0/number"}),
+            &["submit_result", "get_result", "result_history"],
+        ),
         (
             "submit_result",
-            "201",
-            "round_results",
-            result_round.clone(),
-        ),
-        ("submit_result", "201", "standings", by_event.clone()),
-        ("submit_result", "201", "draw_round", by_event.clone()),
-        (
-            "create_webhook",
-            "201",
-            "get_webhook",
-            json!({"webhook_id": "$response.body#/id"}),
+            json!({"event_id": EVENT, "round": "$response.body#/round", "table": "$response.body#/table"}),
+            &["get_result", "result_history"],
         ),
         (
-            "create_webhook",
-            "201",
-            "list_deliveries",
-            json!({"webhook_id": "$response.body#/id"}),
+            "submit_result",
+            json!({"event_id": EVENT, "round": "$response.body#/round"}),
+            &["round_results"],
         ),
+        ("submit_result", by_event, &["standings", "draw_round"]),
         (
             "create_webhook",
-            "201",
-            "delete_webhook",
-            json!({"webhook_id": "$response.body#/id"}),
+            by_id("webhook_id"),
+            &["get_webhook", "list_deliveries", "delete_webhook"],
         ),
     ];
     let mut operations: std::collections::HashMap<String, &mut utoipa::openapi::path::Operation> =
@@ -95,20 +97,22 @@ fn link_operations(doc: &mut OpenApi) {
         }
     }
     let known: std::collections::HashSet<String> = operations.keys().cloned().collect();
-    for (from, status, to, parameters) in links {
-        assert!(known.contains(to), "a link to the unknown operation {to}");
+    for (from, parameters, targets) in links {
         let operation = operations
             .get_mut(from)
             .unwrap_or_else(|| panic!("a link from the unknown operation {from}"));
-        let Some(RefOr::T(response)) = operation.responses.responses.get_mut(status) else {
-            panic!("a link from {from}'s missing {status} response");
+        let Some(RefOr::T(response)) = operation.responses.responses.get_mut(CREATED) else {
+            panic!("a link from {from}'s missing {CREATED} response");
         };
-        let mut link = LinkBuilder::new().operation_id(to);
-        for (name, value) in parameters.as_object().into_iter().flatten() {
-            link = link.parameter(name, value.clone());
+        for &to in targets {
+            assert!(known.contains(to), "a link to the unknown operation {to}");
+            let mut link = LinkBuilder::new().operation_id(to);
+            for (name, value) in parameters.as_object().into_iter().flatten() {
+                link = link.parameter(name, value.clone());
+            }
+            response
+                .links
+                .insert(to.to_string(), RefOr::T(link.build()));
         }
-        response
-            .links
-            .insert(to.to_string(), RefOr::T(link.build()));
     }
 }

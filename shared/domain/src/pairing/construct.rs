@@ -55,16 +55,7 @@ fn grid(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<[u32; ROWS]>> {
         None => {
             let mut order: Vec<u32> = (0..index_u32(n)).collect();
             order.shuffle(rng);
-            let mut rest = order.as_slice();
-            input
-                .sizes
-                .in_order()
-                .map(|size| {
-                    let (table, tail) = rest.split_at(size);
-                    rest = tail;
-                    table.to_vec()
-                })
-                .collect()
+            input.sizes.seat_in_turn(&order)
         }
         Some(first_round) => {
             let seated: usize = first_round.iter().map(Vec::len).sum();
@@ -232,7 +223,7 @@ pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
+    use crate::pairing::checks::{assert_seats_everyone_once, pairs_met_once};
 
     fn grid_of(players: usize) -> Vec<[u32; ROWS]> {
         (0..u32::try_from(players / 4).unwrap())
@@ -240,25 +231,11 @@ mod tests {
             .collect()
     }
 
-    fn assert_no_pair_meets_twice(rounds: &[Vec<Vec<u32>>]) -> usize {
-        let mut met = HashSet::new();
-        for tables in rounds {
-            for table in tables {
-                for (i, &a) in table.iter().enumerate() {
-                    for &b in &table[i + 1..] {
-                        assert!(met.insert((a.min(b), a.max(b))), "{a} and {b} meet twice");
-                    }
-                }
-            }
-        }
-        met.len()
-    }
-
     #[test]
     fn sixteen_players_meet_everyone_exactly_once_in_five_rounds() {
         let rounds = classes(&grid_of(16), 9);
         assert_eq!(rounds.len(), 5);
-        assert_eq!(assert_no_pair_meets_twice(&rounds), 16 * 15 / 2);
+        assert_eq!(pairs_met_once(rounds.iter().flatten()), 16 * 15 / 2);
     }
 
     #[test]
@@ -266,7 +243,7 @@ mod tests {
         for players in [20, 28, 44] {
             let rounds = classes(&grid_of(players), players);
             assert_eq!(rounds.len(), players / 4);
-            assert_no_pair_meets_twice(&rounds);
+            pairs_met_once(rounds.iter().flatten());
         }
     }
 
@@ -274,15 +251,10 @@ mod tests {
     fn every_construction_seats_everyone_once_a_round() {
         for players in (4..=200).step_by(4) {
             for tables in classes(&grid_of(players), 6) {
-                let mut seated: Vec<u32> = tables.concat();
-                seated.sort_unstable();
-                assert_eq!(
-                    seated,
-                    (0..u32::try_from(players).unwrap()).collect::<Vec<_>>()
-                );
+                assert_seats_everyone_once(&tables, players);
                 assert!(tables.iter().all(|table| table.len() == ROWS));
             }
-            assert_no_pair_meets_twice(&classes(&grid_of(players), 6));
+            pairs_met_once(classes(&grid_of(players), 6).iter().flatten());
         }
     }
 }

@@ -377,27 +377,14 @@ pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
+    use crate::pairing::checks::{assert_seats_everyone_once, pairs_met_once};
 
     /// Pairs met, asserting that every round seats each point once and no pair meets twice.
     fn pairs_met(schedule: &Schedule, players: usize) -> usize {
-        let mut met = HashSet::new();
         for round in schedule {
-            let mut seated: Vec<u32> = round.iter().flatten().copied().collect();
-            seated.sort_unstable();
-            assert_eq!(
-                seated,
-                (0..u32::try_from(players).unwrap()).collect::<Vec<_>>()
-            );
-            for block in round {
-                for (i, &a) in block.iter().enumerate() {
-                    for &b in &block[i + 1..] {
-                        assert!(met.insert((a.min(b), a.max(b))), "{a} and {b} meet twice");
-                    }
-                }
-            }
+            assert_seats_everyone_once(round, players);
         }
-        met.len()
+        pairs_met_once(schedule.iter().flatten())
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub mod playoff;
 pub mod swiss;
 
 #[cfg(test)]
+mod checks;
+#[cfg(test)]
 mod exact;
 
 pub use classic::{

@@ -19,15 +19,7 @@ pub fn draw_playoff_tables(players: &[u32], seed: u64) -> Vec<Vec<u32>> {
             vec![drawn]
         };
     };
-    let mut rest = drawn.as_slice();
-    sizes
-        .in_order()
-        .map(|size| {
-            let (table, tail) = rest.split_at(size);
-            rest = tail;
-            table.to_vec()
-        })
-        .collect()
+    sizes.seat_in_turn(&drawn)
 }
 
 #[cfg(test)]

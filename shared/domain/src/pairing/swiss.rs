@@ -312,6 +312,7 @@ pub fn pair_swiss(teams: &[SwissTeam], played: &[(u32, u32)], seed: u64) -> Swis
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pairing::checks::{assert_perfect, matching_cost, random_costs};
     use rand::Rng;
 
     /// The least total cost of a perfect matching, by trying every one.
@@ -354,15 +355,11 @@ mod tests {
     fn the_blossom_solver_agrees_with_brute_force_on_random_costs() {
         let mut rng = ChaCha8Rng::seed_from_u64(17);
         for _ in 0..200 {
-            let n = 2 * rng.random_range(1..=6);
-            let costs: Vec<i64> = (0..n * n).map(|_| rng.random_range(0..1_000)).collect();
+            let (n, costs) = random_costs(&mut rng, 6, 1_000);
             let mate = integer_blossom::min_weight_perfect_matching(&costs, n);
             let cost_of = |i: usize, j: usize| costs[i.min(j) * n + i.max(j)] as u128;
-            let solver: u128 = (0..n)
-                .filter(|&i| i < mate[i])
-                .map(|i| cost_of(i, mate[i]))
-                .sum();
-            assert!((0..n).all(|i| mate[mate[i]] == i && mate[i] != i));
+            let solver = matching_cost(n, |i| mate[i], cost_of);
+            assert_perfect(n, |i| mate[i]);
             assert_eq!(solver, brute_force_minimum(n, &cost_of));
         }
     }
@@ -415,17 +412,18 @@ mod tests {
                 merges += merged;
                 let (full, _) = match_field::<i128>(&field, &pair_cost);
                 let total = |mate: &[usize]| -> u128 {
-                    (0..teams)
-                        .filter(|&i| i < mate[i])
-                        .map(|i| pair_cost.cost(&field[i], &field[mate[i]]))
-                        .sum()
+                    matching_cost(
+                        teams,
+                        |i| mate[i],
+                        |i, j| pair_cost.cost(&field[i], &field[j]),
+                    )
                 };
                 assert_eq!(
                     total(&blocked),
                     total(&full),
                     "{teams} teams, round {round}"
                 );
-                assert!((0..teams).all(|i| blocked[blocked[i]] == i && blocked[i] != i));
+                assert_perfect(teams, |i| blocked[i]);
                 for i in (0..teams).filter(|&i| i < blocked[i]) {
                     let j = blocked[i];
                     played.push((field[i].team, field[j].team));

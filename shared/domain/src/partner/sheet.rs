@@ -4,7 +4,7 @@ use super::{PartnerSettings, RawPartnerSheet, TableTeams, TeamId, TimeLimitRule,
 use crate::PlayerId;
 use crate::results::{
     Breakdown, MAX_VP, MIN_VP, OutcomeKind, RawScore, RuleCode, VP_CARDS_IN_DECK, Violation,
-    codes as result_codes, validate_breakdown,
+    check_score, codes as result_codes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -94,37 +94,8 @@ pub fn validate_partner_sheet(
 ) -> Result<PartnerGame, Vec<Violation>> {
     let mut violations = check_outcome(sheet, table, settings);
     let seated: Vec<PlayerId> = table.teams().iter().flat_map(|(_, p)| *p).collect();
-    for (index, score) in sheet.scores.iter().enumerate() {
-        let path = format!("scores[{index}]");
-        if !seated.contains(&score.player) {
-            violations.push(violation(
-                format!("{path}.player_id"),
-                result_codes::UNKNOWN_PLAYER,
-                format!("Player {} is not seated at this table.", score.player),
-            ));
-        } else if sheet.scores[..index]
-            .iter()
-            .any(|s| s.player == score.player)
-        {
-            violations.push(violation(
-                format!("{path}.player_id"),
-                result_codes::DUPLICATE_PLAYER,
-                format!("Player {} already has a score on this sheet.", score.player),
-            ));
-        }
-        if !(MIN_VP..=MAX_VP).contains(&score.vp) {
-            violations.push(violation(
-                format!("{path}.vp"),
-                result_codes::OUT_OF_RANGE,
-                format!(
-                    "VP must be between {MIN_VP} and {MAX_VP}, not {}.",
-                    score.vp
-                ),
-            ));
-        }
-        if let Some(breakdown) = &score.breakdown {
-            violations.extend(validate_breakdown(&path, score.vp, breakdown));
-        }
+    for index in 0..sheet.scores.len() {
+        violations.extend(check_score(&sheet.scores, &seated, index));
     }
     for player in &seated {
         if !sheet.scores.iter().any(|s| s.player == *player) {

@@ -1,5 +1,7 @@
 use super::*;
-use crate::results::{OutcomeKind, RawBreakdown, RawScore, codes as result_codes};
+use crate::results::{
+    OutcomeKind, RawBreakdown, RawScore, RuleCode, Violation, codes as result_codes,
+};
 use crate::seating::SeatPosition;
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -77,11 +79,18 @@ fn won(home: u128, away: u128, winner: u128, vp: [i64; 4]) -> PartnerGame {
     )
 }
 
-fn codes_at(violations: &[crate::results::Violation]) -> Vec<(&str, crate::results::RuleCode)> {
-    violations
+/// Asserts that a sheet of `table(1, 2)` is rejected under the default settings with exactly
+/// these (field, code) violations, in this order, and answers the violations.
+#[track_caller]
+fn assert_rejected(sheet: &RawPartnerSheet, expected: &[(&str, RuleCode)]) -> Vec<Violation> {
+    let violations = validate_partner_sheet(sheet, &table(1, 2), &PartnerSettings::default())
+        .expect_err("the sheet should be rejected");
+    let found: Vec<(&str, RuleCode)> = violations
         .iter()
         .map(|v| (v.field.as_str(), v.code))
-        .collect()
+        .collect();
+    assert_eq!(found, expected);
+    violations
 }
 
 fn row(rows: &[PartnerRow], n: u128) -> &PartnerRow {
@@ -221,12 +230,7 @@ fn a_won_game_gives_the_winners_3_points_and_the_losers_0() {
 #[test]
 fn the_winning_team_needs_the_target_together() {
     let below = sheet(1, 2, OutcomeKind::Won, Some(1), [10, 9, 8, 8]);
-    let violations =
-        validate_partner_sheet(&below, &table(1, 2), &PartnerSettings::default()).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![("winner_entry_id", codes::WINNER_BELOW_TARGET)]
-    );
+    assert_rejected(&below, &[("winner_entry_id", codes::WINNER_BELOW_TARGET)]);
 
     // Exactly the target wins, however it is split between the partners.
     let exact = sheet(1, 2, OutcomeKind::Won, Some(1), [18, 2, 8, 8]);
@@ -243,30 +247,23 @@ fn the_winning_team_needs_the_target_together() {
 
 #[test]
 fn the_winner_must_be_named_and_be_one_of_the_two_teams() {
-    let settings = PartnerSettings::default();
-    let unnamed = sheet(1, 2, OutcomeKind::Won, None, [10, 10, 8, 8]);
-    let violations = validate_partner_sheet(&unnamed, &table(1, 2), &settings).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![("winner_entry_id", result_codes::WINNER_MISSING)]
-    );
-
-    let stranger = sheet(1, 2, OutcomeKind::Won, Some(3), [10, 10, 8, 8]);
-    let violations = validate_partner_sheet(&stranger, &table(1, 2), &settings).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![("winner_entry_id", result_codes::WINNER_NOT_SEATED)]
-    );
+    for (winner, code) in [
+        (None, result_codes::WINNER_MISSING),
+        (Some(3), result_codes::WINNER_NOT_SEATED),
+    ] {
+        assert_rejected(
+            &sheet(1, 2, OutcomeKind::Won, winner, [10, 10, 8, 8]),
+            &[("winner_entry_id", code)],
+        );
+    }
 }
 
 #[test]
 fn a_time_limit_sheet_names_no_winner() {
     let named = sheet(1, 2, OutcomeKind::TimeLimit, Some(1), [9, 9, 8, 8]);
-    let violations =
-        validate_partner_sheet(&named, &table(1, 2), &PartnerSettings::default()).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![("winner_entry_id", result_codes::WINNER_AT_TIME_LIMIT)]
+    assert_rejected(
+        &named,
+        &[("winner_entry_id", result_codes::WINNER_AT_TIME_LIMIT)],
     );
 }
 
@@ -286,17 +283,15 @@ fn the_sheet_lists_the_four_seated_players_once_each_and_every_fault_is_reported
             score(a2, 1),
         ],
     };
-    let violations =
-        validate_partner_sheet(&bad, &table(1, 2), &PartnerSettings::default()).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![
+    let violations = assert_rejected(
+        &bad,
+        &[
             ("scores[1].player_id", result_codes::DUPLICATE_PLAYER),
             ("scores[2].vp", result_codes::OUT_OF_RANGE),
             ("scores[3].player_id", result_codes::UNKNOWN_PLAYER),
             ("scores[4].vp", result_codes::OUT_OF_RANGE),
             ("scores", result_codes::MISSING_PLAYER),
-        ]
+        ],
     );
     assert!(
         violations[4]
@@ -320,15 +315,13 @@ fn breakdowns_are_checked_per_player_and_across_the_table() {
     bad.scores[1].breakdown = Some(breakdown(1, 2, 2, true));
     bad.scores[2].breakdown = Some(breakdown(1, 2, 4, false));
     bad.scores[3].breakdown = Some(breakdown(2, 2, 0, false));
-    let violations =
-        validate_partner_sheet(&bad, &table(1, 2), &PartnerSettings::default()).unwrap_err();
-    assert_eq!(
-        codes_at(&violations),
-        vec![
+    assert_rejected(
+        &bad,
+        &[
             ("scores[3].breakdown", result_codes::BREAKDOWN_SUM_MISMATCH),
             ("scores", result_codes::TOO_MANY_VP_CARDS),
             ("scores", result_codes::MULTIPLE_LONGEST_ROAD_HOLDERS),
-        ]
+        ],
     );
 
     let mut good = sheet(1, 2, OutcomeKind::TimeLimit, None, [9, 9, 9, 6]);

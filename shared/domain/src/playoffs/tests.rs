@@ -4,8 +4,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::PlayerId;
-use crate::results::strategies::{distinct_players, table_result_for};
-use crate::results::{OutcomeKind, RawScore, RawSheet, Stage, TableResult, validate_sheet};
+use crate::results::strategies::{distinct_players, table_result_for, validated_result};
+use crate::results::{Stage, TableResult};
 use crate::standings::{ClassicRow, Game, classic_standings};
 
 fn player(n: u128) -> PlayerId {
@@ -27,26 +27,11 @@ fn standings_in_order(players: &[PlayerId]) -> Vec<ClassicRow> {
     standings
 }
 
-/// A validated result of `table` as (player, actual VP), won by `winner` or at the time limit.
-fn result(table: &[(PlayerId, i64)], winner: Option<PlayerId>, stage: Stage) -> TableResult {
-    let sheet = RawSheet {
-        outcome: if winner.is_some() {
-            OutcomeKind::Won
-        } else {
-            OutcomeKind::TimeLimit
-        },
-        winner,
-        scores: table
-            .iter()
-            .map(|&(player, vp)| RawScore {
-                player,
-                vp,
-                breakdown: None,
-            })
-            .collect(),
-    };
-    let seated: Vec<PlayerId> = table.iter().map(|&(p, _)| p).collect();
-    validate_sheet(&sheet, &seated, stage).unwrap()
+/// A semi-final of `table`'s four players with these actual VP, won by `table[winner]` or stopped
+/// at the time limit.
+fn semifinal(table: &[PlayerId], vp: [i64; 4], winner: Option<usize>) -> TableResult {
+    let scores: Vec<(PlayerId, i64)> = table.iter().copied().zip(vp).collect();
+    validated_result(&scores, winner.map(|seat| table[seat]), Stage::Semifinal)
 }
 
 fn players_and_stages(placements: &[Placement]) -> Vec<(u32, PlayerId, Stage)> {
@@ -101,11 +86,7 @@ fn top_of_standings_takes_the_first_players_in_order() {
 fn a_won_table_sends_its_winner_through_even_if_someone_has_more_vp() {
     let table: Vec<PlayerId> = (1..=4).map(player).collect();
     // The fourth player reached 11 on the winner's turn: the win is still the winner's.
-    let won = result(
-        &[(table[0], 7), (table[1], 10), (table[2], 5), (table[3], 11)],
-        Some(table[1]),
-        Stage::Semifinal,
-    );
+    let won = semifinal(&table, [7, 10, 5, 11], Some(1));
     assert_eq!(table_winner(&won, &table), table[1]);
 }
 
@@ -113,22 +94,14 @@ fn a_won_table_sends_its_winner_through_even_if_someone_has_more_vp() {
 fn at_the_time_limit_the_highest_actual_vp_goes_through() {
     let table: Vec<PlayerId> = (1..=4).map(player).collect();
     // Both are credited 9; only the actual VP separates them.
-    let stopped = result(
-        &[(table[0], 9), (table[1], 11), (table[2], 5), (table[3], 8)],
-        None,
-        Stage::Semifinal,
-    );
+    let stopped = semifinal(&table, [9, 11, 5, 8], None);
     assert_eq!(table_winner(&stopped, &table), table[1]);
 }
 
 #[test]
 fn equal_highest_vp_at_the_time_limit_goes_to_the_better_qualifier() {
     let table: Vec<PlayerId> = (1..=4).map(player).collect();
-    let stopped = result(
-        &[(table[0], 9), (table[1], 8), (table[2], 9), (table[3], 6)],
-        None,
-        Stage::Semifinal,
-    );
+    let stopped = semifinal(&table, [9, 8, 9, 6], None);
     let qualifying = [table[3], table[2], table[1], table[0]];
     assert_eq!(table_winner(&stopped, &qualifying), table[2]);
     let qualifying = [table[0], table[1], table[2], table[3]];
@@ -141,30 +114,26 @@ fn placements_rank_finalists_then_semifinalists_then_the_rest() {
     let standings = standings_in_order(&field);
     let seat = |i: usize| field[i];
     let semifinals = vec![
-        result(
-            &[(seat(0), 10), (seat(4), 8), (seat(8), 6), (seat(12), 3)],
-            Some(seat(0)),
-            Stage::Semifinal,
+        semifinal(
+            &[seat(0), seat(4), seat(8), seat(12)],
+            [10, 8, 6, 3],
+            Some(0),
         ),
-        result(
-            &[(seat(1), 7), (seat(5), 11), (seat(9), 8), (seat(13), 4)],
-            None,
-            Stage::Semifinal,
+        semifinal(&[seat(1), seat(5), seat(9), seat(13)], [7, 11, 8, 4], None),
+        semifinal(
+            &[seat(2), seat(6), seat(10), seat(14)],
+            [5, 5, 10, 8],
+            Some(2),
         ),
-        result(
-            &[(seat(2), 5), (seat(6), 5), (seat(10), 10), (seat(14), 8)],
-            Some(seat(10)),
-            Stage::Semifinal,
-        ),
-        result(
-            &[(seat(3), 10), (seat(7), 8), (seat(11), 2), (seat(15), 8)],
-            Some(seat(3)),
-            Stage::Semifinal,
+        semifinal(
+            &[seat(3), seat(7), seat(11), seat(15)],
+            [10, 8, 2, 8],
+            Some(0),
         ),
     ];
     let finalists: Vec<PlayerId> = semifinals.iter().map(|t| table_winner(t, &field)).collect();
     assert_eq!(finalists, [seat(0), seat(5), seat(10), seat(3)]);
-    let final_table = result(
+    let final_table = validated_result(
         &[(seat(0), 8), (seat(5), 10), (seat(10), 8), (seat(3), 9)],
         Some(seat(5)),
         Stage::Final,
@@ -210,7 +179,7 @@ fn final_only_placements_follow_the_final_then_qualifying() {
         panic!("six players play a final only");
     };
     let top = top_of_standings(&standings, size);
-    let final_table = result(
+    let final_table = validated_result(
         &[(top[0], 9), (top[1], 6), (top[2], 12), (top[3], 9)],
         Some(top[2]),
         Stage::Final,
@@ -234,11 +203,7 @@ fn a_final_without_a_winner_cannot_be_placed() {
     let field: Vec<PlayerId> = (1..=4).map(player).collect();
     let standings = standings_in_order(&field);
     // Only a sheet validated as a semi-final can stop at the time limit.
-    let stopped = result(
-        &[(field[0], 9), (field[1], 6), (field[2], 5), (field[3], 9)],
-        None,
-        Stage::Semifinal,
-    );
+    let stopped = semifinal(&field, [9, 6, 5, 9], None);
     assert_eq!(
         placements(&standings, &[], &stopped),
         Err(PlayoffError::FinalWithoutWinner)
@@ -251,7 +216,7 @@ fn inconsistent_playoff_tables_are_errors() {
     let standings = standings_in_order(&field);
     let stranger = player(99);
     let won = |table: [PlayerId; 4], stage| {
-        result(
+        validated_result(
             &[(table[0], 10), (table[1], 6), (table[2], 5), (table[3], 4)],
             Some(table[0]),
             stage,

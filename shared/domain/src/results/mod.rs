@@ -24,5 +24,6 @@ pub use limits::{
     SPECIAL_CARD_VP, VP_CARDS_IN_DECK, WINNING_VP,
 };
 pub use sheet::{OutcomeKind, RawBreakdown, RawScore, RawSheet, Stage};
+pub(crate) use validate::check_score;
 pub use validate::{validate_breakdown, validate_sheet};
 pub use violation::{RuleCode, Violation, codes};

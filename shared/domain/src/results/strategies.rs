@@ -1,4 +1,5 @@
-//! Generators of valid sheets, shared with the standings and playoff tests.
+//! Generators of valid sheets, and a sheet validated by hand, shared with the standings and
+//! playoff tests.
 
 use proptest::collection::{btree_set, vec};
 use proptest::prelude::*;
@@ -128,4 +129,31 @@ pub(crate) fn table_result_for(
         validate_sheet(&valid.sheet, &valid.seated, valid.stage)
             .expect("generated sheets are valid")
     })
+}
+
+/// The validated result of `table` as (player, actual VP), won by `winner` or stopped at the time
+/// limit when there is none.
+pub(crate) fn validated_result(
+    table: &[(PlayerId, i64)],
+    winner: Option<PlayerId>,
+    stage: Stage,
+) -> TableResult {
+    let sheet = RawSheet {
+        outcome: if winner.is_some() {
+            OutcomeKind::Won
+        } else {
+            OutcomeKind::TimeLimit
+        },
+        winner,
+        scores: table
+            .iter()
+            .map(|&(player, vp)| RawScore {
+                player,
+                vp,
+                breakdown: None,
+            })
+            .collect(),
+    };
+    let seated: Vec<PlayerId> = table.iter().map(|&(player, _)| player).collect();
+    validate_sheet(&sheet, &seated, stage).expect("the sheet is valid")
 }

@@ -69,8 +69,26 @@ fn violations_of(sheet: &RawSheet, seated: &[PlayerId], stage: Stage) -> Vec<(St
         .collect()
 }
 
+/// The violations of a qualifying game's sheet.
+fn rejected(sheet: &RawSheet, seated: &[PlayerId]) -> Vec<(String, RuleCode)> {
+    violations_of(sheet, seated, Stage::Qualifying)
+}
+
+/// The result of a qualifying game's sheet that must validate.
+fn accepted(sheet: &RawSheet, seated: &[PlayerId]) -> TableResult {
+    validate_sheet(sheet, seated, Stage::Qualifying).expect("the sheet should validate")
+}
+
 fn only(field: &str, code: RuleCode) -> Vec<(String, RuleCode)> {
     vec![(field.to_string(), code)]
+}
+
+/// The violations of a four-player sheet once its score `index` names `player` instead.
+fn with_player_at(index: usize, player: PlayerId) -> Vec<(String, RuleCode)> {
+    let table = players(4);
+    let mut sheet = won_sheet(&table, [10, 5, 6, 7]);
+    sheet.scores[index].player = player;
+    rejected(&sheet, &table)
 }
 
 #[test]
@@ -78,12 +96,7 @@ fn winner_is_credited_ten_and_everyone_else_at_most_nine() {
     let table = players(4);
     // The second player reached 11 on the winner's turn (a longest road changing hands),
     // which does not make him a winner.
-    let result = validate_sheet(
-        &won_sheet(&table, [12, 11, 9, 4]),
-        &table,
-        Stage::Qualifying,
-    )
-    .unwrap();
+    let result = accepted(&won_sheet(&table, [12, 11, 9, 4]), &table);
     let credited: Vec<u8> = result.scores.iter().map(|s| s.credited_vp).collect();
     let actual: Vec<u8> = result.scores.iter().map(|s| s.vp).collect();
     assert_eq!(credited, [10, 9, 9, 4]);
@@ -120,12 +133,7 @@ fn credited_vp_caps_non_winners_at_nine_and_gives_winners_ten() {
 fn scores_keep_the_submitted_order_whatever_the_seating_order() {
     let table = players(4);
     let seated = [table[2], table[0], table[3], table[1]];
-    let result = validate_sheet(
-        &won_sheet(&table, [10, 5, 6, 7]),
-        &seated,
-        Stage::Qualifying,
-    )
-    .unwrap();
+    let result = accepted(&won_sheet(&table, [10, 5, 6, 7]), &seated);
     let order: Vec<PlayerId> = result.scores.iter().map(|s| s.player).collect();
     assert_eq!(order, table);
     assert_eq!(result.score_of(table[3]).map(|s| s.vp), Some(7));
@@ -134,11 +142,8 @@ fn scores_keep_the_submitted_order_whatever_the_seating_order() {
 
 #[test]
 fn unknown_player_is_reported_on_its_player_id_and_the_seat_left_empty() {
-    let table = players(4);
-    let mut sheet = won_sheet(&table, [10, 5, 6, 7]);
-    sheet.scores[2].player = PlayerId::from_u128(99);
     assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
+        with_player_at(2, PlayerId::from_u128(99)),
         [
             ("scores[2].player_id".to_string(), codes::UNKNOWN_PLAYER),
             ("scores".to_string(), codes::MISSING_PLAYER),
@@ -148,11 +153,9 @@ fn unknown_player_is_reported_on_its_player_id_and_the_seat_left_empty() {
 
 #[test]
 fn duplicate_player_is_reported_on_the_second_score() {
-    let table = players(4);
-    let mut sheet = won_sheet(&table, [10, 5, 6, 7]);
-    sheet.scores[3].player = table[1];
+    let second = players(4)[1];
     assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
+        with_player_at(3, second),
         [
             ("scores[3].player_id".to_string(), codes::DUPLICATE_PLAYER),
             ("scores".to_string(), codes::MISSING_PLAYER),
@@ -183,7 +186,7 @@ fn vp_must_be_between_two_and_twenty_two() {
     for bad in [1, 23, -4] {
         let sheet = won_sheet(&table, [10, bad, 2, 9]);
         assert_eq!(
-            violations_of(&sheet, &table, Stage::Qualifying),
+            rejected(&sheet, &table),
             only("scores[1].vp", codes::OUT_OF_RANGE),
             "vp {bad}"
         );
@@ -194,21 +197,14 @@ fn vp_must_be_between_two_and_twenty_two() {
 fn won_game_must_name_a_seated_winner_with_at_least_ten() {
     let table = players(4);
     let mut sheet = won_sheet(&table, [10, 5, 6, 7]);
-    sheet.winner = None;
-    assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
-        only("winner_player_id", codes::WINNER_MISSING)
-    );
-    sheet.winner = Some(PlayerId::from_u128(99));
-    assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
-        only("winner_player_id", codes::WINNER_NOT_SEATED)
-    );
-    sheet.winner = Some(table[3]);
-    assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
-        only("winner_player_id", codes::WINNER_BELOW_TEN)
-    );
+    for (winner, code) in [
+        (None, codes::WINNER_MISSING),
+        (Some(PlayerId::from_u128(99)), codes::WINNER_NOT_SEATED),
+        (Some(table[3]), codes::WINNER_BELOW_TEN),
+    ] {
+        sheet.winner = winner;
+        assert_eq!(rejected(&sheet, &table), only("winner_player_id", code));
+    }
 }
 
 #[test]
@@ -217,7 +213,7 @@ fn time_limit_must_name_no_winner() {
     let mut sheet = won_sheet(&table, [10, 5, 6, 7]);
     sheet.outcome = OutcomeKind::TimeLimit;
     assert_eq!(
-        violations_of(&sheet, &table, Stage::Qualifying),
+        rejected(&sheet, &table),
         only("winner_player_id", codes::WINNER_AT_TIME_LIMIT)
     );
 }
@@ -387,7 +383,7 @@ fn the_table_shares_five_vp_cards() {
     };
     assert!(validate_sheet(&sheet([1, 2, 2]), &table, Stage::Qualifying).is_ok());
     assert_eq!(
-        violations_of(&sheet([2, 2, 2]), &table, Stage::Qualifying),
+        rejected(&sheet([2, 2, 2]), &table),
         only("scores", codes::TOO_MANY_VP_CARDS)
     );
 }
@@ -395,7 +391,9 @@ fn the_table_shares_five_vp_cards() {
 #[test]
 fn longest_road_and_largest_army_have_one_holder_each() {
     let table = players(3);
-    let holding = |road: bool, army: bool| {
+    // Which of the longest road and the largest army a player holds.
+    let (road, army) = ((true, false), (false, true));
+    let holding = |(road, army): (bool, bool)| {
         with_breakdown(
             table[1],
             RawBreakdown {
@@ -418,24 +416,15 @@ fn longest_road_and_largest_army_have_one_holder_each() {
             ],
         )
     };
-    let valid = sheet(holding(true, false), holding(false, true));
+    let valid = sheet(holding(road), holding(army));
     assert!(validate_sheet(&valid, &table, Stage::Qualifying).is_ok());
-    assert_eq!(
-        violations_of(
-            &sheet(holding(true, false), holding(true, false)),
-            &table,
-            Stage::Qualifying
-        ),
-        only("scores", codes::MULTIPLE_LONGEST_ROAD_HOLDERS)
-    );
-    assert_eq!(
-        violations_of(
-            &sheet(holding(false, true), holding(false, true)),
-            &table,
-            Stage::Qualifying
-        ),
-        only("scores", codes::MULTIPLE_LARGEST_ARMY_HOLDERS)
-    );
+    for (card, code) in [
+        (road, codes::MULTIPLE_LONGEST_ROAD_HOLDERS),
+        (army, codes::MULTIPLE_LARGEST_ARMY_HOLDERS),
+    ] {
+        let twice = sheet(holding(card), holding(card));
+        assert_eq!(rejected(&twice, &table), only("scores", code));
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::limits::{
     WINNING_VP,
 };
 use super::sheet::{OutcomeKind, RawBreakdown, RawScore, RawSheet, Stage};
-use super::violation::{Violation, codes};
+use super::violation::{RuleCode, Violation, codes};
 use crate::PlayerId;
 
 /// Checks a sheet against the players seated at the table (any order) and the stage; returns ALL
@@ -20,22 +20,8 @@ pub fn validate_sheet(
     stage: Stage,
 ) -> Result<TableResult, Vec<Violation>> {
     let mut violations = check_outcome(sheet, seated, stage);
-    for (index, score) in sheet.scores.iter().enumerate() {
-        let path = score_path(index);
-        violations.extend(check_seat(sheet, seated, index));
-        if !(MIN_VP..=MAX_VP).contains(&score.vp) {
-            violations.push(Violation::new(
-                format!("{path}.vp"),
-                codes::OUT_OF_RANGE,
-                format!(
-                    "VP must be between {MIN_VP} and {MAX_VP}, not {}.",
-                    score.vp
-                ),
-            ));
-        }
-        if let Some(breakdown) = &score.breakdown {
-            violations.extend(validate_breakdown(&path, score.vp, breakdown));
-        }
+    for index in 0..sheet.scores.len() {
+        violations.extend(check_score(&sheet.scores, seated, index));
     }
     violations.extend(check_missing_players(sheet, seated));
     violations.extend(check_shared_cards(&sheet.scores));
@@ -45,6 +31,33 @@ pub fn validate_sheet(
     } else {
         Err(violations)
     }
+}
+
+/// Checks score `index` of a sheet on its own: its player is seated and has no earlier score, its
+/// VP are within the game's range and its breakdown, if shown, is consistent. Partner events reuse
+/// this.
+pub(crate) fn check_score(
+    scores: &[RawScore],
+    seated: &[PlayerId],
+    index: usize,
+) -> Vec<Violation> {
+    let score = &scores[index];
+    let path = score_path(index);
+    let mut violations: Vec<Violation> = check_seat(scores, seated, index).into_iter().collect();
+    if !(MIN_VP..=MAX_VP).contains(&score.vp) {
+        violations.push(Violation::new(
+            format!("{path}.vp"),
+            codes::OUT_OF_RANGE,
+            format!(
+                "VP must be between {MIN_VP} and {MAX_VP}, not {}.",
+                score.vp
+            ),
+        ));
+    }
+    if let Some(breakdown) = &score.breakdown {
+        violations.extend(validate_breakdown(&path, score.vp, breakdown));
+    }
+    violations
 }
 
 /// Checks one player's breakdown alone (ranges, at least two buildings, vp equals the sum);
@@ -159,8 +172,8 @@ fn check_outcome(sheet: &RawSheet, seated: &[PlayerId], stage: Stage) -> Vec<Vio
 }
 
 /// The player of score `index` must be seated and not already have a score earlier on the sheet.
-fn check_seat(sheet: &RawSheet, seated: &[PlayerId], index: usize) -> Option<Violation> {
-    let player = sheet.scores[index].player;
+fn check_seat(scores: &[RawScore], seated: &[PlayerId], index: usize) -> Option<Violation> {
+    let player = scores[index].player;
     let field = format!("{}.player_id", score_path(index));
     if !seated.contains(&player) {
         Some(Violation::new(
@@ -168,7 +181,7 @@ fn check_seat(sheet: &RawSheet, seated: &[PlayerId], index: usize) -> Option<Vio
             codes::UNKNOWN_PLAYER,
             format!("Player {player} is not seated at this table."),
         ))
-    } else if sheet.scores[..index]
+    } else if scores[..index]
         .iter()
         .any(|earlier| earlier.player == player)
     {
@@ -199,6 +212,9 @@ fn check_missing_players(sheet: &RawSheet, seated: &[PlayerId]) -> Vec<Violation
         .collect()
 }
 
+/// Whether a breakdown claims one of the cards only one player holds.
+type Claims = fn(&RawBreakdown) -> bool;
+
 /// VP cards come from one deck, and the longest road and largest army have one holder each.
 fn check_shared_cards(scores: &[RawScore]) -> Vec<Violation> {
     let breakdowns = || {
@@ -222,33 +238,36 @@ fn check_shared_cards(scores: &[RawScore]) -> Vec<Violation> {
         ));
     }
 
-    let holders = |holds: fn(&RawBreakdown) -> bool| -> Vec<String> {
+    let holders = |holds: Claims| -> Vec<String> {
         breakdowns()
             .filter(|(_, breakdown)| holds(breakdown))
             .map(|(index, _)| score_path(index))
             .collect()
     };
-    let road_holders = holders(|breakdown| breakdown.longest_road);
-    if road_holders.len() > 1 {
-        violations.push(Violation::new(
-            "scores",
+    let one_holder_cards: [(&str, Claims, RuleCode); 2] = [
+        (
+            "the longest road",
+            |breakdown| breakdown.longest_road,
             codes::MULTIPLE_LONGEST_ROAD_HOLDERS,
-            format!(
-                "Only one player holds the longest road, but {} claim it.",
-                road_holders.join(", ")
-            ),
-        ));
-    }
-    let army_holders = holders(|breakdown| breakdown.largest_army);
-    if army_holders.len() > 1 {
-        violations.push(Violation::new(
-            "scores",
+        ),
+        (
+            "the largest army",
+            |breakdown| breakdown.largest_army,
             codes::MULTIPLE_LARGEST_ARMY_HOLDERS,
-            format!(
-                "Only one player holds the largest army, but {} claim it.",
-                army_holders.join(", ")
-            ),
-        ));
+        ),
+    ];
+    for (card, holds, code) in one_holder_cards {
+        let holders = holders(holds);
+        if holders.len() > 1 {
+            violations.push(Violation::new(
+                "scores",
+                code,
+                format!(
+                    "Only one player holds {card}, but {} claim it.",
+                    holders.join(", ")
+                ),
+            ));
+        }
     }
     violations
 }

@@ -2,41 +2,64 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The stable `code` of each rule a sheet can break.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleCode {
-    /// A score names a player who is not seated at the table.
-    UnknownPlayer,
-    /// A player has a second score on the sheet.
-    DuplicatePlayer,
-    /// A seated player has no score on the sheet.
-    MissingPlayer,
-    /// A number is outside what the game allows.
-    OutOfRange,
-    /// The game was won but no winner is named.
-    WinnerMissing,
-    /// The named winner is not seated at the table.
-    WinnerNotSeated,
-    /// The named winner has fewer than 10 VP.
-    WinnerBelowTen,
-    /// A game stopped at the time limit names a winner.
-    WinnerAtTimeLimit,
-    /// A final stopped at the time limit; finals are played until won.
-    FinalAtTimeLimit,
-    /// A breakdown has fewer than the two buildings of the set-up.
-    TooFewBuildings,
-    /// A breakdown does not add up to the player's VP.
-    BreakdownSumMismatch,
-    /// The table claims more VP cards than the deck holds.
-    TooManyVpCards,
-    /// More than one player claims the longest road.
-    MultipleLongestRoadHolders,
-    /// More than one player claims the largest army.
-    MultipleLargestArmyHolders,
-    /// The winning team's two players together have fewer VP than the target (partner games).
-    WinnerBelowTarget,
+/// The rules a results sheet can break, each with its stable code: the one list of them, handed to
+/// `$callback!` as `rules { /// doc  Variant = "code", ... }` followed by the caller's own tokens.
+///
+/// [`RuleCode`] is made from it here, and the API's `ErrorCode` (which adds the codes of the
+/// requests' other rules) in `catan_api`, so that the two cannot drift apart.
+#[macro_export]
+macro_rules! with_rule_codes {
+    ($callback:ident! { $($rest:tt)* }) => {
+        $callback! {
+            rules {
+                /// A score names a player who is not seated at the table.
+                UnknownPlayer = "unknown_player",
+                /// A player has a second score on the sheet.
+                DuplicatePlayer = "duplicate_player",
+                /// A seated player has no score on the sheet.
+                MissingPlayer = "missing_player",
+                /// A number is outside what the game allows.
+                OutOfRange = "out_of_range",
+                /// The game was won but no winner is named.
+                WinnerMissing = "winner_missing",
+                /// The named winner is not seated at the table.
+                WinnerNotSeated = "winner_not_seated",
+                /// The named winner has fewer than 10 VP.
+                WinnerBelowTen = "winner_below_ten",
+                /// A game stopped at the time limit names a winner.
+                WinnerAtTimeLimit = "winner_at_time_limit",
+                /// A final stopped at the time limit; finals are played until won.
+                FinalAtTimeLimit = "final_at_time_limit",
+                /// A breakdown has fewer than the two buildings of the set-up.
+                TooFewBuildings = "too_few_buildings",
+                /// A breakdown does not add up to the player's VP.
+                BreakdownSumMismatch = "breakdown_sum_mismatch",
+                /// The table claims more VP cards than the deck holds.
+                TooManyVpCards = "too_many_vp_cards",
+                /// More than one player claims the longest road.
+                MultipleLongestRoadHolders = "multiple_longest_road_holders",
+                /// More than one player claims the largest army.
+                MultipleLargestArmyHolders = "multiple_largest_army_holders",
+                /// The winning team's two players together have fewer VP than the target (partner
+                /// games).
+                WinnerBelowTarget = "winner_below_target",
+            }
+            $($rest)*
+        }
+    };
 }
+
+macro_rules! rule_code_enum {
+    (rules { $($(#[doc = $doc:literal])* $variant:ident = $code:tt,)* }) => {
+        /// The stable `code` of each rule a sheet can break.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum RuleCode {
+            $($(#[doc = $doc])* #[serde(rename = $code)] $variant,)*
+        }
+    };
+}
+
+with_rule_codes!(rule_code_enum! {});
 
 /// The codes by their old names.
 pub mod codes {

@@ -200,23 +200,9 @@ impl Solver {
         self.label[b] = OUTER;
         self.mate[b] = self.mate[lca];
         let mut flower = vec![lca];
-        let mut x = u;
-        while x != lca {
-            let y = self.st[self.mate[x]];
-            flower.push(x);
-            flower.push(y);
-            self.queue_push(y);
-            x = self.st[self.pa[y]];
-        }
+        self.walk_to_blossom_base(&mut flower, u, lca);
         flower[1..].reverse();
-        let mut x = v;
-        while x != lca {
-            let y = self.st[self.mate[x]];
-            flower.push(x);
-            flower.push(y);
-            self.queue_push(y);
-            x = self.st[self.pa[y]];
-        }
+        self.walk_to_blossom_base(&mut flower, v, lca);
         self.flower[b] = flower;
         self.set_st(b, b);
         for x in 1..=self.n_x {
@@ -242,6 +228,18 @@ impl Solver {
             }
         }
         self.set_slack(b);
+    }
+
+    /// Pushes the path from `x` up to the base `lca` onto `flower`, two vertices a step (the
+    /// vertex and its mate's blossom), queueing each mate's blossom to be scanned.
+    fn walk_to_blossom_base(&mut self, flower: &mut Vec<usize>, mut x: usize, lca: usize) {
+        while x != lca {
+            let y = self.st[self.mate[x]];
+            flower.push(x);
+            flower.push(y);
+            self.queue_push(y);
+            x = self.st[self.pa[y]];
+        }
     }
 
     fn expand_blossom(&mut self, b: usize) {

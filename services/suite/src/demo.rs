@@ -208,20 +208,28 @@ pub struct PlayedEvent {
     pub placements: Placements,
 }
 
-/// Plays a classic event of `players` players through the API at `base_url` with the admin key.
+/// Where the demo plays: the API's base URL, its admin key, and the seed of its random choices.
+pub struct DemoTarget<'a> {
+    pub base_url: &'a str,
+    pub admin_key: &'a str,
+    pub seed: u64,
+}
+
+impl DemoTarget<'_> {
+    /// The event `body` describes, with its keys, and the demo's random choices.
+    async fn start(&self, body: CreateEvent) -> Result<(DemoEvent, ChaCha8Rng), ClientError> {
+        let demo = create_event(self.base_url, self.admin_key, &body).await?;
+        Ok((demo, ChaCha8Rng::seed_from_u64(self.seed)))
+    }
+}
+
+/// Plays a classic event of `players` players through the API.
 pub async fn play_classic_event(
-    base_url: &str,
-    admin_key: &str,
+    at: DemoTarget<'_>,
     players: usize,
-    seed: u64,
 ) -> Result<PlayedEvent, ClientError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let demo = create_event(
-        base_url,
-        admin_key,
-        &CreateEvent::classic(&format!("Demo open ({players} players)")),
-    )
-    .await?;
+    let name = format!("Demo open ({players} players)");
+    let (demo, mut rng) = at.start(CreateEvent::classic(&name)).await?;
     for player in register_players(&demo, players).await? {
         demo.director
             .create_entry(demo.event.id, &CreateEntry::player(player))
@@ -245,18 +253,14 @@ pub struct PlayedPartnerEvent {
 
 /// Plays a partner event of `teams` teams of two through the API.
 pub async fn play_partner_event(
-    base_url: &str,
-    admin_key: &str,
+    at: DemoTarget<'_>,
     teams: usize,
-    seed: u64,
 ) -> Result<PlayedPartnerEvent, ClientError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let demo = create_event(
-        base_url,
-        admin_key,
-        &CreateEvent::partner(&format!("Demo partner cup ({teams} teams)")),
-    )
-    .await?;
+    let (demo, mut rng) = at
+        .start(CreateEvent::partner(&format!(
+            "Demo partner cup ({teams} teams)"
+        )))
+        .await?;
     let players = register_players(&demo, teams * 2).await?;
     for (i, pair) in players.chunks(2).enumerate() {
         demo.director
@@ -267,50 +271,49 @@ pub async fn play_partner_event(
             .await?;
     }
     let rounds = play_rounds(&demo, &mut rng).await?;
+    let standings = demo.public.partner_standings(demo.event.id).await?;
     Ok(PlayedPartnerEvent {
-        event_id: demo.event.id,
+        event_id: standings.event_id,
         rounds,
-        standings: demo.public.partner_standings(demo.event.id).await?,
+        standings,
     })
 }
 
 /// The standings and placements as text.
 pub fn report(played: &PlayedEvent) -> String {
-    let mut out = format!(
-        "Event {}\n\nQualifying standings after round {}\nrank  name         VP  VP share  games  3p\n",
-        played.event_id, played.standings.after_round
-    );
-    for r in &played.standings.rows {
-        out.push_str(&format!(
+    let standings = played.standings.rows.iter().map(|r| {
+        format!(
             "{:>4}  {:<10} {:>4}  {:>8}  {:>5}  {:>2}\n",
             r.rank, r.name, r.vp, r.vp_share, r.games, r.three_player_games
-        ));
-    }
-    out.push_str("\nFinal placements\nplace  name        reached\n");
-    for p in &played.placements.rows {
-        out.push_str(&format!("{:>5}  {:<10}  {:?}\n", p.place, p.name, p.stage));
-    }
-    out
+        )
+    });
+    let placements = played
+        .placements
+        .rows
+        .iter()
+        .map(|p| format!("{:>5}  {:<10}  {:?}\n", p.place, p.name, p.stage));
+    format!(
+        "Event {}\n\nQualifying standings after round {}\nrank  name         VP  VP share  games  3p\n{}\nFinal placements\nplace  name        reached\n{}",
+        played.event_id,
+        played.standings.after_round,
+        standings.collect::<String>(),
+        placements.collect::<String>()
+    )
 }
 
 /// A partner event's standings as text.
 pub fn partner_report(played: &PlayedPartnerEvent) -> String {
+    let header = "rank  team      points   VP  VP against  games  byes  prize";
     let mut out = format!(
-        "Event {}\n\nStandings after round {}\nrank  team      points   VP  VP against  games  byes  prize\n",
+        "Event {}\n\nStandings after round {}\n{header}\n",
         played.event_id, played.standings.after_round
     );
     for r in &played.standings.rows {
-        out.push_str(&format!(
-            "{:>4}  {:<8}  {:>6}  {:>3}  {:>10}  {:>5}  {:>4}  {}\n",
-            r.rank,
-            r.team_name,
-            r.points,
-            r.vp,
-            r.vp_against,
-            r.games,
-            r.byes,
-            r.prize.map(|p| p.to_string()).unwrap_or_default()
-        ));
+        let prize = r.prize.map(|p| p.to_string()).unwrap_or_default();
+        out += &format!(
+            "{:>4}  {:<8}  {:>6}  {:>3}  {:>10}  {:>5}  {:>4}  {prize}\n",
+            r.rank, r.team_name, r.points, r.vp, r.vp_against, r.games, r.byes
+        );
     }
     out
 }

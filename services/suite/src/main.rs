@@ -113,17 +113,19 @@ async fn main() -> anyhow::Result<()> {
             };
             settings.tokens.admin_key = Some(admin_key.clone().into());
             let suite = Suite::start(settings, "127.0.0.1:0").await?;
+            let url = suite.url();
+            let target = demo::DemoTarget {
+                base_url: &url,
+                admin_key: &admin_key,
+                seed,
+            };
             let report = match format {
-                DemoFormat::Classic => {
-                    demo::play_classic_event(&suite.url(), &admin_key, players, seed)
-                        .await
-                        .map(|played| demo::report(&played))
-                }
-                DemoFormat::Partner => {
-                    demo::play_partner_event(&suite.url(), &admin_key, teams, seed)
-                        .await
-                        .map(|played| demo::partner_report(&played))
-                }
+                DemoFormat::Classic => demo::play_classic_event(target, players)
+                    .await
+                    .map(|played| demo::report(&played)),
+                DemoFormat::Partner => demo::play_partner_event(target, teams)
+                    .await
+                    .map(|played| demo::partner_report(&played)),
             };
             suite.stop().await;
             print!("{}", report?);

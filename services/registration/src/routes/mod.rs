@@ -1,25 +1,21 @@
 //! The registration service's HTTP surface, one module per resource.
 
 mod api_keys;
-mod deliveries;
 mod entries;
 mod events;
 mod inbox;
 mod players;
 mod regions;
-mod signing_keys;
 mod tokens;
 mod webhooks;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     tokens::register(cfg);
     api_keys::register(cfg);
-    signing_keys::register(cfg);
     regions::register(cfg);
     players::register(cfg);
     events::register(cfg);
     entries::register(cfg);
     webhooks::register(cfg);
-    deliveries::register(cfg);
     inbox::register(cfg);
 }

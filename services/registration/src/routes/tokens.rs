@@ -1,5 +1,5 @@
-//! Access tokens: from an API key, or from a player's PIN for one event; and the JWKS they are
-//! verified with.
+//! Access tokens: from an API key, or from a player's PIN for one event; the JWKS they are
+//! verified with, and the rotation of the key that signs them.
 
 use crate::State;
 use crate::keys::digest;
@@ -7,11 +7,14 @@ use crate::store;
 use crate::store::pins::PinCheck;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
-use catan_kit::auth::{Claims, claims_for};
+use catan_kit::auth::{Claims, Principal, claims_for};
 use catan_kit::{ApiError, db};
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(issue_token).service(jwks).service(player_token);
+    cfg.service(issue_token)
+        .service(jwks)
+        .service(player_token)
+        .service(rotate_signing_key);
 }
 
 /// `claims` signed with the current key, as the answer to a token request.
@@ -115,4 +118,30 @@ async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
         // Short: verifiers fetch again on an unknown kid anyway.
         .insert_header(("Cache-Control", "public, max-age=60"))
         .json(serde_json::json!({ "keys": published })))
+}
+
+/// Rotates the token signing key (admin only): new tokens are signed with a new key; tokens
+/// signed with the old one stay valid until they expire, its public key stays in the JWKS.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The new key's id", body = Object),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/admin/signing-keys")]
+async fn rotate_signing_key(
+    state: web::Data<State>,
+    principal: Principal,
+) -> Result<HttpResponse, ApiError> {
+    principal.require_admin()?;
+    let keys = state.keys.clone();
+    let key = db::run(&state.pool, move |_| {
+        keys.rotate().map_err(ApiError::internal)
+    })
+    .await?;
+    tracing::info!(kid = %key.kid, "token signing key rotated");
+    Ok(HttpResponse::Created().json(serde_json::json!({ "kid": key.kid })))
 }

@@ -1,21 +1,27 @@
-//! Webhook subscriptions. Secrets stay here: registration alone signs and sends deliveries.
+//! Webhook subscriptions and their deliveries. Secrets stay here: registration alone signs and
+//! sends deliveries.
 
 use crate::State;
 use crate::access::{may_manage, visible_webhook};
 use crate::store;
 use crate::store::webhooks::NewWebhook;
 use actix_web::{HttpResponse, delete, get, post, web};
-use catan_api::{CreateWebhook, Problem, Webhook, WebhookCreated, WebhookEventType};
+use catan_api::{
+    CreateWebhook, Problem, Webhook, WebhookCreated, WebhookDeliveryList, WebhookEventType,
+};
 use catan_kit::auth::Principal;
 use catan_kit::problem::{ErrorCode, FieldError};
 use catan_kit::webhooks::{self, UrlRefusal};
 use catan_kit::{ApiError, db};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_webhook)
         .service(get_webhook)
-        .service(delete_webhook);
+        .service(delete_webhook)
+        .service(list_deliveries);
 }
 
 const MAX_URL_LENGTH: usize = 2000;
@@ -273,4 +279,39 @@ mod tests {
             ErrorCode::UnsupportedScheme
         );
     }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+struct DeliveriesQuery {
+    /// At most this many, newest first: default 100; values outside 1 to 500 are clamped into it.
+    #[serde(default)]
+    limit: Option<i64>,
+}
+
+/// A subscription's deliveries, newest first, each with its tries.
+#[utoipa::path(
+    tag = "webhooks",
+    params(("webhook_id" = Uuid, Path), DeliveriesQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, body = WebhookDeliveryList),
+        (status = 404, description = "No such webhook, or deleted", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/webhooks/{webhook_id}/deliveries")]
+async fn list_deliveries(
+    state: web::Data<State>,
+    principal: Principal,
+    path: web::Path<Uuid>,
+    query: web::Query<DeliveriesQuery>,
+) -> Result<web::Json<WebhookDeliveryList>, ApiError> {
+    let id = visible_webhook(&state, &principal, path.into_inner())
+        .await?
+        .id;
+    let limit = query.limit.unwrap_or(100).clamp(1, 500);
+    let items = db::run(&state.pool, move |conn| {
+        store::webhooks::deliveries(conn, id, limit)
+    })
+    .await?;
+    Ok(web::Json(WebhookDeliveryList { items }))
 }

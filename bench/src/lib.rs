@@ -9,4 +9,5 @@
 
 pub mod baseline;
 pub mod classic;
+pub mod ratings;
 pub mod swiss;

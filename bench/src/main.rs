@@ -6,11 +6,11 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{classic, swiss};
+use catan_bench::{classic, ratings, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(about = "Benchmarks of the pairing engine; prints one JSON object.")]
+#[command(about = "Benchmarks of the pairing engine and the ratings; prints one JSON object.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,6 +56,15 @@ enum Command {
         #[arg(long)]
         baseline: bool,
     },
+    /// Replay ratings over random 3- and 4-player games of a pool of players, one core.
+    Ratings {
+        #[arg(long, default_value_t = 1_000_000)]
+        games: usize,
+        #[arg(long, default_value_t = 5_000)]
+        players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() {
@@ -79,6 +88,11 @@ fn main() {
             seed,
             baseline,
         } => swiss::run(teams, rounds, seed, baseline),
+        Command::Ratings {
+            games,
+            players,
+            seed,
+        } => ratings::run(games, players, seed),
     };
     println!("{report}");
 }

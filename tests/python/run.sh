@@ -23,26 +23,7 @@ reports="${CATAN_REPORT_DIR:-/tmp/catan-schemathesis-report}"
 spec="${CATAN_SPEC:-$repo/openapi/openapi.json}"
 export CATAN_BASE_URL CATAN_ADMIN_KEY CATAN_SPEC="$spec" PYTHONDONTWRITEBYTECODE=1
 
-if [ ! -x "$venv/bin/python" ]; then
-    if ! command -v python3 >/dev/null; then
-        echo "python3 is missing: install Python 3.11 or newer with venv and pip (apt-get install python3 python3-venv python3-pip)" >&2
-        exit 1
-    fi
-    python3 -m venv "$venv" || {
-        echo "python3 cannot create a virtualenv at $venv: install venv and pip (apt-get install python3-venv python3-pip)" >&2
-        rm -rf "$venv"
-        exit 1
-    }
-fi
-# Installs the pinned versions once; later runs skip pip while requirements.txt is unchanged.
-stamp="$venv/.catan-requirements"
-if ! cmp -s "$here/requirements.txt" "$stamp"; then
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" || {
-        echo "pip could not install tests/python/requirements.txt from PyPI into $venv" >&2
-        exit 1
-    }
-    cp "$here/requirements.txt" "$stamp"
-fi
+"$here/venv.sh" "$venv" >/dev/null || exit 1
 
 status=0
 

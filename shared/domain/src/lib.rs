@@ -10,6 +10,7 @@ pub mod correction;
 pub mod pairing;
 pub mod partner;
 pub mod playoffs;
+pub mod ratings;
 pub mod results;
 pub mod seating;
 pub mod standings;

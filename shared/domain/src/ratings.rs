@@ -52,6 +52,45 @@ impl Default for Model {
     }
 }
 
+impl Model {
+    /// Each team's chance of winning a game against the others, as openskill's `predict_win`
+    /// computes it: for two teams the normal probability that one outperforms the other; for
+    /// more, each team's mean chance against each other team, scaled so that the chances add up
+    /// to one.
+    pub fn predict_win(&self, teams: &[Vec<Rating>]) -> Vec<f64> {
+        let sums: Vec<TeamRating> = teams.iter().map(|team| team_rating(team, 0)).collect();
+        let beats = |a: &TeamRating, b: &TeamRating| {
+            let spread = (2.0 * self.beta * self.beta + a.sigma_squared + b.sigma_squared).sqrt();
+            normal_cdf((a.mu - b.mu) / spread)
+        };
+        if let [a, b] = sums.as_slice() {
+            let p = beats(a, b);
+            return vec![p, 1.0 - p];
+        }
+        let others = f64::from(u32::try_from(sums.len().saturating_sub(1)).unwrap_or(u32::MAX));
+        let chances: Vec<f64> = sums
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let total: f64 = sums
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, b)| beats(a, b))
+                    .sum();
+                total / others
+            })
+            .collect();
+        let total: f64 = chances.iter().sum();
+        chances.into_iter().map(|c| c / total).collect()
+    }
+}
+
+/// The standard normal distribution function, as Python's `statistics.NormalDist().cdf`.
+fn normal_cdf(x: f64) -> f64 {
+    0.5 * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))
+}
+
 /// A team as the model sees it: its summed μ and σ², and its place.
 struct TeamRating {
     mu: f64,
@@ -326,6 +365,43 @@ mod tests {
         let swapped = model.rate(&[pair.clone(), pair], &[1, 2]);
         assert_eq!(swapped[0], rated[1]);
         assert_eq!(swapped[1], rated[0]);
+    }
+
+    #[test]
+    fn win_chances_are_openskills() {
+        // openskill 6.2.0: PlackettLuce().predict_win(...) for these ratings.
+        let model = Model::default();
+        let rating = |mu, sigma| Rating { mu, sigma };
+        let field = [
+            rating(30.0, 6.0),
+            model.new_rating(),
+            rating(20.0, 4.0),
+            rating(25.0, 2.0),
+        ];
+        let solo = |n: usize| -> Vec<Vec<Rating>> { field[..n].iter().map(|r| vec![*r]).collect() };
+        let near = |got: Vec<f64>, want: &[f64]| {
+            assert!(
+                got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-12),
+                "{got:?}"
+            );
+        };
+        near(
+            model.predict_win(&solo(4)),
+            &[
+                0.3734445106164253,
+                0.2520402235325014,
+                0.11919189467452078,
+                0.25532337117655257,
+            ],
+        );
+        near(
+            model.predict_win(&solo(3)),
+            &[0.5073855152249563, 0.3374137803983361, 0.15520070437670758],
+        );
+        near(
+            model.predict_win(&[field[..2].to_vec(), field[2..].to_vec()]),
+            &[0.7852822441652187, 0.21471775583478125],
+        );
     }
 
     #[test]

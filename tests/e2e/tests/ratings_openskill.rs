@@ -1,5 +1,6 @@
-//! The ratings agree with the published openskill package (its Plackett-Luce model, from PyPI,
-//! pinned in `tests/python/requirements.txt`) to 1e-9 over a few hundred random games: classic
+//! The ratings, and the chances of winning predicted before each game, agree with the published
+//! openskill package (its Plackett-Luce model, from PyPI, pinned in
+//! `tests/python/requirements.txt`) to 1e-9 over a few hundred random games: classic
 //! tables of 3 and 4 players with shared places, and partner games of two teams of two, played one
 //! after another by one pool of players so that ratings drift apart.
 
@@ -57,12 +58,18 @@ fn ratings_agree_with_openskill_to_1e_9() {
             .map(|team| team.iter().map(|&p| ratings[p]).collect())
             .collect();
         let after = model.rate(&before, &places);
+        let chances = model.predict_win(&before);
         for (team, rated) in teams.iter().zip(&after) {
             for (&player, rating) in team.iter().zip(rated) {
                 ratings[player] = *rating;
             }
         }
-        games.push(json!({ "teams": pairs(&before), "places": places, "rated": pairs(&after) }));
+        games.push(json!({
+            "teams": pairs(&before),
+            "places": places,
+            "rated": pairs(&after),
+            "chances": chances,
+        }));
     }
     let spread = ratings.iter().map(|r| r.mu).fold(0.0_f64, f64::max)
         - ratings.iter().map(|r| r.mu).fold(f64::MAX, f64::min);

@@ -12,5 +12,6 @@ pub mod partner;
 pub mod playoffs;
 pub mod ratings;
 pub mod results;
+pub mod season;
 pub mod seating;
 pub mod standings;

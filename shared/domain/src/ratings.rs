@@ -256,9 +256,9 @@ impl RatedGame {
     }
 }
 
-/// Where a player or team finished, as a key to sort by: the winner before everyone, then more VP
-/// before fewer.
-fn finishing_key(won: bool, vp: u32) -> i64 {
+/// Where a player or team finished, as a key to sort by (lower is better): the winner before
+/// everyone, then more VP before fewer. Ratings and season table points place players by it.
+pub fn finishing_key(won: bool, vp: u32) -> i64 {
     if won { i64::MIN } else { -i64::from(vp) }
 }
 

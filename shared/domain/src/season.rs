@@ -1,7 +1,41 @@
-//! Season scoring (issue 8), the parts settled so far: the `table_points` mode, where every game
-//! scores by finishing position, as the German ranking list does.
+//! Season scoring (issue 8), the parts settled so far: the `placement` mode, where an event
+//! scores by its final places, and the `table_points` mode, where every game scores by finishing
+//! position, as the German ranking list does.
 
 use num_rational::Ratio;
+
+/// Mode `placement`: an event's points by its final places.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlacementPoints {
+    /// `points[k]` for place k + 1; places past the table score nothing.
+    Table(Vec<u32>),
+    /// Scaled by field size: first place of a field of `full_field` players or more scores `top`,
+    /// a smaller field's first place `top × field / full_field`; the places then fall linearly to
+    /// the last, which scores `1 / field` of the first.
+    Scaled { top: u32, full_field: u32 },
+}
+
+impl PlacementPoints {
+    /// The points of `place` (1 is first) in an event of `field` players; exact.
+    pub fn of(&self, place: u32, field: u32) -> Ratio<u64> {
+        if place == 0 || place > field {
+            return Ratio::from_integer(0);
+        }
+        match self {
+            PlacementPoints::Table(points) => usize::try_from(place - 1)
+                .ok()
+                .and_then(|k| points.get(k))
+                .map_or(Ratio::from_integer(0), |&p| {
+                    Ratio::from_integer(u64::from(p))
+                }),
+            PlacementPoints::Scaled { top, full_field } => {
+                let counted = u64::from(field.min(*full_field));
+                let first = Ratio::new(u64::from(*top) * counted, u64::from((*full_field).max(1)));
+                first * Ratio::new(u64::from(field - place + 1), u64::from(field))
+            }
+        }
+    }
+}
 
 /// Points by finishing position at a table: `four[k]` for place k + 1 at a table of 4, `three[k]`
 /// at a table of 3.
@@ -67,6 +101,32 @@ mod tests {
 
     fn points(whole: &[(u32, u32)]) -> Vec<Ratio<u32>> {
         whole.iter().map(|&(n, d)| Ratio::new(n, d)).collect()
+    }
+
+    #[test]
+    fn a_points_table_gives_each_place_its_points_and_nothing_past_it() {
+        let table = PlacementPoints::Table(vec![25, 18, 15]);
+        assert_eq!(table.of(1, 30), Ratio::from_integer(25));
+        assert_eq!(table.of(3, 30), Ratio::from_integer(15));
+        assert_eq!(table.of(4, 30), Ratio::from_integer(0));
+        assert_eq!(table.of(31, 30), Ratio::from_integer(0));
+    }
+
+    #[test]
+    fn scaled_points_fall_linearly_to_the_last_and_shrink_with_the_field() {
+        let scaled = PlacementPoints::Scaled {
+            top: 100,
+            full_field: 50,
+        };
+        // A field of 50 or more: first scores 100, last 100 / field.
+        assert_eq!(scaled.of(1, 50), Ratio::from_integer(100));
+        assert_eq!(scaled.of(50, 50), Ratio::from_integer(2));
+        assert_eq!(scaled.of(1, 80), Ratio::from_integer(100));
+        assert_eq!(scaled.of(41, 80), Ratio::new(100 * 40, 80));
+        // A field of 25: first scores half of 100, and so on down.
+        assert_eq!(scaled.of(1, 25), Ratio::from_integer(50));
+        assert_eq!(scaled.of(25, 25), Ratio::from_integer(2));
+        assert!(scaled.of(2, 25) > scaled.of(3, 25));
     }
 
     #[test]

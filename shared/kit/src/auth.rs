@@ -387,8 +387,6 @@ pub fn claims_for(key_id: Uuid, role: Role, events: Option<Vec<Uuid>>, ttl: Dura
     }
 }
 
-/// Shared state type for handlers that need the verifier.
-pub type SharedVerifier = Arc<Verifier>;
 
 #[cfg(test)]
 mod tests {

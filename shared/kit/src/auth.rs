@@ -387,7 +387,6 @@ pub fn claims_for(key_id: Uuid, role: Role, events: Option<Vec<Uuid>>, ttl: Dura
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,6 +58,7 @@ pub mod registration {
             name -> Text,
             region_id -> Nullable<Uuid>,
             created_at -> Timestamptz,
+            search_name -> Nullable<Text>,
         }
     }
 

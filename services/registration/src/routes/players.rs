@@ -7,11 +7,17 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{CreatePlayer, Player, Problem, Role};
 use catan_kit::idempotency::Reply;
+use catan_kit::pagination::{Page, PageQuery};
+use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(create_player).service(get_player);
+    cfg.service(create_player)
+        .service(search_players)
+        .service(get_player);
 }
 
 /// Registers a player (admin or director): one identity for every event he enters.
@@ -59,4 +65,78 @@ async fn get_player(
     Ok(web::Json(player.ok_or_else(|| {
         ApiError::NotFound(format!("there is no player {id}"))
     })?))
+}
+
+/// What a player search asks for.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PlayerSearch {
+    /// A part of the name, whatever its case and accents ("jose" finds "José"); blank for all.
+    #[param(nullable)]
+    q: Option<String>,
+    /// Only the players of this region.
+    #[param(nullable)]
+    region_id: Option<Uuid>,
+}
+
+/// Finds players by name (case and accents do not matter) and region, by name. Needs no token.
+#[utoipa::path(
+    tag = "registration",
+    params(PlayerSearch, PageQuery),
+    responses((status = 200, description = "A page of the players found, by name", body = Vec<Player>))
+)]
+#[get("/v1/players")]
+async fn search_players(
+    state: web::Data<State>,
+    search: web::Query<PlayerSearch>,
+    page: Page,
+) -> Result<HttpResponse, ApiError> {
+    let PlayerSearch { q, region_id } = search.into_inner();
+    let name = searched_name(q.as_deref())?;
+    let query = page.query();
+    let found = db::run(&state.pool, move |conn| {
+        let (limit, offset) = (query.limit(), query.offset());
+        Ok(store::people::search_players(
+            conn,
+            name.as_deref(),
+            region_id,
+            limit,
+            offset,
+        )?)
+    })
+    .await?;
+    Ok(page.respond(&found))
+}
+
+/// The part of a name searched for: trimmed, blank for none; at most 200 characters, without
+/// control characters (which no name holds).
+fn searched_name(q: Option<&str>) -> Result<Option<String>, ApiError> {
+    let q = q.map(str::trim).filter(|q| !q.is_empty());
+    match q {
+        Some(q) if q.chars().count() > 200 || q.chars().any(char::is_control) => {
+            Err(ApiError::field(
+                "q",
+                ErrorCode::InvalidQuery,
+                "q must have at most 200 characters, without control characters",
+            ))
+        }
+        other => Ok(other.map(str::to_owned)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blank_search_is_no_search_and_control_characters_are_refused() {
+        assert_eq!(searched_name(None).unwrap(), None);
+        assert_eq!(searched_name(Some("  ")).unwrap(), None);
+        assert_eq!(
+            searched_name(Some(" José ")).unwrap().as_deref(),
+            Some("José")
+        );
+        assert!(searched_name(Some("a\u{0}b")).is_err());
+        assert!(searched_name(Some(&"x".repeat(201))).is_err());
+    }
 }

@@ -12,7 +12,9 @@ use catan_kit::{ApiError, IdempotentWrite, db};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(create_region).service(list_regions);
+    cfg.service(create_region)
+        .service(list_regions)
+        .service(get_region);
 }
 
 /// Creates a region (admin only).
@@ -54,4 +56,25 @@ async fn list_regions(state: web::Data<State>, page: Page) -> Result<HttpRespons
     })
     .await?;
     Ok(page.respond(&regions))
+}
+
+/// A region.
+#[utoipa::path(
+    tag = "registration",
+    params(("region_id" = Uuid, Path)),
+    responses((status = 200, body = Region), (status = 404, description = "No such region", body = Problem, content_type = "application/problem+json"))
+)]
+#[get("/v1/regions/{region_id}")]
+async fn get_region(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<Region>, ApiError> {
+    let id = path.into_inner();
+    let region = db::run(&state.pool, move |conn| {
+        Ok(store::people::find_region(conn, id)?)
+    })
+    .await?;
+    region
+        .map(web::Json)
+        .ok_or_else(|| ApiError::NotFound(format!("there is no region {id}")))
 }

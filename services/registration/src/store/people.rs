@@ -93,6 +93,55 @@ pub fn find_player(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Play
         .map(|row| row.map(player_from_row))
 }
 
+diesel::define_sql_function! {
+    /// The registration schema's `fold_name`: lower case without accents ("José" → "jose").
+    fn fold_name(name: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+diesel::define_sql_function! {
+    /// PostgreSQL's `strpos`: where `needle` starts in `haystack` (1-based), 0 if nowhere.
+    fn strpos(haystack: diesel::sql_types::Text, needle: diesel::sql_types::Text) -> diesel::sql_types::Integer;
+}
+
+/// A page of the players whose name contains `name` (whatever the case and the accents), of
+/// `region_id`, by name (case and accents aside, as they are searched).
+pub fn search_players(
+    conn: &mut PgConnection,
+    name: Option<&str>,
+    region_id: Option<Uuid>,
+    limit: i64,
+    offset: i64,
+) -> QueryResult<Vec<Player>> {
+    let mut query = players::table
+        .select((
+            players::id,
+            players::name,
+            players::region_id,
+            players::created_at,
+        ))
+        .order((players::search_name, players::name, players::id))
+        .limit(limit)
+        .offset(offset)
+        .into_boxed();
+    if let Some(name) = name {
+        query = query.filter(strpos(players::search_name.assume_not_null(), fold_name(name)).gt(0));
+    }
+    if let Some(region_id) = region_id {
+        query = query.filter(players::region_id.eq(region_id));
+    }
+    Ok(query.load(conn)?.into_iter().map(player_from_row).collect())
+}
+
+/// A region.
+pub fn find_region(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Region>> {
+    regions::table
+        .find(id)
+        .select((regions::id, regions::name))
+        .first(conn)
+        .optional()
+        .map(|row| row.map(|(id, name)| Region { id, name }))
+}
+
 /// The position in `ids` of the first one that is no player, if any.
 pub fn first_unknown_player(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<Option<usize>> {
     let known: Vec<Uuid> = players::table

@@ -1,6 +1,6 @@
 //! The registration service's calls: tokens, keys, regions, players, events, entries, webhooks.
 
-use super::{ApiClient, ClientResult};
+use super::{ApiClient, ClientError, ClientResult};
 use crate::types::*;
 use uuid::Uuid;
 
@@ -50,6 +50,29 @@ impl ApiClient {
 
     pub async fn create_event(&self, body: &CreateEvent) -> ClientResult<Event> {
         self.post("/v1/events", body).await
+    }
+
+    pub async fn region(&self, region_id: Uuid) -> ClientResult<Region> {
+        self.get(&format!("/v1/regions/{region_id}")).await
+    }
+
+    /// The first page of the players whose name contains `name` (case and accents aside), of
+    /// `region_id` if given.
+    pub async fn search_players(
+        &self,
+        name: &str,
+        region_id: Option<Uuid>,
+    ) -> ClientResult<Vec<Player>> {
+        let mut query =
+            reqwest::Url::parse("http://query/").map_err(|e| ClientError::Decode(e.to_string()))?;
+        query.query_pairs_mut().append_pair("q", name);
+        if let Some(region_id) = region_id {
+            query
+                .query_pairs_mut()
+                .append_pair("region_id", &region_id.to_string());
+        }
+        let pairs = query.query().unwrap_or_default();
+        self.get(&format!("/v1/players?{pairs}")).await
     }
 
     pub async fn event(&self, event_id: Uuid) -> ClientResult<Event> {

@@ -1,0 +1,2 @@
+ALTER TABLE players DROP COLUMN search_name;
+DROP FUNCTION fold_name(text);

@@ -111,7 +111,8 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
     }
     if !data_dir.join("PG_VERSION").exists() {
         let ok = pg_command(&bin, "initdb")
-            .args(["-U", "postgres", "--auth=trust", "-D"])
+            // UTF-8 whatever the machine's locale: player search folds names with normalize().
+            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "-D"])
             .arg(&data_dir)
             .status()
             .context("initdb")?

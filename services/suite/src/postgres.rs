@@ -112,7 +112,15 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
     if !data_dir.join("PG_VERSION").exists() {
         let ok = pg_command(&bin, "initdb")
             // UTF-8 whatever the machine's locale: player search folds names with normalize().
-            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "-D"])
+            .args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "-D",
+            ])
             .arg(&data_dir)
             .status()
             .context("initdb")?

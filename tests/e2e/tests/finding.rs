@@ -22,62 +22,18 @@ async fn players_are_found_by_name_whatever_the_case_and_accents_and_by_region()
     let joseph = register("JOSEPH Smith", Some(south.id)).await;
     let ana = register("Ana Pérez", Some(north.id)).await;
 
-    let found =
-        |players: Vec<catan_api::Player>| players.into_iter().map(|p| p.id).collect::<Vec<_>>();
+    let search = async |name: &str, region_id| -> Vec<Uuid> {
+        let players = ts.anonymous.search_players(name, region_id).await;
+        players.expect("search").into_iter().map(|p| p.id).collect()
+    };
     // Case and accents aside, by name: "jose" is in "José Ñúñez" and "JOSEPH Smith".
-    assert_eq!(
-        found(
-            ts.anonymous
-                .search_players("jose", None)
-                .await
-                .expect("search")
-        ),
-        [jose, joseph]
-    );
-    assert_eq!(
-        found(
-            ts.anonymous
-                .search_players("NUÑ", None)
-                .await
-                .expect("search")
-        ),
-        [jose]
-    );
-    assert_eq!(
-        found(
-            ts.anonymous
-                .search_players("perez", None)
-                .await
-                .expect("search")
-        ),
-        [ana]
-    );
+    assert_eq!(search("jose", None).await, [jose, joseph]);
+    assert_eq!(search("NUÑ", None).await, [jose]);
+    assert_eq!(search("perez", None).await, [ana]);
     // By region, with or without a name.
-    assert_eq!(
-        found(
-            ts.anonymous
-                .search_players("jose", Some(north.id))
-                .await
-                .expect("search")
-        ),
-        [jose]
-    );
-    assert_eq!(
-        found(
-            ts.anonymous
-                .search_players("", Some(north.id))
-                .await
-                .expect("search")
-        ),
-        [ana, jose]
-    );
-    assert!(
-        ts.anonymous
-            .search_players("zz", None)
-            .await
-            .expect("search")
-            .is_empty()
-    );
+    assert_eq!(search("jose", Some(north.id)).await, [jose]);
+    assert_eq!(search("", Some(north.id)).await, [ana, jose]);
+    assert!(search("zz", None).await.is_empty());
 
     // A page of the search links to the next one.
     let first = ts.http(Method::GET, "/v1/players?q=o&limit=1").send().await;

@@ -115,9 +115,7 @@ async fn create_entry(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write
-        .principal()
-        .require_event(event_id, &[Role::Director])?;
+    write.require_event(event_id, &[Role::Director])?;
     let body = write.body().0.clone();
     write.write(move |conn| enter(conn, event_id, &body)).await
 }
@@ -164,9 +162,7 @@ async fn drop_entry(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, entry_id) = path.into_inner();
-    write
-        .principal()
-        .require_event(event_id, &[Role::Director])?;
+    write.require_event(event_id, &[Role::Director])?;
     let reason = valid_name("reason", &write.body().reason)?;
     let status = if write.body().exclude {
         EntryStatus::Excluded

@@ -142,7 +142,7 @@ fn new_event(body: &CreateEvent) -> Result<NewEvent, ApiError> {
 async fn create_event(
     write: IdempotentWrite<web::Json<CreateEvent>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.principal().require_admin()?;
+    write.require_admin()?;
     let event = new_event(write.body())?;
     write
         .write(move |conn| {

@@ -32,7 +32,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn create_region(
     write: IdempotentWrite<web::Json<CreateRegion>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.principal().require_admin()?;
+    write.require_admin()?;
     let name = valid_name("name", &write.body().name)?;
     write
         .write(move |conn| {

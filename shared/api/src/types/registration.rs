@@ -232,3 +232,37 @@ pub struct DropEntry {
     #[serde(default)]
     pub exclude: bool,
 }
+
+/// What a change in registration touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RegistrationChangeKind {
+    Event,
+    Entry,
+    Player,
+}
+
+/// One change in registration: the current state of what it touched, which is in the field the
+/// kind names (`event`, `entry` or `player`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RegistrationChange {
+    pub kind: RegistrationChangeKind,
+    pub id: Uuid,
+    /// When the change was made.
+    pub changed_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<Event>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<Entry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<Player>,
+}
+
+/// A page of registration's change feed: changes in the order they committed, each thing once in
+/// its current state, and the cursor to read on from.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RegistrationChanges {
+    pub items: Vec<RegistrationChange>,
+    /// Pass as `after` to read the changes that follow; the same cursor when there were none.
+    pub next: String,
+}

@@ -196,3 +196,12 @@ impl TableResult {
         }
     }
 }
+
+/// A page of the federation-wide results feed: results in the order their last change committed,
+/// each table once in its current version, and the cursor to read on from.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ResultChanges {
+    pub items: Vec<TableResult>,
+    /// Pass as `after` to read the changes that follow; the same cursor when there were none.
+    pub next: String,
+}

@@ -150,7 +150,9 @@ async fn next_draw(state: &State, event: &Event, existing: &[Round]) -> Result<N
             "the event is complete: its final has been drawn".into(),
         ));
     }
-    let standings = state.peers.ranking.standings(event.id).await?;
+    let standings = crate::record::event_record(state, event, &entries, existing)
+        .await?
+        .classic_standings();
     let entry_of_player: HashMap<Uuid, Uuid> = entries
         .iter()
         .filter_map(|e| Some((e.player_id?, e.id)))

@@ -2,6 +2,7 @@
 //! final) with the domain's pairing engine, and stores each with its seed and the engine's figures.
 
 mod draw;
+mod record;
 mod routes;
 mod schema;
 mod store;

@@ -40,7 +40,10 @@ pub async fn draw_swiss_round(
         )));
     }
     let entries = state.peers.registration.entries(event.id).await?;
-    let standings = state.peers.ranking.partner_standings(event.id).await?;
+    let standings = crate::record::event_record(state, event, &entries, existing)
+        .await?
+        .partner_standings()
+        .map_err(ApiError::internal)?;
     let rows: Vec<PartnerRow> = standings
         .rows
         .iter()

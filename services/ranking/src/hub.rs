@@ -1,15 +1,14 @@
 //! The live standings of watched events, for the standings stream.
 //!
-//! One poller per event and replica computes the standings every `CATAN_STANDINGS_POLL_MS`
+//! One poller per event and replica reads the stored standings every `CATAN_STANDINGS_POLL_MS`
 //! (default 1000) while anyone watches, and every watcher gets each new version: a thousand
-//! dashboards cost what one does. Polling (rather than a notification from results) also catches
-//! what changes the standings elsewhere, such as a drop in registration.
+//! dashboards cost what one does. The follower keeps what is stored up to date, whatever changed
+//! the standings (a result, a correction, a drop in registration).
 
 use crate::State;
-use crate::standings::current_standings;
+use crate::store::{self, View};
 use actix_web::web;
 use actix_web::web::Bytes;
-use catan_kit::ApiError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -70,11 +69,13 @@ impl StandingsHub {
         sender: Arc<watch::Sender<Latest>>,
     ) {
         loop {
-            match current_standings(&state, event_id)
-                .await
-                .and_then(|(s, _)| to_json(&s))
-            {
-                Ok(json) => {
+            let read = catan_kit::db::run(&state.pool, move |conn| {
+                store::stored(conn, event_id, View::Standings)
+            })
+            .await;
+            match read {
+                Ok(Some(stored)) => {
+                    let json = stored.body;
                     sender.send_if_modified(|latest| {
                         let changed = latest.as_deref() != Some(&json);
                         if changed {
@@ -84,6 +85,7 @@ impl StandingsHub {
                     });
                 }
                 // The watchers keep what they have; the next poll tries again.
+                Ok(None) => {}
                 Err(e) => {
                     tracing::warn!(%event_id, error = %e, "standings stream could not refresh")
                 }
@@ -96,10 +98,6 @@ impl StandingsHub {
             }
         }
     }
-}
-
-pub(crate) fn to_json(standings: &impl serde::Serialize) -> Result<String, ApiError> {
-    serde_json::to_string(standings).map_err(ApiError::internal)
 }
 
 pub(crate) fn standings_event(json: &str) -> Bytes {

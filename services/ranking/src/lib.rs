@@ -1,14 +1,13 @@
-//! Ranking service: standings with exact tie-breaks and the final placements, computed from its
-//! own copy of the results, which it brings up to date from the results service's change feed on
-//! every read: a result posted while ranking was down is read when it is back.
+//! Ranking service: the federation's read model. A follower copies the producers' change feeds
+//! (registration's events, entries and players; every event's results) into ranking's own tables
+//! and computes each touched event's standings and placements once; reads serve what is stored
+//! and call no other service, so they stay fast and keep answering when a producer is down.
 
-mod feed;
+mod follow;
 mod hub;
-mod placements;
 mod routes;
 mod schema;
-mod standings;
-mod view;
+mod store;
 
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
@@ -24,10 +23,14 @@ pub(crate) type State = catan_kit::service::ServiceState;
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
     let (hub, close_streams) = hub::StandingsHub::new(settings.standings_poll);
     let hub = actix_web::web::Data::new(hub);
-    let server = SERVICE
-        .start(settings, listener, move |cfg| {
+    let follow_interval = settings.follow_interval;
+    let (server, state) = SERVICE
+        .start_with_state(settings, listener, move |cfg| {
             cfg.app_data(hub.clone());
         })
         .await?;
-    Ok(server.with_background(close_streams))
+    let follower = tokio::spawn(follow::follow(state, follow_interval));
+    Ok(server
+        .with_background(close_streams)
+        .with_background(follower))
 }

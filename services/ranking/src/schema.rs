@@ -2,9 +2,40 @@
 
 pub mod ranking {
     diesel::table! {
-        ranking.feed_cursors (event_id) {
+        ranking.entries (id) {
+            id -> Uuid,
             event_id -> Uuid,
-            last_seq -> Int8,
+            body -> Jsonb,
+            changed_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.event_views (event_id) {
+            event_id -> Uuid,
+            standings -> Text,
+            standings_etag -> Text,
+            placements -> Text,
+            placements_etag -> Text,
+            as_of -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.events (id) {
+            id -> Uuid,
+            body -> Jsonb,
+            changed_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.feeds (name) {
+            name -> Text,
+            next -> Text,
+            caught_up_at -> Nullable<Timestamptz>,
+            failing_since -> Nullable<Timestamptz>,
+            last_error -> Nullable<Text>,
         }
     }
 
@@ -19,5 +50,28 @@ pub mod ranking {
         }
     }
 
-    diesel::allow_tables_to_appear_in_same_query!(feed_cursors, known_results,);
+    diesel::table! {
+        ranking.players (id) {
+            id -> Uuid,
+            body -> Jsonb,
+            changed_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.stale_views (event_id) {
+            event_id -> Uuid,
+            marked -> Int8,
+        }
+    }
+
+    diesel::allow_tables_to_appear_in_same_query!(
+        entries,
+        event_views,
+        events,
+        feeds,
+        known_results,
+        players,
+        stale_views,
+    );
 }

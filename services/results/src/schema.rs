@@ -52,6 +52,7 @@ pub mod results {
             sheet -> Jsonb,
             recorded_at -> Timestamptz,
             recorded_by -> Uuid,
+            txid -> Int8,
         }
     }
 

@@ -3,6 +3,8 @@
 use crate::schema::results::{confirmations, disputes, result_versions, results};
 use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult, TeamScore};
 use catan_kit::ApiError;
+use catan_kit::feed::{self, Cursor};
+use diesel::sql_types::BigInt;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -160,6 +162,32 @@ pub fn changes(
         .select(columns!(results))
         .load(conn)?;
     annotated(conn, rows)
+}
+
+/// A page of the federation-wide feed after `after`: the results of finished transactions, in the
+/// order their last change committed, and the cursor of the last one.
+pub fn federation_changes(
+    conn: &mut PgConnection,
+    after: Cursor,
+    limit: i64,
+) -> Result<(Vec<TableResult>, Cursor), ApiError> {
+    let rows: Vec<(i64, Row)> = results::table
+        .filter(
+            results::txid
+                .gt(after.txid)
+                .or(results::txid.eq(after.txid).and(results::seq.gt(after.seq))),
+        )
+        .filter(results::txid.lt(diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW)))
+        .order((results::txid, results::seq))
+        .limit(limit)
+        .select((results::txid, columns!(results)))
+        .load(conn)?;
+    let next = rows.last().map_or(after, |(txid, row)| Cursor {
+        txid: *txid,
+        seq: row.6,
+    });
+    let results = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
+    Ok((results, next))
 }
 
 pub fn history(

@@ -7,6 +7,7 @@ pub mod client;
 pub mod openapi;
 pub mod problem;
 pub mod request_id;
+pub mod standings;
 pub mod types;
 pub mod webhooks;
 

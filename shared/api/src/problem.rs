@@ -52,6 +52,8 @@ catan_domain::with_rule_codes!(error_codes! {
         InvalidJson = "invalid_json",
         /// A query parameter does not parse.
         InvalidQuery = "invalid_query",
+        /// A change feed's cursor is not one of its pages' `next`.
+        InvalidCursor = "invalid_cursor",
         InvalidIdempotencyKey = "invalid_idempotency_key",
         /// The Idempotency-Key was used for another request.
         KeyReused = "key_reused",

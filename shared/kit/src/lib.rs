@@ -2,7 +2,9 @@
 //! writes, and the skeleton every service's HTTP server is built on.
 
 pub mod auth;
+pub mod conditional;
 pub mod db;
+pub mod feed;
 pub mod idempotency;
 pub mod optional_body;
 pub mod pagination;

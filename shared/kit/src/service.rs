@@ -129,22 +129,38 @@ impl Service {
     where
         F: Fn(&mut ServiceConfig) + Send + Clone + 'static,
     {
+        Ok(self.start_with_state(settings, listener, data).await?.0)
+    }
+
+    /// [`Service::start`], also handing back the handlers' state for the service's own
+    /// background work.
+    pub async fn start_with_state<F>(
+        &self,
+        settings: Settings,
+        listener: TcpListener,
+        data: F,
+    ) -> anyhow::Result<(RunningServer, web::Data<ServiceState>)>
+    where
+        F: Fn(&mut ServiceConfig) + Send + Clone + 'static,
+    {
         let pool = self.database(&settings).await?;
         let verifier = Verifier::of_registration(&settings.peers.registration).await;
         let state = web::Data::new(ServiceState {
             pool: pool.clone(),
             peers: Peers::of(&settings.peers),
         });
+        let handlers_state = state.clone();
         let server = self.serve(listener, &settings, &pool, move |cfg| {
-            cfg.app_data(state.clone()).app_data(verifier.clone());
+            cfg.app_data(handlers_state.clone()).app_data(verifier.clone());
             data(cfg);
         })?;
-        Ok(if self.relays_outbox {
+        let server = if self.relays_outbox {
             let registration = &settings.peers.registration;
             server.with_background(spawn_relay(pool, registration, settings.webhooks))
         } else {
             server
-        })
+        };
+        Ok((server, state))
     }
 }
 

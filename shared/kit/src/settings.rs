@@ -33,6 +33,8 @@ pub struct Settings {
     pub webhooks: WebhookSettings,
     /// `CATAN_STANDINGS_POLL_MS`: how often a watched event's standings are checked (1000).
     pub standings_poll: Duration,
+    /// `CATAN_FOLLOW_MS`: how often ranking reads the producers' change feeds (100).
+    pub follow_interval: Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -155,6 +157,7 @@ impl Settings {
             },
             webhooks: WebhookSettings::default(),
             standings_poll: Duration::from_millis(1000),
+            follow_interval: Duration::from_millis(100),
         }
     }
 
@@ -208,6 +211,7 @@ impl Settings {
                 poll_interval: vars.millis("CATAN_WEBHOOKS_POLL_MS", webhooks.poll_interval)?,
             },
             standings_poll: vars.millis("CATAN_STANDINGS_POLL_MS", defaults.standings_poll)?,
+            follow_interval: vars.millis("CATAN_FOLLOW_MS", defaults.follow_interval)?,
         })
     }
 }

@@ -77,9 +77,48 @@ impl TestSuite {
         self.anonymous.with_token(token)
     }
 
-    /// The classic standings of `event_id`, read as the public reads them.
+    /// Waits until ranking's read model includes every change made before the call: each feed
+    /// read to its end, and the views computed, by a round of the follower that began after it.
+    pub async fn settled(&self) {
+        let asked = chrono::Utc::now();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let state = self.anonymous.read_model_state().await.expect("feeds");
+            if state
+                .feeds
+                .iter()
+                .all(|f| f.caught_up_at.is_some_and(|at| at > asked))
+            {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the read model did not catch up: {state:?}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The classic standings of `event_id`, once the read model has every change made so far,
+    /// read as the public reads them.
     pub async fn standings(&self, event_id: Uuid) -> catan_api::Standings {
+        self.settled().await;
         self.anonymous.standings(event_id).await.expect("standings")
+    }
+
+    /// The partner standings of `event_id`, as [`TestSuite::standings`].
+    pub async fn partner_standings(&self, event_id: Uuid) -> catan_api::PartnerStandings {
+        self.settled().await;
+        self.anonymous
+            .partner_standings(event_id)
+            .await
+            .expect("partner standings")
+    }
+
+    /// The placements of `event_id`, as [`TestSuite::standings`].
+    pub async fn placements(&self, event_id: Uuid) -> catan_api::Placements {
+        self.settled().await;
+        self.anonymous.placements(event_id).await.expect("placements")
     }
 
     /// The key registration signs tokens with, read from its schema: tests forge tokens with it.

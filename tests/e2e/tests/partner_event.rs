@@ -110,19 +110,11 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
     let mut byes: Vec<Uuid> = Vec::new();
     let mut met: HashSet<(Uuid, Uuid)> = HashSet::new();
     let mut time_limited = 0;
-    let early = ts
-        .anonymous
-        .placements(event_id)
-        .await
-        .expect("placements before play");
+    let early = ts.placements(event_id).await;
     assert!(!early.complete && early.rows.is_empty());
 
     for number in 1..=4u32 {
-        let before: PartnerStandings = ts
-            .anonymous
-            .partner_standings(event_id)
-            .await
-            .expect("standings");
+        let before: PartnerStandings = ts.partner_standings(event_id).await;
         let round = fx.draw().await;
         assert_eq!((round.number, round.stage), (number, Stage::Swiss));
         assert_eq!(
@@ -182,11 +174,7 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
         .await;
     assert_refused(extra, 409, "4 rounds only");
 
-    let standings = ts
-        .anonymous
-        .partner_standings(event_id)
-        .await
-        .expect("standings");
+    let standings = ts.partner_standings(event_id).await;
     assert_eq!(standings.after_round, 4);
     let expected = independent_records(&posted, &byes);
     assert_eq!(standings.rows.len(), 13);
@@ -209,7 +197,7 @@ async fn a_13_team_partner_event_plays_4_swiss_rounds_with_a_bye_each_round() {
         );
     }
     // Once every round is in, the placements are the final standings.
-    let placements = ts.anonymous.placements(event_id).await.expect("placements");
+    let placements = ts.placements(event_id).await;
     assert!(placements.complete);
     let placed: Vec<Uuid> = placements.rows.iter().map(|r| r.entry_id).collect();
     let ranked: Vec<Uuid> = standings.rows.iter().map(|r| r.entry_id).collect();
@@ -409,11 +397,7 @@ async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize
         fx.submit(1, table.number, &sheet).await;
     }
     // The best team after round 1 leaves.
-    let leader = ts
-        .anonymous
-        .partner_standings(fx.event.id)
-        .await
-        .expect("standings")
+    let leader = ts.partner_standings(fx.event.id).await
         .rows[0]
         .entry_id;
     let drop = catan_api::DropEntry {
@@ -431,11 +415,7 @@ async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize
         "a dropped team is not paired"
     );
     assert_eq!(seated.len() + round2.byes.len(), 5);
-    let standings = ts
-        .anonymous
-        .partner_standings(fx.event.id)
-        .await
-        .expect("standings");
+    let standings = ts.partner_standings(fx.event.id).await;
     let row = standings
         .rows
         .iter()

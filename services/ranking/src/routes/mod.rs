@@ -1,25 +1,50 @@
-//! The ranking service's HTTP surface, one module per resource: standings and placements,
-//! readable by anyone.
+//! The ranking service's HTTP surface, one module per resource, readable by anyone: each read
+//! serves the read model as stored, with an `ETag`.
 
+mod feeds;
 mod placements;
 mod standings;
+
+use crate::store::{Stored, View};
+use actix_web::{HttpRequest, HttpResponse};
+use catan_kit::{ApiError, conditional, db};
+use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     standings::register(cfg);
     placements::register(cfg);
+    feeds::register(cfg);
 }
 
-/// Says in a `Warning` header when ranking's copy of the results may be behind.
-fn with_freshness(
-    mut response: actix_web::HttpResponseBuilder,
-    up_to_date: bool,
-) -> actix_web::HttpResponseBuilder {
-    if !up_to_date {
-        // The copy could not be brought up to date: say so rather than fail the read.
+/// Says in a `Warning` header when a producer cannot be read just now, so that the read, which
+/// still answers with the last state, may be behind.
+fn with_freshness(behind: bool) -> actix_web::HttpResponseBuilder {
+    let mut response = HttpResponse::Ok();
+    if behind {
         response.insert_header((
             "Warning",
-            "110 - \"results service unreachable; this may be out of date\"",
+            "110 - \"a producer of the read model is unreachable; this may be out of date\"",
         ));
     }
     response
+}
+
+/// One event's stored view, answered as it is stored (or `304` to a client that has it).
+async fn serve_view(
+    state: &crate::State,
+    request: &HttpRequest,
+    event_id: Uuid,
+    view: View,
+) -> Result<HttpResponse, ApiError> {
+    let stored = db::run(&state.pool, move |conn| crate::store::stored(conn, event_id, view))
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?;
+    let Stored { body, etag, behind } = stored;
+    Ok(conditional::respond(
+        request,
+        with_freshness(behind),
+        &etag,
+        "application/json",
+        body,
+    ))
 }

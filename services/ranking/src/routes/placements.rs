@@ -1,9 +1,8 @@
 //! An event's final placements.
 
 use crate::State;
-use crate::placements::placements_of;
-use crate::view::load;
-use actix_web::{HttpResponse, get, web};
+use crate::store::View;
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{Placements, Problem};
 use catan_kit::ApiError;
 use uuid::Uuid;
@@ -15,21 +14,22 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// The final placements. A classic event's, once the final has a result: the final's winner, the
 /// other finalists, the semi-finalists, then everyone else by the qualifying standings. A partner
 /// event's, once every Swiss round has its results: its final standings. Until then `complete`
-/// is false and there are no rows. Needs no token.
+/// is false and there are no rows. Carries an `ETag`; `If-None-Match` answers `304` while they
+/// are unchanged. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
     responses(
-        (status = 200, body = Placements),
+        (status = 200, body = Placements, headers(("ETag" = String, description = "The placements' version"))),
+        (status = 304, description = "Unchanged since the `If-None-Match` version"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/placements")]
 async fn event_placements(
     state: web::Data<State>,
+    request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = load(&state, path.into_inner()).await?;
-    let body = placements_of(&state, &view).await?;
-    Ok(super::with_freshness(HttpResponse::Ok(), view.up_to_date).json(body))
+    super::serve_view(&state, &request, path.into_inner(), View::Placements).await
 }

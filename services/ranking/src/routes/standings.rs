@@ -1,10 +1,10 @@
 //! An event's standings: read once, or as a stream of server-sent events while they change.
 
 use crate::State;
-use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event, to_json};
-use crate::standings::current_standings;
+use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event};
+use crate::store::{self, View};
 use actix_web::web::Bytes;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{AnyStandings, Problem};
 use catan_kit::ApiError;
 use uuid::Uuid;
@@ -15,22 +15,25 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The standings. Classic events: credited VP, then the exact sum of VP shares, then games won;
 /// players still equal share the rank. Partner events: points, then fewer VP against, then more
-/// VP; the top three marked as prize winners. Needs no token.
+/// VP; the top three marked as prize winners. `as_of` is the last change they include; they
+/// carry an `ETag`, and `If-None-Match` answers `304` while they are unchanged. When a producer
+/// cannot be read they still answer, with a `Warning` that they may be behind. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
     responses(
-        (status = 200, body = AnyStandings),
+        (status = 200, body = AnyStandings, headers(("ETag" = String, description = "The standings' version"))),
+        (status = 304, description = "Unchanged since the `If-None-Match` version"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/standings")]
 async fn standings(
     state: web::Data<State>,
+    request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (body, up_to_date) = current_standings(&state, path.into_inner()).await?;
-    Ok(super::with_freshness(HttpResponse::Ok(), up_to_date).json(body))
+    super::serve_view(&state, &request, path.into_inner(), View::Standings).await
 }
 
 /// The standings as they change, as server-sent events: first a `standings` event with the
@@ -51,9 +54,13 @@ async fn standings_stream(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    // Errors (no such event, a peer down) are answered as problems before the stream starts.
-    let (now, _) = current_standings(&state, event_id).await?;
-    let json = to_json(&now)?;
+    // No such event is answered as a problem before the stream starts.
+    let json = catan_kit::db::run(&state.pool, move |conn| {
+        store::stored(conn, event_id, View::Standings)
+    })
+    .await?
+    .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?
+    .body;
     let mut first = RECONNECT.as_bytes().to_vec();
     first.extend_from_slice(&standings_event(&json));
     let watcher = Watcher {

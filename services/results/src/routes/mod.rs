@@ -2,6 +2,7 @@
 
 mod changes;
 mod confirmations;
+mod feed;
 mod round_results;
 mod table_results;
 
@@ -10,4 +11,5 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     round_results::register(cfg);
     changes::register(cfg);
     confirmations::register(cfg);
+    feed::register(cfg);
 }

@@ -21,4 +21,9 @@ impl ApiClient {
     pub async fn placements(&self, event_id: Uuid) -> ClientResult<Placements> {
         self.get(&format!("/v1/events/{event_id}/placements")).await
     }
+
+    /// How far ranking's read model has read each producer's feed.
+    pub async fn read_model_state(&self) -> ClientResult<ReadModelState> {
+        self.get("/v1/ranking/feeds").await
+    }
 }

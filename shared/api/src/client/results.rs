@@ -126,4 +126,26 @@ impl ApiClient {
         ))
         .await
     }
+
+    /// Every event's results changed after `after` (a page's `next`, or empty for the beginning),
+    /// in the order the changes committed.
+    pub async fn results_feed(&self, after: &str, limit: u32) -> ClientResult<ResultChanges> {
+        self.get(&format!("/v1/feeds/results?after={after}&limit={limit}"))
+            .await
+    }
+
+    /// Every current result of the event, read from its change feed to the end.
+    pub async fn event_results(&self, event_id: Uuid) -> ClientResult<Vec<TableResult>> {
+        const PAGE: u32 = 1000;
+        let mut all: Vec<TableResult> = Vec::new();
+        loop {
+            let after = all.last().map_or(0, |r| r.seq);
+            let page = self.result_changes(event_id, after, PAGE).await?.items;
+            let full = page.len() == PAGE as usize;
+            all.extend(page);
+            if !full {
+                return Ok(all);
+            }
+        }
+    }
 }

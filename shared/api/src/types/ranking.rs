@@ -2,6 +2,7 @@
 
 use super::registration::{EntryStatus, EventFormat};
 use catan_domain::results::Stage;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -35,6 +36,8 @@ pub struct Standings {
     pub after_round: u32,
     /// Qualifying results counted.
     pub results_counted: u32,
+    /// The last change these standings include.
+    pub as_of: DateTime<Utc>,
     pub rows: Vec<StandingRow>,
 }
 
@@ -67,6 +70,8 @@ pub struct PartnerStandings {
     /// The last Swiss round whose every table has a result (0 before any).
     pub after_round: u32,
     pub results_counted: u32,
+    /// The last change these standings include.
+    pub as_of: DateTime<Utc>,
     pub rows: Vec<PartnerStandingRow>,
 }
 
@@ -188,5 +193,25 @@ pub struct PlacementRow {
 pub struct Placements {
     pub event_id: Uuid,
     pub complete: bool,
+    /// The last change these placements include.
+    pub as_of: DateTime<Utc>,
     pub rows: Vec<PlacementRow>,
+}
+
+/// How far ranking's read model has read one producer's change feed.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct FeedState {
+    /// `registration` or `results`.
+    pub name: String,
+    /// When the last read that reached the feed's end began: every change committed before it,
+    /// and not still in flight then, is in the model.
+    pub caught_up_at: Option<DateTime<Utc>>,
+    /// Since when the producer cannot be read; the model serves its last state meanwhile.
+    pub failing_since: Option<DateTime<Utc>>,
+}
+
+/// How fresh ranking's read model is.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ReadModelState {
+    pub feeds: Vec<FeedState>,
 }

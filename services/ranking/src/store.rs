@@ -1,0 +1,324 @@
+//! Ranking's tables: its copies of what the producers' feeds carry, the events whose views are to
+//! be computed again, and the views as served.
+
+use crate::schema::ranking::{
+    entries, event_views, events, feeds, known_results, players, stale_views,
+};
+use catan_api::{Entry, Event, RegistrationChange, RegistrationChangeKind, TableResult};
+use catan_kit::ApiError;
+use catan_kit::db::enum_to_text;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use uuid::Uuid;
+
+/// The feeds ranking follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feed {
+    Registration,
+    Results,
+}
+
+impl Feed {
+    pub const ALL: [Feed; 2] = [Feed::Registration, Feed::Results];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Feed::Registration => "registration",
+            Feed::Results => "results",
+        }
+    }
+}
+
+/// Where to read `feed` on from.
+pub fn next_of(conn: &mut PgConnection, feed: Feed) -> Result<String, ApiError> {
+    Ok(feeds::table
+        .find(feed.name())
+        .select(feeds::next)
+        .first(conn)?)
+}
+
+/// Moves `feed`'s cursor from `from` to `to`; false when another replica moved it meanwhile (its
+/// copy of the same page then stands, and this one is rolled back).
+pub fn advance(conn: &mut PgConnection, feed: Feed, from: &str, to: &str) -> Result<bool, ApiError> {
+    let moved = diesel::update(
+        feeds::table
+            .find(feed.name())
+            .filter(feeds::next.eq(from)),
+    )
+    .set(feeds::next.eq(to))
+    .execute(conn)?;
+    Ok(moved == 1)
+}
+
+/// Records how the last read of `feed` went: caught up with it at `caught_up_at`, or failing.
+pub fn record_read(
+    conn: &mut PgConnection,
+    feed: Feed,
+    outcome: Result<DateTime<Utc>, String>,
+) -> Result<(), ApiError> {
+    let row = feeds::table.find(feed.name());
+    match outcome {
+        Ok(at) => diesel::update(row)
+            .set((
+                feeds::caught_up_at.eq(at),
+                feeds::failing_since.eq(None::<DateTime<Utc>>),
+                feeds::last_error.eq(None::<String>),
+            ))
+            .execute(conn)?,
+        Err(error) => diesel::update(row)
+            .set((
+                feeds::failing_since.eq(diesel::dsl::sql::<diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>>(
+                    "coalesce(failing_since, now())",
+                )),
+                feeds::last_error.eq(error),
+            ))
+            .execute(conn)?,
+    };
+    Ok(())
+}
+
+/// Every feed's state: (name, caught up at, failing since).
+pub fn feed_states(
+    conn: &mut PgConnection,
+) -> Result<Vec<(String, Option<DateTime<Utc>>, Option<DateTime<Utc>>)>, ApiError> {
+    Ok(feeds::table
+        .order(feeds::name)
+        .select((feeds::name, feeds::caught_up_at, feeds::failing_since))
+        .load(conn)?)
+}
+
+fn mark_stale(conn: &mut PgConnection, event_ids: &[Uuid]) -> Result<(), ApiError> {
+    for event_id in event_ids {
+        diesel::insert_into(stale_views::table)
+            .values(stale_views::event_id.eq(event_id))
+            .on_conflict(stale_views::event_id)
+            .do_update()
+            .set(stale_views::marked.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "nextval('stale_views_marked_seq')",
+            )))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Copies registration's changes, and marks the events they touch for a new view.
+pub fn apply_registration(
+    conn: &mut PgConnection,
+    changes: &[RegistrationChange],
+) -> Result<(), ApiError> {
+    let mut touched = Vec::new();
+    for change in changes {
+        let at = change.changed_at;
+        match (change.kind, &change.event, &change.entry, &change.player) {
+            (RegistrationChangeKind::Event, Some(event), _, _) => {
+                let body = to_json(event)?;
+                diesel::insert_into(events::table)
+                    .values((events::id.eq(event.id), events::body.eq(&body), events::changed_at.eq(at)))
+                    .on_conflict(events::id)
+                    .do_update()
+                    .set((events::body.eq(&body), events::changed_at.eq(at)))
+                    .execute(conn)?;
+                touched.push(event.id);
+            }
+            (RegistrationChangeKind::Entry, _, Some(entry), _) => {
+                let body = to_json(entry)?;
+                diesel::insert_into(entries::table)
+                    .values((
+                        entries::id.eq(entry.id),
+                        entries::event_id.eq(entry.event_id),
+                        entries::body.eq(&body),
+                        entries::changed_at.eq(at),
+                    ))
+                    .on_conflict(entries::id)
+                    .do_update()
+                    .set((entries::body.eq(&body), entries::changed_at.eq(at)))
+                    .execute(conn)?;
+                touched.push(entry.event_id);
+            }
+            (RegistrationChangeKind::Player, _, _, Some(player)) => {
+                let body = to_json(player)?;
+                diesel::insert_into(players::table)
+                    .values((players::id.eq(player.id), players::body.eq(&body), players::changed_at.eq(at)))
+                    .on_conflict(players::id)
+                    .do_update()
+                    .set((players::body.eq(&body), players::changed_at.eq(at)))
+                    .execute(conn)?;
+            }
+            _ => {
+                return Err(ApiError::internal(format!(
+                    "registration's change of {} carries no {:?}",
+                    change.id, change.kind
+                )));
+            }
+        }
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    mark_stale(conn, &touched)
+}
+
+/// Copies results; a newer change of a table replaces an older one, never the reverse, so that
+/// replicas copying at once agree. Marks their events for a new view.
+pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result<(), ApiError> {
+    use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
+    let mut touched = Vec::new();
+    for result in results {
+        // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
+        diesel::sql_query(
+            "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (event_id, round, table_number) DO UPDATE SET seq = excluded.seq, stage = excluded.stage, result = excluded.result \
+             WHERE known_results.seq < excluded.seq",
+        )
+        .bind::<SqlUuid, _>(result.event_id)
+        .bind::<Integer, _>(i32::try_from(result.round).map_err(ApiError::internal)?)
+        .bind::<Integer, _>(i32::try_from(result.table).map_err(ApiError::internal)?)
+        .bind::<Text, _>(enum_to_text(&result.stage))
+        .bind::<BigInt, _>(result.seq)
+        .bind::<Jsonb, _>(serde_json::to_value(result).map_err(ApiError::internal)?)
+        .execute(conn)?;
+        touched.push(result.event_id);
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    mark_stale(conn, &touched)
+}
+
+/// Up to `limit` events whose views are stale, each with the mark that asked for it.
+pub fn stale(conn: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, i64)>, ApiError> {
+    Ok(stale_views::table
+        .order(stale_views::marked)
+        .limit(limit)
+        .select((stale_views::event_id, stale_views::marked))
+        .load(conn)?)
+}
+
+/// What an event's views are computed from: the event, its entries, every result known, and the
+/// last change among them; `None` while registration's feed has not brought the event.
+pub struct Inputs {
+    pub event: Event,
+    pub entries: Vec<Entry>,
+    pub results: Vec<TableResult>,
+    pub as_of: DateTime<Utc>,
+}
+
+pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Inputs>, ApiError> {
+    let Some((event, event_changed)): Option<(serde_json::Value, DateTime<Utc>)> = events::table
+        .find(event_id)
+        .select((events::body, events::changed_at))
+        .first(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let entry_rows: Vec<(serde_json::Value, DateTime<Utc>)> = entries::table
+        .filter(entries::event_id.eq(event_id))
+        .order(entries::id)
+        .select((entries::body, entries::changed_at))
+        .load(conn)?;
+    let result_rows: Vec<serde_json::Value> = known_results::table
+        .filter(known_results::event_id.eq(event_id))
+        .select(known_results::result)
+        .load(conn)?;
+    let results: Vec<TableResult> = result_rows.into_iter().map(parse).collect::<Result<_, _>>()?;
+    let as_of = entry_rows
+        .iter()
+        .map(|(_, at)| *at)
+        .chain(results.iter().map(|r| r.recorded_at))
+        .fold(event_changed, DateTime::max);
+    // An entry's order is its registration's, as registration lists them.
+    let mut entries: Vec<Entry> = entry_rows
+        .into_iter()
+        .map(|(body, _)| parse(body))
+        .collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e: &Entry| (e.created_at, e.id));
+    Ok(Some(Inputs {
+        event: parse(event)?,
+        entries,
+        results,
+        as_of,
+    }))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_json::from_value(value).map_err(ApiError::internal)
+}
+
+/// An event's views as served, with their validators.
+pub struct Views {
+    pub standings: String,
+    pub standings_etag: String,
+    pub placements: String,
+    pub placements_etag: String,
+    pub as_of: DateTime<Utc>,
+}
+
+/// Stores an event's views, and clears its stale mark unless a change marked it again meanwhile.
+pub fn store_views(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    marked: i64,
+    views: &Views,
+) -> Result<(), ApiError> {
+    let row = (
+        event_views::standings.eq(&views.standings),
+        event_views::standings_etag.eq(&views.standings_etag),
+        event_views::placements.eq(&views.placements),
+        event_views::placements_etag.eq(&views.placements_etag),
+        event_views::as_of.eq(views.as_of),
+    );
+    diesel::insert_into(event_views::table)
+        .values((event_views::event_id.eq(event_id), row))
+        .on_conflict(event_views::event_id)
+        .do_update()
+        .set(row)
+        .execute(conn)?;
+    unmark(conn, event_id, marked)
+}
+
+/// Clears an event's stale mark unless a change marked it again meanwhile.
+pub fn unmark(conn: &mut PgConnection, event_id: Uuid, marked: i64) -> Result<(), ApiError> {
+    diesel::delete(
+        stale_views::table
+            .find(event_id)
+            .filter(stale_views::marked.eq(marked)),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Which of an event's views to read.
+#[derive(Debug, Clone, Copy)]
+pub enum View {
+    Standings,
+    Placements,
+}
+
+/// A stored view: its body, its validator, and whether a producer cannot be read just now (so
+/// that it may be behind).
+pub struct Stored {
+    pub body: String,
+    pub etag: String,
+    pub behind: bool,
+}
+
+/// One event's stored view, read in one query.
+pub fn stored(conn: &mut PgConnection, event_id: Uuid, view: View) -> Result<Option<Stored>, ApiError> {
+    let behind = diesel::dsl::exists(feeds::table.filter(feeds::failing_since.is_not_null()));
+    let row: Option<(String, String, bool)> = match view {
+        View::Standings => event_views::table
+            .find(event_id)
+            .select((event_views::standings, event_views::standings_etag, behind))
+            .first(conn)
+            .optional()?,
+        View::Placements => event_views::table
+            .find(event_id)
+            .select((event_views::placements, event_views::placements_etag, behind))
+            .first(conn)
+            .optional()?,
+    };
+    Ok(row.map(|(body, etag, behind)| Stored { body, etag, behind }))
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(value).map_err(ApiError::internal)
+}

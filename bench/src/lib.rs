@@ -1,4 +1,6 @@
-//! Benchmarks of the pairing engine: the engine against the simplest alternative, a random
+//! Benchmarks of the pairing engine, the ratings and ranking's read model ([`read_model`]).
+//!
+//! The pairing engine is measured against the simplest alternative, a random
 //! draw retried until it repeats no meeting (at most 1,000 tries), measured in the same run.
 
 #![allow(
@@ -10,4 +12,5 @@
 pub mod baseline;
 pub mod classic;
 pub mod ratings;
+pub mod read_model;
 pub mod swiss;

@@ -1,4 +1,5 @@
-//! `catan-bench classic|swiss ...`: prints one JSON object with the engine's figures.
+//! `catan-bench classic|swiss|ratings|read-model ...`: prints one JSON object with the figures
+//! on stdout (and, for the longer runs, human lines on stderr).
 
 #![allow(
     clippy::expect_used,
@@ -6,11 +7,13 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{classic, ratings, swiss};
+use catan_bench::{classic, ratings, read_model, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(about = "Benchmarks of the pairing engine and the ratings; prints one JSON object.")]
+#[command(
+    about = "Benchmarks of the pairing engine, the ratings and ranking's read model; prints one JSON object."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -65,6 +68,9 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Ranking's read model through the gateway of the whole suite, started here over a fresh
+    /// database: event standings read against `GET /v1/events/{id}`, and freshness under writes.
+    ReadModel(read_model::Options),
 }
 
 fn main() {
@@ -93,6 +99,13 @@ fn main() {
             players,
             seed,
         } => ratings::run(games, players, seed),
+        Command::ReadModel(options) => match read_model::main(&options) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("catan-bench read-model: {e:#}");
+                std::process::exit(1);
+            }
+        },
     };
     println!("{report}");
 }

@@ -35,6 +35,7 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
         outcomes.push((feed, read_to_end(state, feed).await));
     }
     refresh_views(state).await?;
+    db::run(&state.pool, crate::ratings::replay).await?;
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
             let outcome = outcome.map(|()| started).map_err(|e| e.to_string());

@@ -5,6 +5,8 @@
 
 mod follow;
 mod hub;
+mod players;
+mod ratings;
 mod routes;
 mod schema;
 mod store;

@@ -26,6 +26,7 @@ pub mod ranking {
             id -> Uuid,
             body -> Jsonb,
             changed_at -> Timestamptz,
+            starts_on -> Date,
         }
     }
 
@@ -59,6 +60,37 @@ pub mod ranking {
     }
 
     diesel::table! {
+        ranking.rating_history (played_on, event_id, round, table_number, player_id) {
+            played_on -> Date,
+            event_id -> Uuid,
+            round -> Int4,
+            table_number -> Int4,
+            player_id -> Uuid,
+            mu_before -> Float8,
+            sigma_before -> Float8,
+            mu_after -> Float8,
+            sigma_after -> Float8,
+        }
+    }
+
+    diesel::table! {
+        ranking.ratings (player_id) {
+            player_id -> Uuid,
+            mu -> Float8,
+            sigma -> Float8,
+            rating -> Float8,
+            games -> Int4,
+        }
+    }
+
+    diesel::table! {
+        ranking.ratings_stale (event_id) {
+            event_id -> Uuid,
+            from_round -> Int4,
+        }
+    }
+
+    diesel::table! {
         ranking.stale_views (event_id) {
             event_id -> Uuid,
             marked -> Int8,
@@ -72,6 +104,9 @@ pub mod ranking {
         feeds,
         known_results,
         players,
+        rating_history,
+        ratings,
+        ratings_stale,
         stale_views,
     );
 }

@@ -5,6 +5,7 @@ use crate::schema::ranking::{
     entries, event_views, events, feeds, known_results, players, stale_views,
 };
 use catan_api::{Entry, Event, RegistrationChange, RegistrationChangeKind, TableResult};
+use crate::ratings;
 use catan_kit::ApiError;
 use catan_kit::db::enum_to_text;
 use chrono::{DateTime, Utc};
@@ -112,13 +113,17 @@ pub fn apply_registration(
         match (change.kind, &change.event, &change.entry, &change.player) {
             (RegistrationChangeKind::Event, Some(event), _, _) => {
                 let body = to_json(event)?;
+                let starts_on = event.starts_on;
+                let row = (events::body.eq(&body), events::changed_at.eq(at), events::starts_on.eq(starts_on));
                 diesel::insert_into(events::table)
-                    .values((events::id.eq(event.id), events::body.eq(&body), events::changed_at.eq(at)))
+                    .values((events::id.eq(event.id), row))
                     .on_conflict(events::id)
                     .do_update()
-                    .set((events::body.eq(&body), events::changed_at.eq(at)))
+                    .set(row)
                     .execute(conn)?;
                 touched.push(event.id);
+                // Its date orders its games among everyone's.
+                ratings::mark_stale(conn, event.id, 0)?;
             }
             (RegistrationChangeKind::Entry, _, Some(entry), _) => {
                 let body = to_json(entry)?;
@@ -143,6 +148,9 @@ pub fn apply_registration(
                     .do_update()
                     .set((players::body.eq(&body), players::changed_at.eq(at)))
                     .execute(conn)?;
+                if player.merged_into.is_some() {
+                    ratings::mark_stale(conn, Uuid::nil(), 0)?;
+                }
             }
             _ => {
                 return Err(ApiError::internal(format!(
@@ -177,6 +185,7 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
         .bind::<Jsonb, _>(serde_json::to_value(result).map_err(ApiError::internal)?)
         .execute(conn)?;
         touched.push(result.event_id);
+        ratings::mark_stale(conn, result.event_id, i32::try_from(result.round).unwrap_or(0))?;
     }
     touched.sort_unstable();
     touched.dedup();

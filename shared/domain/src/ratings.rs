@@ -285,6 +285,11 @@ impl Ratings {
             .unwrap_or_else(|| self.model.new_rating())
     }
 
+    /// Sets a player's rating, as earlier games left it.
+    pub fn set(&mut self, player: PlayerId, rating: Rating) {
+        self.players.insert(player, rating);
+    }
+
     /// Plays one game (games are played in the order they happened); answers each player's
     /// rating before and after it, team by team.
     pub fn play(&mut self, game: &RatedGame) -> Vec<Vec<(PlayerId, Rating, Rating)>> {

@@ -79,6 +79,27 @@ impl ApiError {
         }
     }
 
+    /// Ok when nothing is broken, else a 422 listing every `(field, code, message)` broken.
+    pub fn all_of(broken: Vec<(&str, ErrorCode, &str)>) -> Result<(), Self> {
+        if broken.is_empty() {
+            return Ok(());
+        }
+        let detail = broken
+            .iter()
+            .map(|(_, _, message)| *message)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let errors = broken
+            .into_iter()
+            .map(|(field, code, message)| FieldError {
+                field: field.to_string(),
+                code,
+                message: message.to_string(),
+            })
+            .collect();
+        Err(ApiError::Validation { detail, errors })
+    }
+
     /// A 422 from the rules' violations.
     pub fn violations(violations: Vec<Violation>) -> Self {
         let errors: Vec<FieldError> = violations.into_iter().map(field_error).collect();

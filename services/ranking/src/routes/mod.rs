@@ -3,6 +3,8 @@
 
 mod feeds;
 mod placements;
+mod players;
+mod ratings;
 mod standings;
 
 use crate::store::{Stored, View};
@@ -14,6 +16,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     standings::register(cfg);
     placements::register(cfg);
     feeds::register(cfg);
+    ratings::register(cfg);
+    players::register(cfg);
 }
 
 /// Says in a `Warning` header when a producer cannot be read just now, so that the read, which

@@ -26,4 +26,39 @@ impl ApiClient {
     pub async fn read_model_state(&self) -> ClientResult<ReadModelState> {
         self.get("/v1/ranking/feeds").await
     }
+
+    /// The ratings leaderboard's first page, of a region or of everyone.
+    pub async fn ratings_leaderboard(
+        &self,
+        region_id: Option<Uuid>,
+        min_games: Option<u32>,
+    ) -> ClientResult<Vec<RatingRow>> {
+        let mut query = vec![];
+        if let Some(region) = region_id {
+            query.push(format!("region_id={region}"));
+        }
+        if let Some(min) = min_games {
+            query.push(format!("min_games={min}"));
+        }
+        self.get(&format!("/v1/ratings?{}", query.join("&"))).await
+    }
+
+    /// A player's rating history.
+    pub async fn player_ratings(&self, player_id: Uuid) -> ClientResult<PlayerRatings> {
+        self.get(&format!("/v1/players/{player_id}/ratings")).await
+    }
+
+    /// Each player's chance of winning a table of them.
+    pub async fn predict(&self, player_ids: &[Uuid]) -> ClientResult<Prediction> {
+        let body = PredictionRequest {
+            player_ids: player_ids.to_vec(),
+        };
+        self.post("/v1/predictions", &body).await
+    }
+
+    /// The games two players shared.
+    pub async fn head_to_head(&self, player_id: Uuid, opponent_id: Uuid) -> ClientResult<HeadToHead> {
+        self.get(&format!("/v1/players/{player_id}/head-to-head/{opponent_id}"))
+            .await
+    }
 }

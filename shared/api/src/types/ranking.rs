@@ -215,3 +215,97 @@ pub struct FeedState {
 pub struct ReadModelState {
     pub feeds: Vec<FeedState>,
 }
+
+/// A player's line of the ratings leaderboard.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatingRow {
+    pub rank: u32,
+    pub player_id: Uuid,
+    pub name: String,
+    pub region_id: Option<Uuid>,
+    /// What the rating is shown as: μ − 3σ.
+    pub rating: f64,
+    pub mu: f64,
+    pub sigma: f64,
+    /// Games rated.
+    pub games: u32,
+    /// Fewer games than `min_games`: the rating is still settling.
+    pub provisional: bool,
+}
+
+/// One game of a player's rating history.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatedGameRow {
+    pub played_on: chrono::NaiveDate,
+    pub event_id: Uuid,
+    pub round: u32,
+    pub table: u32,
+    pub mu_before: f64,
+    pub sigma_before: f64,
+    pub mu_after: f64,
+    pub sigma_after: f64,
+    /// μ − 3σ after the game.
+    pub rating_after: f64,
+}
+
+/// A player's rating now and game by game, oldest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerRatings {
+    pub player_id: Uuid,
+    /// μ − 3σ now; a new player's (25 − 3 × 25/3 = 0) before any game.
+    pub rating: f64,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: Vec<RatedGameRow>,
+}
+
+/// A table to predict: 3 or 4 different players.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_ids": ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"]}))]
+pub struct PredictionRequest {
+    #[schema(min_items = 3, max_items = 4)]
+    pub player_ids: Vec<Uuid>,
+}
+
+/// A player's chance of winning the table.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct WinChance {
+    pub player_id: Uuid,
+    /// Between 0 and 1; the table's chances add up to 1.
+    pub probability: f64,
+}
+
+/// Each player's chance of winning the table under the rating model, in the order asked.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Prediction {
+    pub chances: Vec<WinChance>,
+}
+
+/// One game two players shared.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SharedGame {
+    pub event_id: Uuid,
+    pub event_name: String,
+    pub played_on: chrono::NaiveDate,
+    pub round: u32,
+    pub table: u32,
+    /// Each one's place at the table (a partner game: his team's); equal VP share a place.
+    pub place: u32,
+    pub opponent_place: u32,
+    pub vp: u32,
+    pub opponent_vp: u32,
+}
+
+/// The games two players shared, oldest first, and who finished ahead how often.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct HeadToHead {
+    pub player_id: Uuid,
+    pub opponent_id: Uuid,
+    /// Games the player finished ahead of the opponent.
+    pub ahead: u32,
+    /// Games the opponent finished ahead.
+    pub behind: u32,
+    /// Games they finished level (or as partners).
+    pub level: u32,
+    pub games: Vec<SharedGame>,
+}

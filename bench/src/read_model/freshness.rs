@@ -1,0 +1,324 @@
+//! Freshness: results posted at a steady rate through the gateway while each event's standings
+//! are polled (with `If-None-Match`, so that an unchanged poll costs a 304); for each result, the
+//! time from the POST's answer until a poll answers standings whose `as_of` reaches the result's
+//! `recorded_at` (an event's results commit one after another, so the standings then include it).
+
+use super::load::{Latencies, round1, round2};
+use super::{Bench, Options};
+use anyhow::{Context, bail};
+use catan_api::{CreateEvent, Event, SubmitResult};
+use catan_suite::demo::random_sheet;
+use chrono::{DateTime, SubsecRound, Utc};
+use rand_chacha::ChaCha8Rng;
+use reqwest::StatusCode;
+use reqwest::header::{ETAG, IF_NONE_MATCH};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Semaphore, watch};
+use tokio::time::{Instant, MissedTickBehavior};
+use uuid::Uuid;
+
+/// Posts in flight at most: beyond it the posting falls behind its rate, and says so.
+const IN_FLIGHT: usize = 256;
+/// How long after the last post the standings may take to include everything.
+const GIVE_UP: Duration = Duration::from_secs(30);
+
+/// One result to post.
+struct Job {
+    event: usize,
+    round: u32,
+    table: u32,
+    sheet: SubmitResult,
+}
+
+/// A posted result: its event, when the POST was answered, and the time it was recorded.
+struct Posted {
+    event: usize,
+    answered: Instant,
+    recorded_at: DateTime<Utc>,
+    post_micros: u64,
+}
+
+/// New standings a poll answered.
+struct Seen {
+    at: Instant,
+    as_of: DateTime<Utc>,
+    results_counted: u32,
+}
+
+/// What an event's poller saw.
+struct Polls {
+    seen: Vec<Seen>,
+    polls: usize,
+    errors: usize,
+}
+
+#[derive(serde::Deserialize)]
+struct Head {
+    as_of: DateTime<Utc>,
+    results_counted: u32,
+}
+
+/// What the poller of an event waits for once posting is over: standings as of the event's last
+/// result, or the moment it gives up.
+type Target = Option<(DateTime<Utc>, Instant)>;
+
+pub(super) async fn run(
+    bench: &Bench,
+    options: &Options,
+    players: &mut Vec<Uuid>,
+    rng: &mut ChaCha8Rng,
+) -> anyhow::Result<Value> {
+    let seeding = std::time::Instant::now();
+    let tables_per_event = options.fresh_players / 4;
+    if tables_per_event == 0 || options.rate == 0 {
+        bail!("nothing to post: --fresh-players and --rate must be positive");
+    }
+    let wanted = usize::try_from(u64::from(options.rate) * options.seconds)?;
+    let events_needed = wanted.div_ceil(tables_per_event);
+    bench
+        .top_up_players(players, options.fresh_players.max(players.len()))
+        .await?;
+    let field = &players[..options.fresh_players];
+    let mut events: Vec<Event> = Vec::with_capacity(events_needed);
+    let mut rounds = Vec::with_capacity(events_needed);
+    for n in 1..=events_needed {
+        let name = format!("Bench freshness {n} ({} players)", options.fresh_players);
+        let event = bench.admin.create_event(&CreateEvent::classic(&name)).await?;
+        bench.enter(&event, field).await?;
+        rounds.push(bench.draw(&event, rng).await?);
+        events.push(event);
+    }
+    bench.settled().await?;
+    // The events' tables taken in turn, as results come in from events played at once.
+    let most = rounds.iter().map(|r| r.tables.len()).max().unwrap_or(0);
+    let mut jobs = Vec::with_capacity(wanted);
+    for i in 0..most {
+        for (event, round) in rounds.iter().enumerate() {
+            if let Some(table) = round.tables.get(i) {
+                let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+                jobs.push(Job {
+                    event,
+                    round: round.number,
+                    table: table.number,
+                    sheet: random_sheet(&seated, round.stage, rng),
+                });
+            }
+        }
+    }
+    jobs.truncate(wanted);
+    eprintln!(
+        "read-model: freshness: {} events of {} players drawn, {} results to post, seeded in {:.1} s",
+        events.len(),
+        options.fresh_players,
+        jobs.len(),
+        seeding.elapsed().as_secs_f64()
+    );
+
+    let base = bench.suite.url();
+    let poll_every = Duration::from_millis(options.poll_ms);
+    let mut targets = Vec::new();
+    let mut pollers = Vec::new();
+    for event in &events {
+        let (target, watched) = watch::channel(None);
+        let url = format!("{base}/v1/events/{}/standings", event.id);
+        pollers.push(tokio::spawn(poll(url, poll_every, watched)));
+        targets.push(target);
+    }
+
+    let (posted, post_errors, first_sent, last_answered) = post(bench, options, &events, jobs).await?;
+    let give_up = Instant::now() + GIVE_UP;
+    for (event, target) in targets.iter().enumerate() {
+        let last = posted
+            .iter()
+            .filter(|p| p.event == event)
+            .map(|p| p.recorded_at)
+            .max();
+        // With nothing posted to the event, any standings will do.
+        let last = last.unwrap_or(DateTime::<Utc>::MIN_UTC);
+        target.send_replace(Some((last, give_up)));
+    }
+    let mut polls = Vec::with_capacity(pollers.len());
+    for poller in pollers {
+        polls.push(poller.await??);
+    }
+
+    let mut micros = Vec::with_capacity(posted.len());
+    let mut missing = 0;
+    for p in &posted {
+        let seen = polls
+            .get(p.event)
+            .and_then(|polls| polls.seen.iter().find(|s| s.as_of >= p.recorded_at));
+        match seen {
+            Some(seen) => {
+                let waited = seen.at.saturating_duration_since(p.answered).as_micros();
+                micros.push(u64::try_from(waited).unwrap_or(u64::MAX));
+            }
+            None => missing += 1,
+        }
+    }
+    let freshness = Latencies::new(micros);
+    let posts = Latencies::new(posted.iter().map(|p| p.post_micros).collect());
+    let window = last_answered
+        .saturating_duration_since(first_sent)
+        .as_secs_f64();
+    let rate = if window > 0.0 {
+        posted.len() as f64 / window
+    } else {
+        0.0
+    };
+    // Every event's last standings count exactly the results posted to it.
+    let counted_as_posted = polls.iter().enumerate().all(|(event, polls)| {
+        let posted_here = posted.iter().filter(|p| p.event == event).count();
+        polls
+            .seen
+            .last()
+            .is_some_and(|s| s.results_counted as usize == posted_here)
+    });
+    let poll_count: usize = polls.iter().map(|p| p.polls).sum();
+    let poll_errors: usize = polls.iter().map(|p| p.errors).sum();
+    eprintln!(
+        "read-model: freshness: posted {} results ({post_errors} failed) at {rate:.1}/s (asked {}/s); POST p50 {:.1} ms, p99 {:.1} ms",
+        posted.len(),
+        options.rate,
+        posts.quantile_ms(0.5),
+        posts.quantile_ms(0.99),
+    );
+    eprintln!(
+        "read-model: freshness: POST answered → in the standings: p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {missing} never seen; polled every {} ms ({poll_count} polls, {poll_errors} failed); standings count what was posted: {counted_as_posted} (target p99 ≤ 1000 ms)",
+        freshness.quantile_ms(0.5),
+        freshness.quantile_ms(0.99),
+        freshness.max_ms(),
+        options.poll_ms,
+    );
+    if freshness.is_empty() {
+        bail!("no posted result was seen in the standings");
+    }
+    Ok(json!({
+        "events": events.len(),
+        "players_per_event": options.fresh_players,
+        "rate_asked": options.rate,
+        "rate_achieved": round1(rate),
+        "posted": posted.len(),
+        "post_errors": post_errors,
+        "post_p50_ms": round2(posts.quantile_ms(0.5)),
+        "post_p99_ms": round2(posts.quantile_ms(0.99)),
+        "p50_ms": round1(freshness.quantile_ms(0.5)),
+        "p99_ms": round1(freshness.quantile_ms(0.99)),
+        "max_ms": round1(freshness.max_ms()),
+        "seen": freshness.len(),
+        "missing": missing,
+        "poll_ms": options.poll_ms,
+        "polls": poll_count,
+        "poll_errors": poll_errors,
+        "counted_as_posted": counted_as_posted,
+    }))
+}
+
+/// Posts `jobs` at `options.rate` a second (open loop: a slow answer does not delay the next
+/// post); the results recorded, how many posts failed, when the first was sent and the last
+/// answered.
+async fn post(
+    bench: &Bench,
+    options: &Options,
+    events: &[Event],
+    jobs: Vec<Job>,
+) -> anyhow::Result<(Vec<Posted>, usize, Instant, Instant)> {
+    let slots = Arc::new(Semaphore::new(IN_FLIGHT));
+    let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(options.rate)));
+    ticker.set_missed_tick_behavior(MissedTickBehavior::Burst);
+    let mut tasks = tokio::task::JoinSet::new();
+    let first_sent = Instant::now();
+    for job in jobs {
+        ticker.tick().await;
+        let slot = slots.clone().acquire_owned().await?;
+        let client = bench.admin.clone();
+        let event_id = events.get(job.event).context("the job's event")?.id;
+        tasks.spawn(async move {
+            let sent = Instant::now();
+            let answer = client
+                .submit_result(event_id, job.round, job.table, &job.sheet)
+                .await;
+            let answered = Instant::now();
+            drop(slot);
+            answer.map(|result| Posted {
+                event: job.event,
+                answered,
+                // As stored: PostgreSQL keeps microseconds.
+                recorded_at: result.recorded_at.trunc_subsecs(6),
+                post_micros: u64::try_from(answered.duration_since(sent).as_micros())
+                    .unwrap_or(u64::MAX),
+            })
+        });
+    }
+    let mut posted = Vec::new();
+    let mut errors = 0;
+    let mut last_answered = first_sent;
+    while let Some(done) = tasks.join_next().await {
+        match done? {
+            Ok(p) => {
+                last_answered = last_answered.max(p.answered);
+                posted.push(p);
+            }
+            Err(e) => {
+                if errors == 0 {
+                    eprintln!("read-model: freshness: a post failed: {e}");
+                }
+                errors += 1;
+            }
+        }
+    }
+    Ok((posted, errors, first_sent, last_answered))
+}
+
+/// Polls `url` every `every` until the target it is given is reached or given up on.
+async fn poll(
+    url: String,
+    every: Duration,
+    target: watch::Receiver<Target>,
+) -> anyhow::Result<Polls> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(1)
+        .timeout(Duration::from_secs(30))
+        .build()?;
+    let mut etag: Option<String> = None;
+    let mut polls = Polls {
+        seen: Vec::new(),
+        polls: 0,
+        errors: 0,
+    };
+    loop {
+        let mut request = client.get(&url);
+        if let Some(etag) = &etag {
+            request = request.header(IF_NONE_MATCH, etag);
+        }
+        polls.polls += 1;
+        match request.send().await {
+            Ok(response) if response.status() == StatusCode::OK => {
+                etag = response
+                    .headers()
+                    .get(ETAG)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let body = response.bytes().await?;
+                let at = Instant::now();
+                let head: Head = serde_json::from_slice(&body)?;
+                polls.seen.push(Seen {
+                    at,
+                    as_of: head.as_of,
+                    results_counted: head.results_counted,
+                });
+            }
+            Ok(response) if response.status() == StatusCode::NOT_MODIFIED => {}
+            _ => polls.errors += 1,
+        }
+        if let Some((last, give_up)) = *target.borrow() {
+            let reached = polls.seen.last().is_some_and(|s| s.as_of >= last);
+            if reached || Instant::now() > give_up {
+                return Ok(polls);
+            }
+        }
+        tokio::time::sleep(every).await;
+    }
+}

@@ -1,0 +1,175 @@
+//! A small closed-loop load generator: `connections` keep-alive clients, each sending one GET after
+//! another for a fixed time and reading every body whole.
+
+use anyhow::Context;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Latencies in microseconds, sorted.
+pub struct Latencies(Vec<u64>);
+
+impl Latencies {
+    pub fn new(mut micros: Vec<u64>) -> Self {
+        micros.sort_unstable();
+        Latencies(micros)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The `p`-quantile (0 < p ≤ 1), nearest rank, in milliseconds; 0 when there is none.
+    pub fn quantile_ms(&self, p: f64) -> f64 {
+        let n = self.0.len();
+        if n == 0 {
+            return 0.0;
+        }
+        // The nearest rank ⌈p·n⌉, found by counting so that no float is cast to an index.
+        let rank = (1..=n).find(|&r| r as f64 >= p * n as f64).unwrap_or(n);
+        self.0.get(rank - 1).map_or(0.0, |&us| us as f64 / 1000.0)
+    }
+
+    pub fn max_ms(&self) -> f64 {
+        self.0.last().map_or(0.0, |&us| us as f64 / 1000.0)
+    }
+}
+
+/// What one load run measured.
+pub struct LoadRun {
+    pub reads: usize,
+    pub errors: usize,
+    pub seconds: f64,
+    pub latencies: Latencies,
+    /// The body's length of the first answer.
+    pub body_bytes: usize,
+}
+
+impl LoadRun {
+    pub fn per_second(&self) -> f64 {
+        self.reads as f64 / self.seconds
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "reads": self.reads,
+            "errors": self.errors,
+            "reads_per_second": round1(self.per_second()),
+            "p50_ms": round2(self.latencies.quantile_ms(0.5)),
+            "p99_ms": round2(self.latencies.quantile_ms(0.99)),
+            "body_bytes": self.body_bytes,
+        })
+    }
+}
+
+pub fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+pub fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// What one client saw.
+struct ClientRun {
+    micros: Vec<u64>,
+    errors: usize,
+    body_bytes: usize,
+}
+
+/// `connections` clients, each on its own keep-alive connection, GET `url` one request after
+/// another for `seconds`; every answer's body is read whole. Only answers that arrive within the
+/// window count; anything but 200 is an error.
+pub async fn run(url: &str, connections: usize, seconds: u64) -> anyhow::Result<LoadRun> {
+    let window = Duration::from_secs(seconds);
+    let mut clients = Vec::with_capacity(connections);
+    for _ in 0..connections {
+        let client = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .timeout(Duration::from_secs(30))
+            .build()
+            .context("an HTTP client")?;
+        // Opens the connection (and warms the path) before the window.
+        let first = client.get(url).send().await?.error_for_status()?;
+        let body_bytes = first.bytes().await?.len();
+        clients.push((client, body_bytes));
+    }
+    let start = Instant::now() + Duration::from_millis(100);
+    let end = start + window;
+    let mut tasks = tokio::task::JoinSet::new();
+    for (client, body_bytes) in clients {
+        let url = url.to_owned();
+        tasks.spawn(async move {
+            tokio::time::sleep_until(start).await;
+            let mut run = ClientRun {
+                micros: Vec::new(),
+                errors: 0,
+                body_bytes,
+            };
+            loop {
+                let sent = Instant::now();
+                if sent >= end {
+                    break;
+                }
+                let ok = match client.get(&url).send().await {
+                    Ok(response) => {
+                        let ok = response.status() == reqwest::StatusCode::OK;
+                        response.bytes().await.is_ok() && ok
+                    }
+                    Err(_) => false,
+                };
+                let answered = Instant::now();
+                if answered > end {
+                    break;
+                }
+                if ok {
+                    let micros = answered.duration_since(sent).as_micros();
+                    run.micros.push(u64::try_from(micros).unwrap_or(u64::MAX));
+                } else {
+                    run.errors += 1;
+                }
+            }
+            run
+        });
+    }
+    let mut micros = Vec::new();
+    let mut errors = 0;
+    let mut body_bytes = 0;
+    while let Some(run) = tasks.join_next().await {
+        let run = run?;
+        micros.extend(run.micros);
+        errors += run.errors;
+        body_bytes = run.body_bytes;
+    }
+    Ok(LoadRun {
+        reads: micros.len(),
+        errors,
+        seconds: window.as_secs_f64(),
+        latencies: Latencies::new(micros),
+        body_bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_nearest_ranks() {
+        let l = Latencies::new((1..=100).rev().map(|ms| ms * 1000).collect());
+        assert_eq!(l.quantile_ms(0.5), 50.0);
+        assert_eq!(l.quantile_ms(0.99), 99.0);
+        assert_eq!(l.quantile_ms(1.0), 100.0);
+        assert_eq!(l.max_ms(), 100.0);
+        assert_eq!(Latencies::new(vec![7000]).quantile_ms(0.99), 7.0);
+        assert_eq!(Latencies::new(vec![]).quantile_ms(0.5), 0.0);
+    }
+}

@@ -1,0 +1,420 @@
+//! `catan-bench read-model`: ranking's read model measured through the gateway of the whole suite,
+//! started in this process over a fresh database of its own (dropped at the end), as the
+//! end-to-end harness starts it.
+//!
+//! - Reads: an event's standings (a classic event of `--players` after `--rounds` rounds, every
+//!   table posted) against `GET /v1/events/{id}` through the same gateway (a one-row read), each
+//!   read by `--connections` keep-alive clients for `--seconds`, alternately, `--repeats` times;
+//!   the figure is the median ratio of their throughputs.
+//! - Freshness: results posted at `--rate` a second for `--seconds` to round 1 of events of
+//!   `--fresh-players`, each event's standings polled meanwhile; for each result, the time from
+//!   the POST's answer until the standings' `as_of` reaches its `recorded_at`.
+//!
+//! The per-key rate limit is lifted: at 200 results a second a federation's results come from
+//! many table apps, each with its own key, not from the one key the bench posts with.
+
+mod freshness;
+mod load;
+
+use anyhow::{Context, bail};
+use catan_api::{ApiClient, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event, Round};
+use catan_kit::Settings;
+use catan_kit::settings::RateLimitSettings;
+use catan_suite::Suite;
+use catan_suite::demo::random_sheet;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use futures_util::{StreamExt, TryStreamExt, stream};
+use load::{round2, round3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use uuid::Uuid;
+
+/// Requests in flight while seeding.
+const SEEDING: usize = 8;
+
+#[derive(clap::Args)]
+pub struct Options {
+    /// Players of the event whose standings are read.
+    #[arg(long, default_value_t = 1000)]
+    pub players: usize,
+    /// Qualifying rounds of that event, each drawn and every table posted.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: u32,
+    /// Keep-alive clients reading at once.
+    #[arg(long, default_value_t = 8)]
+    pub connections: usize,
+    /// Seconds of each read run, and of posting results for freshness.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Read runs of each kind, reference and standings alternately.
+    #[arg(long, default_value_t = 2)]
+    pub repeats: usize,
+    /// Results posted a second during the freshness run.
+    #[arg(long, default_value_t = 200)]
+    pub rate: u32,
+    /// Players of each event whose first round's tables the freshness run posts (a quarter as
+    /// many tables); as many events as `--rate` × `--seconds` results need.
+    #[arg(long, default_value_t = 4000)]
+    pub fresh_players: usize,
+    /// Milliseconds between two polls of an event's standings during the freshness run.
+    #[arg(long, default_value_t = 20)]
+    pub poll_ms: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip the standings read ratio.
+    #[arg(long)]
+    pub no_reads: bool,
+    /// Skip the freshness run.
+    #[arg(long)]
+    pub no_freshness: bool,
+    /// The PostgreSQL server the bench creates its own database on.
+    #[arg(
+        long,
+        env = "TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+    )]
+    pub database_url: String,
+}
+
+/// Runs the benchmark on a runtime of its own; the one-line JSON summary.
+pub fn main(options: &Options) -> anyhow::Result<Value> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("a tokio runtime")?
+        .block_on(run(options))
+}
+
+async fn run(options: &Options) -> anyhow::Result<Value> {
+    let load_before = load_average();
+    let bench = Bench::start(&options.database_url).await?;
+    let outcome = measure(&bench, options).await;
+    bench.shutdown().await;
+    let mut report = outcome?;
+    report["load_average"] = json!({ "before": load_before, "after": load_average() });
+    Ok(report)
+}
+
+async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut players = Vec::new();
+    let mut report = json!({
+        "players": options.players,
+        "rounds": options.rounds,
+        "connections": options.connections,
+        "seconds": options.seconds,
+    });
+    if !options.no_reads {
+        report["reads"] = reads(bench, options, &mut players, &mut rng).await?;
+    }
+    if !options.no_freshness {
+        report["freshness"] = freshness::run(bench, options, &mut players, &mut rng).await?;
+    }
+    Ok(report)
+}
+
+/// The standings read ratio.
+async fn reads(
+    bench: &Bench,
+    options: &Options,
+    players: &mut Vec<Uuid>,
+    rng: &mut ChaCha8Rng,
+) -> anyhow::Result<Value> {
+    let seeding = Instant::now();
+    bench.top_up_players(players, options.players).await?;
+    let event = bench
+        .admin
+        .create_event(&CreateEvent {
+            qualifying_rounds: Some(i64::from(options.rounds)),
+            ..CreateEvent::classic(&format!("Bench open ({} players)", options.players))
+        })
+        .await?;
+    bench.enter(&event, &players[..options.players]).await?;
+    let mut posted = 0;
+    for _ in 0..options.rounds {
+        let round = bench.draw(&event, rng).await?;
+        posted += bench.post_round(&event, &round, rng).await?;
+    }
+    bench.settled().await?;
+    let standings = bench.public.standings(event.id).await?;
+    if standings.rows.len() != options.players
+        || standings.after_round != options.rounds
+        || standings.results_counted as usize != posted
+    {
+        bail!(
+            "the standings have {} rows after round {} with {} results, not {} after {} with {posted}",
+            standings.rows.len(),
+            standings.after_round,
+            standings.results_counted,
+            options.players,
+            options.rounds,
+        );
+    }
+    eprintln!(
+        "read-model: seeded {} players, {} rounds, {posted} results in {:.1} s",
+        options.players,
+        options.rounds,
+        seeding.elapsed().as_secs_f64()
+    );
+    let base = bench.suite.url();
+    let reference_url = format!("{base}/v1/events/{}", event.id);
+    let standings_url = format!("{base}/v1/events/{}/standings", event.id);
+    let mut runs = Vec::new();
+    let mut ratios = Vec::new();
+    for repeat in 1..=options.repeats {
+        let reference = load::run(&reference_url, options.connections, options.seconds).await?;
+        describe(repeat, "GET /v1/events/{id}          ", &reference);
+        let target = load::run(&standings_url, options.connections, options.seconds).await?;
+        describe(repeat, "GET /v1/events/{id}/standings", &target);
+        if reference.errors > 0 || target.errors > 0 || reference.reads == 0 {
+            bail!(
+                "reads failed: {} of the reference, {} of the standings",
+                reference.errors,
+                target.errors
+            );
+        }
+        let ratio = target.per_second() / reference.per_second();
+        eprintln!("read-model: run {repeat}: standings / reference = {ratio:.3}");
+        ratios.push(ratio);
+        runs.push(json!({
+            "reference": reference.json(),
+            "standings": target.json(),
+            "ratio": round3(ratio),
+        }));
+    }
+    let ratio = median(&mut ratios);
+    eprintln!("read-model: median ratio standings / reference = {ratio:.3} (target ≥ 0.5)");
+    Ok(json!({
+        "event_id": event.id,
+        "results": posted,
+        "runs": runs,
+        "median_ratio": round3(ratio),
+    }))
+}
+
+fn describe(repeat: usize, what: &str, run: &load::LoadRun) {
+    eprintln!(
+        "read-model: run {repeat}: {what}: {:>8.1} reads/s, p50 {:>7.2} ms, p99 {:>7.2} ms, {} B a body, {} errors",
+        run.per_second(),
+        run.latencies.quantile_ms(0.5),
+        run.latencies.quantile_ms(0.99),
+        run.body_bytes,
+        run.errors
+    );
+}
+
+/// The median of `values` (the mean of the middle two when even); 0 when empty.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
+fn load_average() -> Value {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .filter_map(|x| x.parse::<f64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .map_or(Value::Null, |loads| json!(loads))
+}
+
+/// The suite, running over the bench's own database, with an admin client and an anonymous one.
+pub(crate) struct Bench {
+    suite: Suite,
+    server_url: String,
+    database: String,
+    admin: ApiClient,
+    public: ApiClient,
+}
+
+impl Bench {
+    /// Creates and migrates a database of its own on `server_url`, and starts the suite over it on
+    /// free local ports, as the end-to-end harness does.
+    async fn start(server_url: &str) -> anyhow::Result<Bench> {
+        let database = format!("catan_bench_{}", Uuid::new_v4().simple());
+        let (server, name) = (server_url.to_owned(), database.clone());
+        let database_url = tokio::task::spawn_blocking(move || {
+            let url = catan_kit::db::create_database(&server, &name, None)?;
+            catan_suite::migrate_all(&url)?;
+            anyhow::Ok(url)
+        })
+        .await?;
+        let database_url = match database_url {
+            Ok(url) => url,
+            Err(e) => {
+                drop_database(server_url, &database).await;
+                return Err(e.context("a fresh database"));
+            }
+        };
+        match Self::launch(&database_url).await {
+            Ok((suite, admin, public)) => Ok(Bench {
+                suite,
+                server_url: server_url.to_owned(),
+                database,
+                admin,
+                public,
+            }),
+            Err(e) => {
+                drop_database(server_url, &database).await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn launch(database_url: &str) -> anyhow::Result<(Suite, ApiClient, ApiClient)> {
+        let admin_key = format!("ck_bench_admin_{}", Uuid::new_v4().simple());
+        let mut settings = Settings::local(database_url);
+        settings.tokens.admin_key = Some(admin_key.clone().into());
+        settings.rate_limit = RateLimitSettings {
+            per_second: 1e9,
+            burst: 1e9,
+        };
+        let suite = Suite::start(settings, "127.0.0.1:0").await?;
+        let public = ApiClient::new(&suite.url());
+        let token = match public.token(&admin_key).await {
+            Ok(token) => token.access_token,
+            Err(e) => {
+                suite.stop().await;
+                return Err(e.into());
+            }
+        };
+        Ok((suite, public.with_token(token), public))
+    }
+
+    /// Stops the suite and drops its database.
+    async fn shutdown(self) {
+        self.suite.stop().await;
+        drop_database(&self.server_url, &self.database).await;
+    }
+
+    /// Waits until ranking's read model includes every change made before the call: each feed
+    /// read to its end by a round of the follower that began after it.
+    async fn settled(&self) -> anyhow::Result<()> {
+        let asked = chrono::Utc::now();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let state = self.public.read_model_state().await?;
+            if state
+                .feeds
+                .iter()
+                .all(|f| f.caught_up_at.is_some_and(|at| at > asked))
+            {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                bail!("the read model did not catch up in 120 s: {state:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Registers new players until `players` holds `count`.
+    async fn top_up_players(&self, players: &mut Vec<Uuid>, count: usize) -> anyhow::Result<()> {
+        let admin = &self.admin;
+        let new: Vec<Uuid> = stream::iter(players.len()..count)
+            .map(|i| async move {
+                let body = CreatePlayer {
+                    name: format!("Bench player {i:05}"),
+                    region_id: None,
+                };
+                admin.create_player(&body).await.map(|p| p.id)
+            })
+            .buffered(SEEDING)
+            .try_collect()
+            .await?;
+        players.extend(new);
+        Ok(())
+    }
+
+    /// Enters `players` in `event`, in this order.
+    async fn enter(&self, event: &Event, players: &[Uuid]) -> anyhow::Result<()> {
+        let admin = &self.admin;
+        stream::iter(players)
+            .map(|&player| async move {
+                admin
+                    .create_entry(event.id, &CreateEntry::player(player))
+                    .await
+            })
+            .buffered(SEEDING)
+            .try_for_each(|_| async { Ok(()) })
+            .await?;
+        Ok(())
+    }
+
+    /// Draws the event's next round from a seed of `rng`.
+    async fn draw(&self, event: &Event, rng: &mut ChaCha8Rng) -> anyhow::Result<Round> {
+        let body = DrawRound {
+            seed: Some(rng.random_range(0..1 << 53)),
+        };
+        Ok(self.admin.draw_round(event.id, &body).await?)
+    }
+
+    /// Posts a random valid sheet for every table of `round`; how many.
+    async fn post_round(
+        &self,
+        event: &Event,
+        round: &Round,
+        rng: &mut ChaCha8Rng,
+    ) -> anyhow::Result<usize> {
+        let admin = &self.admin;
+        let sheets: Vec<_> = round
+            .tables
+            .iter()
+            .map(|table| {
+                let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+                (table.number, random_sheet(&seated, round.stage, rng))
+            })
+            .collect();
+        let posted = sheets.len();
+        stream::iter(sheets)
+            .map(|(table, sheet)| async move {
+                admin
+                    .submit_result(event.id, round.number, table, &sheet)
+                    .await
+            })
+            .buffer_unordered(SEEDING)
+            .try_for_each(|_| async { Ok(()) })
+            .await?;
+        Ok(posted)
+    }
+}
+
+/// Drops the bench's database, whatever still holds it open; a failure is only reported.
+async fn drop_database(server_url: &str, database: &str) {
+    let (server, name) = (server_url.to_owned(), database.to_owned());
+    let dropped = tokio::task::spawn_blocking(move || {
+        let mut conn = PgConnection::establish(&server)?;
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+            .execute(&mut conn)?;
+        anyhow::Ok(())
+    })
+    .await;
+    match dropped {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => eprintln!("read-model: could not drop database {database}: {e:#}"),
+        Err(e) => eprintln!("read-model: could not drop database {database}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_mean_of_the_middle_two() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
+}

@@ -1,0 +1,385 @@
+//! Ratings in the read model: replayed game by game, in the order the games were played (event
+//! date, event, round, table), from the first game a change affects.
+
+use crate::schema::ranking::{events, players, rating_history, ratings, ratings_stale};
+use catan_api::{Event, Player, ResultStatus, Stage, StandingsCount, TableResult};
+use catan_domain::ratings::{Model, RatedGame, Rating, Ratings};
+use catan_kit::ApiError;
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// Where a game falls in the order of play.
+type GameKey = (NaiveDate, Uuid, i32, i32);
+
+/// Asks for the ratings to be replayed from `event`'s round `from_round` (the nil event: from the
+/// first game of all).
+pub fn mark_stale(conn: &mut PgConnection, event: Uuid, from_round: i32) -> Result<(), ApiError> {
+    diesel::insert_into(ratings_stale::table)
+        .values((
+            ratings_stale::event_id.eq(event),
+            ratings_stale::from_round.eq(from_round),
+        ))
+        .on_conflict(ratings_stale::event_id)
+        .do_update()
+        .set(ratings_stale::from_round.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
+            "least(ratings_stale.from_round, excluded.from_round)",
+        )))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Each merged player's survivor, following merges of merges.
+pub fn survivors(conn: &mut PgConnection) -> Result<HashMap<Uuid, Uuid>, ApiError> {
+    let bodies: Vec<serde_json::Value> = players::table
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("body->>'merged_into' IS NOT NULL"))
+        .select(players::body)
+        .load(conn)?;
+    let merged: HashMap<Uuid, Uuid> = bodies
+        .into_iter()
+        .filter_map(|b| serde_json::from_value::<Player>(b).ok())
+        .filter_map(|p| Some((p.id, p.merged_into?)))
+        .collect();
+    Ok(merged
+        .keys()
+        .map(|&player| {
+            let mut survivor = player;
+            // A merge chain is at most as long as there are merges.
+            for _ in 0..=merged.len() {
+                match merged.get(&survivor) {
+                    Some(&next) => survivor = next,
+                    None => break,
+                }
+            }
+            (player, survivor)
+        })
+        .collect())
+}
+
+/// Replays the ratings from the earliest game a change asked for, if any asked. One replica
+/// replays at a time; the others leave it to it.
+pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
+    conn.transaction(|conn| {
+        let locked: bool = diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(
+            "pg_try_advisory_xact_lock(hashtext('ranking.ratings'))",
+        ))
+        .get_result(conn)?;
+        if !locked {
+            return Ok(());
+        }
+        let marks: Vec<(Uuid, i32)> = ratings_stale::table.load(conn)?;
+        let Some(from) = first_affected(conn, &marks)? else {
+            return Ok(());
+        };
+        replay_from(conn, from)?;
+        for (event, round) in marks {
+            diesel::delete(
+                ratings_stale::table
+                    .find(event)
+                    .filter(ratings_stale::from_round.eq(round)),
+            )
+            .execute(conn)?;
+        }
+        Ok(())
+    })
+}
+
+/// The first game the marks affect; none when they name only events not known yet.
+fn first_affected(conn: &mut PgConnection, marks: &[(Uuid, i32)]) -> Result<Option<GameKey>, ApiError> {
+    if marks.iter().any(|(event, _)| event.is_nil()) {
+        return Ok(Some((NaiveDate::MIN, Uuid::nil(), 0, 0)));
+    }
+    let ids: Vec<Uuid> = marks.iter().map(|(e, _)| *e).collect();
+    let dates: HashMap<Uuid, NaiveDate> = events::table
+        .filter(events::id.eq_any(&ids))
+        .select((events::id, events::starts_on))
+        .load::<(Uuid, NaiveDate)>(conn)?
+        .into_iter()
+        .collect();
+    Ok(marks
+        .iter()
+        .filter_map(|(event, round)| Some((*dates.get(event)?, *event, *round, 0)))
+        .min())
+}
+
+#[derive(QueryableByName)]
+struct Start {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    player_id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    mu_after: f64,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    sigma_after: f64,
+}
+
+#[derive(QueryableByName)]
+struct Played {
+    #[diesel(sql_type = diesel::sql_types::Date)]
+    starts_on: NaiveDate,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    event: serde_json::Value,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    result: serde_json::Value,
+}
+
+fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
+    use diesel::sql_types::{Date, Integer, Uuid as SqlUuid};
+    let (day, event, round, table) = from;
+    // Each player's rating after his last game before `from`.
+    let start: Vec<Start> = diesel::sql_query(
+        "SELECT DISTINCT ON (player_id) player_id, mu_after, sigma_after FROM rating_history \
+         WHERE (played_on, event_id, round, table_number) < ($1, $2, $3, $4) \
+         ORDER BY player_id, played_on DESC, event_id DESC, round DESC, table_number DESC",
+    )
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table)
+    .load(conn)?;
+    diesel::sql_query(
+        "DELETE FROM rating_history WHERE (played_on, event_id, round, table_number) >= ($1, $2, $3, $4)",
+    )
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table)
+    .execute(conn)?;
+    let played: Vec<Played> = diesel::sql_query(
+        "SELECT e.starts_on, e.body AS event, k.result FROM known_results k JOIN events e ON e.id = k.event_id \
+         WHERE (e.starts_on, k.event_id, k.round, k.table_number) >= ($1, $2, $3, $4)",
+    )
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table)
+    .load(conn)?;
+    let survivor = survivors(conn)?;
+    let mut games: Vec<(GameKey, RatedGame)> = Vec::new();
+    for p in played {
+        let event: Event = serde_json::from_value(p.event).map_err(ApiError::internal)?;
+        let result: TableResult = serde_json::from_value(p.result).map_err(ApiError::internal)?;
+        if let Some(game) = rated_game(&event, &result, &survivor) {
+            let key = (
+                p.starts_on,
+                event.id,
+                i32::try_from(result.round).map_err(ApiError::internal)?,
+                i32::try_from(result.table).map_err(ApiError::internal)?,
+            );
+            games.push((key, game));
+        }
+    }
+    games.sort_by_key(|(key, _)| *key);
+    let mut known = Ratings::new(Model::default());
+    let mut touched: Vec<Uuid> = Vec::new();
+    for s in start {
+        let player = survivor.get(&s.player_id).copied().unwrap_or(s.player_id);
+        known.set(player, Rating { mu: s.mu_after, sigma: s.sigma_after });
+    }
+    let mut rows = Vec::new();
+    for ((played_on, event_id, round, table_number), game) in &games {
+        for (player, before, after) in known.play(game).into_iter().flatten() {
+            touched.push(player);
+            rows.push((
+                rating_history::played_on.eq(*played_on),
+                rating_history::event_id.eq(*event_id),
+                rating_history::round.eq(*round),
+                rating_history::table_number.eq(*table_number),
+                rating_history::player_id.eq(player),
+                rating_history::mu_before.eq(before.mu),
+                rating_history::sigma_before.eq(before.sigma),
+                rating_history::mu_after.eq(after.mu),
+                rating_history::sigma_after.eq(after.sigma),
+            ));
+        }
+    }
+    // PostgreSQL takes at most 65,535 parameters a statement.
+    for chunk in rows.chunks(5000) {
+        diesel::insert_into(rating_history::table)
+            .values(chunk)
+            .execute(conn)?;
+    }
+    if from.1.is_nil() {
+        // A full replay: players merged away keep no rating of their own.
+        diesel::delete(ratings::table).execute(conn)?;
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    refresh_current(conn, &touched)
+}
+
+/// Each touched player's current rating: the last game's, with his count of games.
+fn refresh_current(conn: &mut PgConnection, players: &[Uuid]) -> Result<(), ApiError> {
+    for chunk in players.chunks(5000) {
+        diesel::sql_query(
+            "INSERT INTO ratings (player_id, mu, sigma, rating, games) \
+             SELECT DISTINCT ON (player_id) player_id, mu_after, sigma_after, mu_after - 3 * sigma_after, \
+                    count(*) OVER (PARTITION BY player_id) \
+             FROM rating_history WHERE player_id = ANY($1) \
+             ORDER BY player_id, played_on DESC, event_id DESC, round DESC, table_number DESC \
+             ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, \
+                    rating = excluded.rating, games = excluded.games",
+        )
+        .bind::<diesel::sql_types::Array<diesel::sql_types::Uuid>, _>(chunk)
+        .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A result as the ratings play it, with merged players as their survivors; none when the
+/// event's standings do not count it (yet).
+pub fn rated_game(event: &Event, result: &TableResult, survivor: &HashMap<Uuid, Uuid>) -> Option<RatedGame> {
+    if event.standings_count == StandingsCount::Confirmed
+        && !matches!(result.status, ResultStatus::Confirmed | ResultStatus::Resolved)
+    {
+        return None;
+    }
+    let mut game = if result.stage == Stage::Swiss {
+        RatedGame::partner(&result.to_partner_game()?)
+    } else {
+        RatedGame::classic(&result.to_domain())
+    };
+    for team in &mut game.teams {
+        for player in team.iter_mut() {
+            *player = survivor.get(player).copied().unwrap_or(*player);
+        }
+    }
+    Some(game)
+}
+
+#[derive(QueryableByName)]
+struct Ranked {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    player_id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    player: serde_json::Value,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    rating: f64,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    mu: f64,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    sigma: f64,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    games: i32,
+}
+
+/// A page of the leaderboard, best rating first, of one region or of everyone.
+pub fn leaderboard(
+    conn: &mut PgConnection,
+    region: Option<Uuid>,
+    min_games: u32,
+    (limit, offset): (i64, i64),
+) -> Result<Vec<catan_api::RatingRow>, ApiError> {
+    use diesel::sql_types::{BigInt, Nullable, Text};
+    let rows: Vec<Ranked> = diesel::sql_query(
+        "SELECT r.player_id, p.body AS player, r.rating, r.mu, r.sigma, r.games \
+         FROM ratings r JOIN players p ON p.id = r.player_id \
+         WHERE $1::text IS NULL OR p.body->>'region_id' = $1 \
+         ORDER BY r.rating DESC, r.player_id LIMIT $2 OFFSET $3",
+    )
+    .bind::<Nullable<Text>, _>(region.map(|r| r.to_string()))
+    .bind::<BigInt, _>(limit)
+    .bind::<BigInt, _>(offset)
+    .load(conn)?;
+    rows.into_iter()
+        .zip(offset.max(0)..)
+        .map(|(row, index)| {
+            let player: Player = serde_json::from_value(row.player).map_err(ApiError::internal)?;
+            let games = u32::try_from(row.games).unwrap_or(0);
+            Ok(catan_api::RatingRow {
+                rank: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                player_id: row.player_id,
+                name: player.name,
+                region_id: player.region_id,
+                rating: row.rating,
+                mu: row.mu,
+                sigma: row.sigma,
+                games,
+                provisional: games < min_games,
+            })
+        })
+        .collect()
+}
+
+/// A player's rating history, oldest game first; `None` for a player ranking does not know.
+pub fn history_of(
+    conn: &mut PgConnection,
+    player: Uuid,
+) -> Result<Option<catan_api::PlayerRatings>, ApiError> {
+    let known: Option<Uuid> = players::table
+        .find(player)
+        .select(players::id)
+        .first(conn)
+        .optional()?;
+    if known.is_none() {
+        return Ok(None);
+    }
+    // A merged player's history is his survivor's.
+    let player = survivors(conn)?.get(&player).copied().unwrap_or(player);
+    type Row = (NaiveDate, Uuid, i32, i32, f64, f64, f64, f64);
+    let rows: Vec<Row> = rating_history::table
+        .filter(rating_history::player_id.eq(player))
+        .order((
+            rating_history::played_on,
+            rating_history::event_id,
+            rating_history::round,
+            rating_history::table_number,
+        ))
+        .select((
+            rating_history::played_on,
+            rating_history::event_id,
+            rating_history::round,
+            rating_history::table_number,
+            rating_history::mu_before,
+            rating_history::sigma_before,
+            rating_history::mu_after,
+            rating_history::sigma_after,
+        ))
+        .load(conn)?;
+    let now = rows.last().map_or_else(
+        || Model::default().new_rating(),
+        |r| Rating { mu: r.6, sigma: r.7 },
+    );
+    Ok(Some(catan_api::PlayerRatings {
+        player_id: player,
+        rating: now.ordinal(),
+        mu: now.mu,
+        sigma: now.sigma,
+        games: rows
+            .into_iter()
+            .map(|(played_on, event_id, round, table, mu_before, sigma_before, mu_after, sigma_after)| {
+                catan_api::RatedGameRow {
+                    played_on,
+                    event_id,
+                    round: u32::try_from(round).unwrap_or(0),
+                    table: u32::try_from(table).unwrap_or(0),
+                    mu_before,
+                    sigma_before,
+                    mu_after,
+                    sigma_after,
+                    rating_after: mu_after - 3.0 * sigma_after,
+                }
+            })
+            .collect(),
+    }))
+}
+
+/// The current ratings of `players` (a new player's for one who has not played).
+pub fn current(conn: &mut PgConnection, players: &[Uuid]) -> Result<Vec<Rating>, ApiError> {
+    let survivor = survivors(conn)?;
+    let canonical: Vec<Uuid> = players
+        .iter()
+        .map(|p| survivor.get(p).copied().unwrap_or(*p))
+        .collect();
+    let known: HashMap<Uuid, Rating> = ratings::table
+        .filter(ratings::player_id.eq_any(&canonical))
+        .select((ratings::player_id, ratings::mu, ratings::sigma))
+        .load::<(Uuid, f64, f64)>(conn)?
+        .into_iter()
+        .map(|(p, mu, sigma)| (p, Rating { mu, sigma }))
+        .collect();
+    Ok(canonical
+        .iter()
+        .map(|p| known.get(p).copied().unwrap_or_else(|| Model::default().new_rating()))
+        .collect())
+}

@@ -74,6 +74,8 @@ catan_domain::with_rule_codes!(error_codes! {
         /// API keys are made for the admin, director and scorer roles.
         NotAKeyRole = "not_a_key_role",
         NotAllowed = "not_allowed",
+        /// A range ends before it starts: an event's `ends_on`, a search's `to`.
+        EndsBeforeStart = "ends_before_start",
         // Webhooks.
         /// A list that must name at least one item names none.
         Empty = "empty",
@@ -171,6 +173,7 @@ mod tests {
             "not_entered",
             "not_a_key_role",
             "not_allowed",
+            "ends_before_start",
             "empty",
             "too_long",
             "invalid_url",
@@ -180,7 +183,7 @@ mod tests {
             "unresolvable_host"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 38);
+        assert_eq!(all.len(), 39);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

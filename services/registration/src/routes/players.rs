@@ -2,13 +2,12 @@
 
 use crate::State;
 use crate::store;
-use crate::validate::valid_name;
+use crate::validate::{searched_name, valid_name};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{CreatePlayer, Player, Problem, Role};
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
-use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -106,37 +105,4 @@ async fn search_players(
     })
     .await?;
     Ok(page.respond(&found))
-}
-
-/// The part of a name searched for: trimmed, blank for none; at most 200 characters, without
-/// control characters (which no name holds).
-fn searched_name(q: Option<&str>) -> Result<Option<String>, ApiError> {
-    let q = q.map(str::trim).filter(|q| !q.is_empty());
-    match q {
-        Some(q) if q.chars().count() > 200 || q.chars().any(char::is_control) => {
-            Err(ApiError::field(
-                "q",
-                ErrorCode::InvalidQuery,
-                "q must have at most 200 characters, without control characters",
-            ))
-        }
-        other => Ok(other.map(str::to_owned)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_blank_search_is_no_search_and_control_characters_are_refused() {
-        assert_eq!(searched_name(None).unwrap(), None);
-        assert_eq!(searched_name(Some("  ")).unwrap(), None);
-        assert_eq!(
-            searched_name(Some(" José ")).unwrap().as_deref(),
-            Some("José")
-        );
-        assert!(searched_name(Some("a\u{0}b")).is_err());
-        assert!(searched_name(Some(&"x".repeat(201))).is_err());
-    }
 }

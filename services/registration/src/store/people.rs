@@ -1,5 +1,6 @@
 //! Regions and players: the federation's people, one identity across every event.
 
+use super::{fold_name, strpos};
 use crate::schema::registration::{players, regions};
 use catan_api::{Player, Region};
 use catan_kit::ApiError;
@@ -91,16 +92,6 @@ pub fn find_player(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Play
         .first(conn)
         .optional()
         .map(|row| row.map(player_from_row))
-}
-
-diesel::define_sql_function! {
-    /// The registration schema's `fold_name`: lower case without accents ("José" → "jose").
-    fn fold_name(name: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
-
-diesel::define_sql_function! {
-    /// PostgreSQL's `strpos`: where `needle` starts in `haystack` (1-based), 0 if nowhere.
-    fn strpos(haystack: diesel::sql_types::Text, needle: diesel::sql_types::Text) -> diesel::sql_types::Integer;
 }
 
 /// A page of the players whose name contains `name` (whatever the case and the accents), of

@@ -75,6 +75,22 @@ impl ApiClient {
         self.get(&format!("/v1/players?{pairs}")).await
     }
 
+    /// A page of the events `search` finds (by first day, then name), `limit` from `offset`.
+    pub async fn events(
+        &self,
+        search: &EventSearch,
+        limit: u32,
+        offset: u32,
+    ) -> ClientResult<Vec<Event>> {
+        let mut query = query_pairs(search)?;
+        query
+            .query_pairs_mut()
+            .append_pair("limit", &limit.to_string())
+            .append_pair("offset", &offset.to_string());
+        let pairs = query.query().unwrap_or_default();
+        self.get(&format!("/v1/events?{pairs}")).await
+    }
+
     pub async fn event(&self, event_id: Uuid) -> ClientResult<Event> {
         self.get(&format!("/v1/events/{event_id}")).await
     }
@@ -102,4 +118,23 @@ impl ApiClient {
         )
         .await
     }
+}
+
+/// The fields of `query` (a flat struct) as the pairs of a query string, those absent left out.
+fn query_pairs(query: &impl serde::Serialize) -> ClientResult<reqwest::Url> {
+    let fields = serde_json::to_value(query).map_err(|e| ClientError::Decode(e.to_string()))?;
+    let mut url =
+        reqwest::Url::parse("http://query/").map_err(|e| ClientError::Decode(e.to_string()))?;
+    for (name, value) in fields.as_object().into_iter().flatten() {
+        match value {
+            serde_json::Value::Null => {}
+            serde_json::Value::String(text) => {
+                url.query_pairs_mut().append_pair(name, text);
+            }
+            other => {
+                url.query_pairs_mut().append_pair(name, &other.to_string());
+            }
+        }
+    }
+    Ok(url)
 }

@@ -63,6 +63,7 @@ pub mod registration {
             region_id -> Nullable<Uuid>,
             created_at -> Timestamptz,
             search_name -> Nullable<Text>,
+            merged_into -> Nullable<Uuid>,
         }
     }
 

@@ -3,7 +3,7 @@
 //! 422 naming the field.
 
 use catan_kit::ApiError;
-use catan_kit::problem::ErrorCode;
+use catan_kit::problem::{ErrorCode, FieldError};
 use chrono::NaiveDate;
 use std::ops::RangeInclusive;
 
@@ -100,6 +100,15 @@ pub fn searched_days(
         )),
         days => Ok(days),
     }
+}
+
+/// A 422 listing every rule broken, each on its field.
+pub fn broken_rules(errors: Vec<FieldError>) -> ApiError {
+    let detail = match errors.as_slice() {
+        [one] => one.message.clone(),
+        many => format!("{} rules broken; see errors", many.len()),
+    };
+    ApiError::Validation { detail, errors }
 }
 
 #[cfg(test)]
@@ -216,5 +225,22 @@ pub(crate) mod tests {
         );
         let (field, code) = field_and_code(valid_optional_name("venue", Some(" ")).unwrap_err());
         assert_eq!((field.as_str(), code), ("venue", ErrorCode::InvalidName));
+    }
+
+    #[test]
+    fn broken_rules_are_all_listed() {
+        let error = |field: &str| FieldError {
+            field: field.into(),
+            code: ErrorCode::SamePlayer,
+            message: format!("{field} is wrong"),
+        };
+        match broken_rules(vec![error("a"), error("b")]) {
+            ApiError::Validation { detail, errors } => {
+                assert_eq!(detail, "2 rules broken; see errors");
+                assert_eq!(errors, [error("a"), error("b")]);
+            }
+            other => panic!("not a 422: {other:?}"),
+        }
+        assert_eq!(broken(broken_rules(vec![error("a")])).2, "a is wrong");
     }
 }

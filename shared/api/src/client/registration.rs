@@ -56,6 +56,10 @@ impl ApiClient {
         self.get(&format!("/v1/regions/{region_id}")).await
     }
 
+    pub async fn player(&self, player_id: Uuid) -> ClientResult<Player> {
+        self.get(&format!("/v1/players/{player_id}")).await
+    }
+
     /// The first page of the players whose name contains `name` (case and accents aside), of
     /// `region_id` if given.
     pub async fn search_players(
@@ -93,6 +97,16 @@ impl ApiClient {
 
     pub async fn event(&self, event_id: Uuid) -> ClientResult<Event> {
         self.get(&format!("/v1/events/{event_id}")).await
+    }
+
+    /// Merges the duplicate `player_id` into the surviving player `into` (admin): the duplicate
+    /// as it is now.
+    pub async fn merge_player(&self, player_id: Uuid, into: Uuid) -> ClientResult<Player> {
+        self.post(
+            &format!("/v1/players/{player_id}/merge"),
+            &MergePlayer { into },
+        )
+        .await
     }
 
     pub async fn create_entry(&self, event_id: Uuid, body: &CreateEntry) -> ClientResult<Entry> {

@@ -34,12 +34,23 @@ pub struct CreatePlayer {
 
 /// A player: one identity across every event of the federation.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "created_at": "2026-03-14T09:30:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "merged_into": null, "created_at": "2026-03-14T09:30:00Z"}))]
 pub struct Player {
     pub id: Uuid,
     pub name: String,
     pub region_id: Option<Uuid>,
+    /// A duplicate identity's survivor: the player whose history this one's belongs to. A merged
+    /// player is no longer found by searches.
+    pub merged_into: Option<Uuid>,
     pub created_at: DateTime<Utc>,
+}
+
+/// Merges a duplicate identity into the player who survives.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"into": "00000000-0000-4000-8000-000000000002"}))]
+pub struct MergePlayer {
+    /// The surviving player.
+    pub into: Uuid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -49,6 +49,10 @@ pub mod registration {
             partner_rules -> Nullable<Jsonb>,
             board_mode -> Text,
             standings_count -> Text,
+            starts_on -> Date,
+            ends_on -> Date,
+            venue -> Nullable<Text>,
+            search_name -> Text,
         }
     }
 
@@ -59,6 +63,7 @@ pub mod registration {
             region_id -> Nullable<Uuid>,
             created_at -> Timestamptz,
             search_name -> Nullable<Text>,
+            merged_into -> Nullable<Uuid>,
         }
     }
 

@@ -1,8 +1,10 @@
-//! The checks every resource's requests share: names, number settings, and settings that belong
-//! to another format. Each is a pure decision: the value to store, or the 422 naming the field.
+//! The checks every resource's requests share: names, number settings, settings that belong to
+//! another format, searches and date ranges. Each is a pure decision: the value to use, or the
+//! 422 naming the field.
 
 use catan_kit::ApiError;
-use catan_kit::problem::ErrorCode;
+use catan_kit::problem::{ErrorCode, FieldError};
+use chrono::NaiveDate;
 use std::ops::RangeInclusive;
 
 /// The longest name (or reason) accepted, in characters.
@@ -62,6 +64,51 @@ pub fn refuse_foreign(fields: &[(&str, bool)], format: &str) -> Result<(), ApiEr
         )),
         None => Ok(()),
     }
+}
+
+/// An optional name, such as a venue: checked as [`valid_name`] when given.
+pub fn valid_optional_name(field: &str, name: Option<&str>) -> Result<Option<String>, ApiError> {
+    name.map(|name| valid_name(field, name)).transpose()
+}
+
+/// The part of a name searched for (`q`): trimmed, blank for none; at most 200 characters,
+/// without control characters (which no name holds).
+pub fn searched_name(q: Option<&str>) -> Result<Option<String>, ApiError> {
+    let q = q.map(str::trim).filter(|q| !q.is_empty());
+    match q {
+        Some(q) if q.chars().count() > MAX_NAME_CHARS || q.chars().any(char::is_control) => {
+            Err(ApiError::field(
+                "q",
+                ErrorCode::InvalidQuery,
+                "q must have at most 200 characters, without control characters",
+            ))
+        }
+        other => Ok(other.map(str::to_owned)),
+    }
+}
+
+/// A search's days from `from` through `to` (either open): `to` must not come before `from`.
+pub fn searched_days(
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<(Option<NaiveDate>, Option<NaiveDate>), ApiError> {
+    match (from, to) {
+        (Some(from), Some(to)) if to < from => Err(ApiError::field(
+            "to",
+            ErrorCode::EndsBeforeStart,
+            format!("to ({to}) must not be before from ({from})"),
+        )),
+        days => Ok(days),
+    }
+}
+
+/// A 422 listing every rule broken, each on its field.
+pub fn broken_rules(errors: Vec<FieldError>) -> ApiError {
+    let detail = match errors.as_slice() {
+        [one] => one.message.clone(),
+        many => format!("{} rules broken; see errors", many.len()),
+    };
+    ApiError::Validation { detail, errors }
 }
 
 #[cfg(test)]
@@ -131,5 +178,69 @@ pub(crate) mod tests {
         );
         assert_eq!((field.as_str(), code), ("b", ErrorCode::NotForFormat));
         assert_eq!(message, "b does not apply to classic events");
+    }
+
+    #[test]
+    fn a_blank_search_is_no_search_and_control_characters_are_refused() {
+        assert_eq!(searched_name(None).unwrap(), None);
+        assert_eq!(searched_name(Some("  ")).unwrap(), None);
+        assert_eq!(
+            searched_name(Some(" José ")).unwrap().as_deref(),
+            Some("José")
+        );
+        for refused in ["a\u{0}b", &"x".repeat(201)] {
+            let (field, code) = field_and_code(searched_name(Some(refused)).unwrap_err());
+            assert_eq!((field.as_str(), code), ("q", ErrorCode::InvalidQuery));
+        }
+    }
+
+    #[test]
+    fn a_searched_range_may_be_open_or_one_day_but_not_end_before_it_starts() {
+        let day = |d| NaiveDate::from_ymd_opt(2026, 4, d).unwrap();
+        assert_eq!(searched_days(None, None).unwrap(), (None, None));
+        assert_eq!(
+            searched_days(Some(day(3)), None).unwrap(),
+            (Some(day(3)), None)
+        );
+        assert_eq!(
+            searched_days(Some(day(3)), Some(day(3))).unwrap(),
+            (Some(day(3)), Some(day(3)))
+        );
+        let (field, code, message) = broken(searched_days(Some(day(4)), Some(day(3))).unwrap_err());
+        assert_eq!((field.as_str(), code), ("to", ErrorCode::EndsBeforeStart));
+        assert_eq!(
+            message,
+            "to (2026-04-03) must not be before from (2026-04-04)"
+        );
+    }
+
+    #[test]
+    fn an_optional_name_is_checked_when_given() {
+        assert_eq!(valid_optional_name("venue", None).unwrap(), None);
+        assert_eq!(
+            valid_optional_name("venue", Some(" Casal "))
+                .unwrap()
+                .as_deref(),
+            Some("Casal")
+        );
+        let (field, code) = field_and_code(valid_optional_name("venue", Some(" ")).unwrap_err());
+        assert_eq!((field.as_str(), code), ("venue", ErrorCode::InvalidName));
+    }
+
+    #[test]
+    fn broken_rules_are_all_listed() {
+        let error = |field: &str| FieldError {
+            field: field.into(),
+            code: ErrorCode::SamePlayer,
+            message: format!("{field} is wrong"),
+        };
+        match broken_rules(vec![error("a"), error("b")]) {
+            ApiError::Validation { detail, errors } => {
+                assert_eq!(detail, "2 rules broken; see errors");
+                assert_eq!(errors, [error("a"), error("b")]);
+            }
+            other => panic!("not a 422: {other:?}"),
+        }
+        assert_eq!(broken(broken_rules(vec![error("a")])).2, "a is wrong");
     }
 }

@@ -69,13 +69,19 @@ catan_domain::with_rule_codes!(error_codes! {
         Unplayable = "unplayable",
         /// A team is two different players.
         TeamOfTwo = "team_of_two",
-        /// A keep-apart pair names one player twice.
+        /// Two players that must differ are one: a keep-apart pair, or a merge into itself.
         SamePlayer = "same_player",
         /// A keep-apart pair names a player not entered in the event.
         NotEntered = "not_entered",
         /// API keys are made for the admin, director and scorer roles.
         NotAKeyRole = "not_a_key_role",
         NotAllowed = "not_allowed",
+        /// A range ends before it starts: an event's `ends_on`, a search's `to`.
+        EndsBeforeStart = "ends_before_start",
+        /// A merge names a player merged already, as the duplicate or as the survivor.
+        AlreadyMerged = "already_merged",
+        /// A merge of two players who both have an entry in one event.
+        SharedEvent = "shared_event",
         // Webhooks.
         /// A list that must name at least one item names none.
         Empty = "empty",
@@ -173,6 +179,9 @@ mod tests {
             "not_entered",
             "not_a_key_role",
             "not_allowed",
+            "ends_before_start",
+            "already_merged",
+            "shared_event",
             "empty",
             "too_long",
             "invalid_url",
@@ -182,7 +191,7 @@ mod tests {
             "unresolvable_host"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 38);
+        assert_eq!(all.len(), 41);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

@@ -6,7 +6,9 @@
 pub type PlayerId = uuid::Uuid;
 
 pub mod board;
+pub mod calendar;
 pub mod correction;
+pub mod identity;
 pub mod pairing;
 pub mod partner;
 pub mod playoffs;

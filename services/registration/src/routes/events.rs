@@ -1,21 +1,29 @@
-//! Events: classic or partner, with their settings.
+//! Events: classic or partner, with their settings and days; found by region, format, status,
+//! days and name.
 
 use crate::State;
 use crate::store;
-use crate::store::events::NewEvent;
-use crate::validate::{refuse_foreign, setting, valid_name};
+use crate::store::events::{EventFilter, NewEvent};
+use crate::validate::{
+    refuse_foreign, searched_days, searched_name, setting, valid_name, valid_optional_name,
+};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreateEvent, Event, EventFormat, PartnerSettings, Problem};
+use catan_api::{CreateEvent, Event, EventFormat, EventSearch, PartnerSettings, Problem};
+use catan_domain::calendar::EventDays;
 use catan_domain::partner::ByeRule;
 use catan_kit::db::enum_to_text;
 use catan_kit::idempotency::Reply;
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
+use chrono::NaiveDate;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(create_event).service(get_event);
+    cfg.service(create_event)
+        .service(list_events)
+        .service(get_event);
 }
 
 const DEFAULT_QUALIFYING_ROUNDS: u32 = 3;
@@ -108,14 +116,30 @@ fn format_settings(body: &CreateEvent) -> Result<(u32, Option<PartnerSettings>),
     }
 }
 
-/// The event the request asks for, checked, as it is stored.
-fn new_event(body: &CreateEvent) -> Result<NewEvent, ApiError> {
+/// The days the request asks for: from `starts_on` (`today` when absent) through `ends_on` (the
+/// first day when absent).
+fn event_days(body: &CreateEvent, today: NaiveDate) -> Result<EventDays<NaiveDate>, ApiError> {
+    EventDays::new(body.starts_on.unwrap_or(today), body.ends_on).map_err(|_| {
+        ApiError::field(
+            "ends_on",
+            ErrorCode::EndsBeforeStart,
+            "ends_on must not be before starts_on",
+        )
+    })
+}
+
+/// The event the request asks for on `today`, checked, as it is stored.
+fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError> {
     let name = valid_name("name", &body.name)?;
+    let days = event_days(body, today)?;
+    let venue = valid_optional_name("venue", body.venue.as_deref())?;
     let (rounds, partner) = format_settings(body)?;
     Ok(NewEvent {
         name,
         region_id: body.region_id,
         format: enum_to_text(&body.format),
+        days,
+        venue,
         qualifying_rounds: i32::try_from(rounds).map_err(ApiError::internal)?,
         small_field_playoff: enum_to_text(&body.small_field_playoff.unwrap_or_default()),
         board_mode: enum_to_text(&body.board_mode.unwrap_or_default()),
@@ -128,7 +152,8 @@ fn new_event(body: &CreateEvent) -> Result<NewEvent, ApiError> {
 }
 
 /// Creates an event (admin only): `classic` (qualifying rounds, semi-finals, final) or `partner`
-/// (teams of two, Swiss rounds). Settings of the other format are refused.
+/// (teams of two, Swiss rounds), held from `starts_on` (today, UTC, when absent) through
+/// `ends_on` (the first day when absent). Settings of the other format are refused.
 #[utoipa::path(
     tag = "registration",
     request_body = CreateEvent,
@@ -143,7 +168,7 @@ async fn create_event(
     write: IdempotentWrite<web::Json<CreateEvent>>,
 ) -> Result<HttpResponse, ApiError> {
     write.require_admin()?;
-    let event = new_event(write.body())?;
+    let event = new_event(write.body(), store::events::today())?;
     write
         .write(move |conn| {
             store::people::region_must_exist(conn, event.region_id)?;
@@ -170,10 +195,87 @@ async fn get_event(
     ))
 }
 
+/// What an event search keeps, checked.
+fn event_filter(search: EventSearch) -> Result<EventFilter, ApiError> {
+    let (from, to) = searched_days(search.from, search.to)?;
+    Ok(EventFilter {
+        region_id: search.region_id,
+        format: search.format.as_ref().map(enum_to_text),
+        status: search.status,
+        from,
+        to,
+        name: searched_name(search.q.as_deref())?,
+    })
+}
+
+/// Finds events by region, format, status today (UTC), days (those held on any day from `from`
+/// through `to`) and name (case and accents aside), by first day, then name. Needs no token.
+#[utoipa::path(
+    tag = "registration",
+    params(EventSearch, PageQuery),
+    responses((status = 200, description = "A page of the events found, by first day, then name", body = Vec<Event>))
+)]
+#[get("/v1/events")]
+async fn list_events(
+    state: web::Data<State>,
+    search: web::Query<EventSearch>,
+    page: Page,
+) -> Result<HttpResponse, ApiError> {
+    let filter = event_filter(search.into_inner())?;
+    let (query, today) = (page.query(), store::events::today());
+    let found = db::run(&state.pool, move |conn| {
+        store::events::search(conn, filter, today, query.limit(), query.offset())
+    })
+    .await?;
+    Ok(page.respond(&found))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::validate::tests::field_and_code;
+
+    fn day(month: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, month, day).unwrap()
+    }
+
+    fn new_event(body: &CreateEvent) -> Result<NewEvent, ApiError> {
+        super::new_event(body, day(4, 18))
+    }
+
+    #[test]
+    fn an_event_without_days_is_held_today_and_one_without_an_end_lasts_one_day() {
+        let today = new_event(&CreateEvent::classic("x")).unwrap();
+        assert_eq!(today.days, EventDays::new(day(4, 18), None).unwrap());
+        let body = CreateEvent {
+            starts_on: Some(day(5, 2)),
+            ..CreateEvent::classic("x")
+        };
+        let one_day = new_event(&body).unwrap();
+        assert_eq!(
+            (one_day.days.starts_on(), one_day.days.ends_on()),
+            (day(5, 2), day(5, 2))
+        );
+        let weekend = CreateEvent {
+            ends_on: Some(day(5, 3)),
+            venue: Some("  Casal de Gràcia ".into()),
+            ..body
+        };
+        let weekend = new_event(&weekend).unwrap();
+        assert_eq!(weekend.days.ends_on(), day(5, 3));
+        assert_eq!(weekend.venue.as_deref(), Some("Casal de Gràcia"));
+    }
+
+    #[test]
+    fn a_search_from_after_to_is_refused() {
+        let search = EventSearch {
+            from: Some(day(5, 2)),
+            to: Some(day(5, 1)),
+            ..EventSearch::default()
+        };
+        let (field, code) = field_and_code(event_filter(search).unwrap_err());
+        assert_eq!((field.as_str(), code), ("to", ErrorCode::EndsBeforeStart));
+    }
 
     #[test]
     fn a_classic_event_defaults_to_three_qualifying_rounds() {
@@ -210,7 +312,7 @@ mod tests {
         };
         let classic = |change| with(CreateEvent::classic("x"), change);
         let partner = |change| with(CreateEvent::partner("x"), change);
-        use ErrorCode::{InvalidName, NotForFormat, OutOfRange};
+        use ErrorCode::{EndsBeforeStart, InvalidName, NotForFormat, OutOfRange};
         for (body, field, code) in [
             (
                 classic(|b| b.team_target_vp = Some(20)),
@@ -231,6 +333,22 @@ mod tests {
                 partner(|b| b.bye_points = Some(4)),
                 "bye_points",
                 OutOfRange,
+            ),
+            (
+                classic(|b| (b.starts_on, b.ends_on) = (Some(day(5, 2)), Some(day(5, 1)))),
+                "ends_on",
+                EndsBeforeStart,
+            ),
+            // Today is the first day when none is given: an end before it is refused too.
+            (
+                classic(|b| b.ends_on = Some(day(4, 17))),
+                "ends_on",
+                EndsBeforeStart,
+            ),
+            (
+                classic(|b| b.venue = Some(" ".into())),
+                "venue",
+                InvalidName,
             ),
             // The name is checked before the settings.
             (

@@ -2,13 +2,14 @@
 
 use crate::State;
 use crate::store;
-use crate::validate::valid_name;
+use crate::validate::{broken_rules, searched_name, valid_name};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreatePlayer, Player, Problem, Role};
+use catan_api::{CreatePlayer, MergePlayer, Player, Problem, Role};
+use catan_domain::identity::{MergeRefusal, merge_refusals};
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
-use catan_kit::problem::ErrorCode;
+use catan_kit::problem::{ErrorCode, FieldError};
 use catan_kit::{ApiError, IdempotentWrite, db};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -17,7 +18,8 @@ use uuid::Uuid;
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_player)
         .service(search_players)
-        .service(get_player);
+        .service(get_player)
+        .service(merge_player);
 }
 
 /// Registers a player (admin or director): one identity for every event he enters.
@@ -108,20 +110,84 @@ async fn search_players(
     Ok(page.respond(&found))
 }
 
-/// The part of a name searched for: trimmed, blank for none; at most 200 characters, without
-/// control characters (which no name holds).
-fn searched_name(q: Option<&str>) -> Result<Option<String>, ApiError> {
-    let q = q.map(str::trim).filter(|q| !q.is_empty());
-    match q {
-        Some(q) if q.chars().count() > 200 || q.chars().any(char::is_control) => {
-            Err(ApiError::field(
-                "q",
-                ErrorCode::InvalidQuery,
-                "q must have at most 200 characters, without control characters",
-            ))
-        }
-        other => Ok(other.map(str::to_owned)),
+/// Merges a duplicate identity into the player who survives (admin only): the duplicate is marked
+/// `merged_into` the survivor and leaves the searches; nothing else changes (ranking maps the
+/// duplicate's history onto the survivor). Answers the duplicate as he is now. Refused, listing
+/// every broken rule, when the two are one, either is merged already, or both have an entry in
+/// one event.
+#[utoipa::path(
+    tag = "registration",
+    params(("player_id" = Uuid, Path, description = "The duplicate")),
+    request_body = MergePlayer,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The duplicate, merged", body = Player),
+        (status = 404, description = "Either player does not exist", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players/{player_id}/merge")]
+async fn merge_player(
+    path: web::Path<Uuid>,
+    write: IdempotentWrite<web::Json<MergePlayer>>,
+) -> Result<HttpResponse, ApiError> {
+    write.require_admin()?;
+    let (duplicate, survivor) = (path.into_inner(), write.body().into);
+    write
+        .write(move |conn| {
+            let (duplicate, survivor) = store::people::lock_for_merge(conn, duplicate, survivor)?;
+            let shared = store::entries::shared_events(conn, duplicate.id, survivor.id)?;
+            refuse_merge(merge_refusals(duplicate, survivor, shared))?;
+            let merged = store::people::merge(conn, duplicate.id, survivor.id)?;
+            Reply::new(StatusCode::OK, &merged)
+        })
+        .await
+}
+
+/// The 422 listing every rule a merge breaks, each on its field (`player_id` is the duplicate in
+/// the path, `into` the survivor); none broken is no error.
+fn refuse_merge(refusals: Vec<MergeRefusal>) -> Result<(), ApiError> {
+    if refusals.is_empty() {
+        return Ok(());
     }
+    let error = |field: &str, code, message: String| FieldError {
+        field: field.to_string(),
+        code,
+        message,
+    };
+    let errors = refusals
+        .into_iter()
+        .map(|refusal| match refusal {
+            MergeRefusal::IntoItself => error(
+                "into",
+                ErrorCode::SamePlayer,
+                "a player cannot be merged into himself".into(),
+            ),
+            MergeRefusal::AlreadyMerged { into } => error(
+                "player_id",
+                ErrorCode::AlreadyMerged,
+                format!("the player was merged into {into} already"),
+            ),
+            MergeRefusal::IntoMerged { into } => error(
+                "into",
+                ErrorCode::AlreadyMerged,
+                format!("the survivor was merged into {into}: merge into that player"),
+            ),
+            MergeRefusal::SharedEvents(events) => error(
+                "into",
+                ErrorCode::SharedEvent,
+                format!(
+                    "both players have an entry in {}: they are two people",
+                    events
+                        .iter()
+                        .map(|event| format!("event {event}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+        })
+        .collect();
+    Err(broken_rules(errors))
 }
 
 #[cfg(test)]
@@ -129,14 +195,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_blank_search_is_no_search_and_control_characters_are_refused() {
-        assert_eq!(searched_name(None).unwrap(), None);
-        assert_eq!(searched_name(Some("  ")).unwrap(), None);
+    fn every_refused_merge_rule_is_listed_on_its_field() {
+        assert!(refuse_merge(vec![]).is_ok());
+        let (first, event) = (Uuid::new_v4(), Uuid::new_v4());
+        let refused = refuse_merge(vec![
+            MergeRefusal::IntoItself,
+            MergeRefusal::AlreadyMerged { into: first },
+            MergeRefusal::IntoMerged { into: first },
+            MergeRefusal::SharedEvents(vec![event]),
+        ]);
+        let Err(ApiError::Validation { errors, .. }) = refused else {
+            panic!("not a 422: {refused:?}");
+        };
+        let fields: Vec<(&str, ErrorCode)> =
+            errors.iter().map(|e| (e.field.as_str(), e.code)).collect();
         assert_eq!(
-            searched_name(Some(" José ")).unwrap().as_deref(),
-            Some("José")
+            fields,
+            [
+                ("into", ErrorCode::SamePlayer),
+                ("player_id", ErrorCode::AlreadyMerged),
+                ("into", ErrorCode::AlreadyMerged),
+                ("into", ErrorCode::SharedEvent),
+            ]
         );
-        assert!(searched_name(Some("a\u{0}b")).is_err());
-        assert!(searched_name(Some(&"x".repeat(201))).is_err());
+        assert!(errors[3].message.contains(&event.to_string()));
     }
 }

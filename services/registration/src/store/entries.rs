@@ -101,6 +101,20 @@ pub fn page(
     with_players(conn, rows)
 }
 
+/// The events in which both players have an entry, by id.
+pub fn shared_events(conn: &mut PgConnection, one: Uuid, other: Uuid) -> QueryResult<Vec<Uuid>> {
+    let events_of_one: Vec<Uuid> = entry_players::table
+        .filter(entry_players::player_id.eq(one))
+        .select(entry_players::event_id)
+        .load(conn)?;
+    entry_players::table
+        .filter(entry_players::player_id.eq(other))
+        .filter(entry_players::event_id.eq_any(events_of_one))
+        .select(entry_players::event_id)
+        .order(entry_players::event_id)
+        .load(conn)
+}
+
 /// The first of `players` already entered in the event, if any.
 pub fn first_entered(
     conn: &mut PgConnection,

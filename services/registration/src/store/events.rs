@@ -1,10 +1,12 @@
 //! Events and their settings.
 
+use super::{fold_name, strpos};
 use crate::schema::registration::events;
-use catan_api::{BoardMode, Event, EventFormat, PartnerSettings, SmallFieldRule};
+use catan_api::{BoardMode, Event, EventFormat, EventStatus, PartnerSettings, SmallFieldRule};
+use catan_domain::calendar::EventDays;
 use catan_kit::ApiError;
 use catan_kit::db::enum_from_text;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
 
@@ -21,14 +23,28 @@ struct EventRow {
     standings_count: String,
     partner_rules: Option<serde_json::Value>,
     created_at: DateTime<Utc>,
+    starts_on: NaiveDate,
+    ends_on: NaiveDate,
+    venue: Option<String>,
 }
 
-fn event_from_row(row: EventRow) -> Result<Event, ApiError> {
+/// Today, in UTC: the day an event's status is told on.
+pub fn today() -> NaiveDate {
+    Utc::now().date_naive()
+}
+
+/// The event a row holds, with its status on `today`.
+fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
+    let days = EventDays::new(row.starts_on, Some(row.ends_on)).map_err(ApiError::internal)?;
     Ok(Event {
         id: row.id,
         name: row.name,
         region_id: row.region_id,
         format: enum_from_text::<EventFormat>(&row.format)?,
+        starts_on: days.starts_on(),
+        ends_on: days.ends_on(),
+        venue: row.venue,
+        status: days.status_on(today),
         qualifying_rounds: u32::try_from(row.qualifying_rounds).map_err(ApiError::internal)?,
         small_field_playoff: enum_from_text::<SmallFieldRule>(&row.small_field_playoff)?,
         board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
@@ -48,6 +64,8 @@ pub struct NewEvent {
     pub name: String,
     pub region_id: Option<Uuid>,
     pub format: String,
+    pub days: EventDays<NaiveDate>,
+    pub venue: Option<String>,
     pub qualifying_rounds: i32,
     pub small_field_playoff: String,
     pub board_mode: String,
@@ -63,6 +81,9 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
             events::name.eq(event.name),
             events::region_id.eq(event.region_id),
             events::format.eq(event.format),
+            events::starts_on.eq(event.days.starts_on()),
+            events::ends_on.eq(event.days.ends_on()),
+            events::venue.eq(event.venue),
             events::qualifying_rounds.eq(event.qualifying_rounds),
             events::small_field_playoff.eq(event.small_field_playoff),
             events::board_mode.eq(event.board_mode),
@@ -71,7 +92,7 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;
-    event_from_row(row)
+    event_from_row(row, today())
 }
 
 /// The event; 404 when there is none.
@@ -81,7 +102,66 @@ pub fn load(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
         .select(EventRow::as_select())
         .first(conn)
         .optional()?;
-    event_from_row(row.ok_or_else(|| ApiError::NotFound(format!("there is no event {id}")))?)
+    let row = row.ok_or_else(|| ApiError::NotFound(format!("there is no event {id}")))?;
+    event_from_row(row, today())
+}
+
+/// What an event search keeps, checked: every filter given must hold.
+#[derive(Debug, Default)]
+pub struct EventFilter {
+    pub region_id: Option<Uuid>,
+    pub format: Option<String>,
+    pub status: Option<EventStatus>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    /// A part of the name, matched case and accents aside.
+    pub name: Option<String>,
+}
+
+/// A page of the events `filter` keeps, by first day, then name, then id, with their status on
+/// `today`.
+pub fn search(
+    conn: &mut PgConnection,
+    filter: EventFilter,
+    today: NaiveDate,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Event>, ApiError> {
+    let mut query = events::table
+        .select(EventRow::as_select())
+        .order((events::starts_on, events::name, events::id))
+        .limit(limit)
+        .offset(offset)
+        .into_boxed();
+    if let Some(region_id) = filter.region_id {
+        query = query.filter(events::region_id.eq(region_id));
+    }
+    if let Some(format) = filter.format {
+        query = query.filter(events::format.eq(format));
+    }
+    // The statuses as `EventDays::status_on` tells them, on the events' days.
+    query = match filter.status {
+        None => query,
+        Some(EventStatus::Planned) => query.filter(events::starts_on.gt(today)),
+        Some(EventStatus::Running) => query
+            .filter(events::starts_on.le(today))
+            .filter(events::ends_on.ge(today)),
+        Some(EventStatus::Finished) => query.filter(events::ends_on.lt(today)),
+    };
+    // The event's days overlap [from, to].
+    if let Some(from) = filter.from {
+        query = query.filter(events::ends_on.ge(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(events::starts_on.le(to));
+    }
+    if let Some(name) = filter.name {
+        query = query.filter(strpos(events::search_name, fold_name(name)).gt(0));
+    }
+    let rows: Vec<EventRow> = query.load(conn)?;
+    rows.into_iter()
+        .map(|row| event_from_row(row, today))
+        .collect()
 }
 
 /// How many of `ids` are events.

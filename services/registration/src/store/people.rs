@@ -1,7 +1,9 @@
 //! Regions and players: the federation's people, one identity across every event.
 
+use super::{fold_name, strpos};
 use crate::schema::registration::{players, regions};
 use catan_api::{Player, Region};
+use catan_domain::identity::Identity;
 use catan_kit::ApiError;
 use catan_kit::problem::ErrorCode;
 use chrono::{DateTime, Utc};
@@ -46,14 +48,25 @@ pub fn regions(conn: &mut PgConnection, limit: i64, offset: i64) -> QueryResult<
         .collect())
 }
 
-type PlayerRow = (Uuid, String, Option<Uuid>, DateTime<Utc>);
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = players)]
+struct PlayerRow {
+    id: Uuid,
+    name: String,
+    region_id: Option<Uuid>,
+    merged_into: Option<Uuid>,
+    created_at: DateTime<Utc>,
+}
 
-fn player_from_row((id, name, region_id, created_at): PlayerRow) -> Player {
-    Player {
-        id,
-        name,
-        region_id,
-        created_at,
+impl From<PlayerRow> for Player {
+    fn from(row: PlayerRow) -> Self {
+        Player {
+            id: row.id,
+            name: row.name,
+            region_id: row.region_id,
+            merged_into: row.merged_into,
+            created_at: row.created_at,
+        }
     }
 }
 
@@ -69,42 +82,55 @@ pub fn insert_player(
             players::name.eq(name),
             players::region_id.eq(region_id),
         ))
-        .returning((
-            players::id,
-            players::name,
-            players::region_id,
-            players::created_at,
-        ))
-        .get_result(conn)
-        .map(player_from_row)
+        .returning(PlayerRow::as_returning())
+        .get_result::<PlayerRow>(conn)
+        .map(Player::from)
 }
 
 pub fn find_player(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Player>> {
     players::table
         .find(id)
-        .select((
-            players::id,
-            players::name,
-            players::region_id,
-            players::created_at,
-        ))
-        .first(conn)
+        .select(PlayerRow::as_select())
+        .first::<PlayerRow>(conn)
         .optional()
-        .map(|row| row.map(player_from_row))
+        .map(|row| row.map(Player::from))
 }
 
-diesel::define_sql_function! {
-    /// The registration schema's `fold_name`: lower case without accents ("José" → "jose").
-    fn fold_name(name: diesel::sql_types::Text) -> diesel::sql_types::Text;
+/// The identities of the duplicate and the survivor of a merge, locked until the transaction
+/// ends (in id order, so that two merges of the same pair wait rather than deadlock, and the
+/// second sees the first's merge); 404 when either is no player.
+pub fn lock_for_merge(
+    conn: &mut PgConnection,
+    duplicate: Uuid,
+    survivor: Uuid,
+) -> Result<(Identity, Identity), ApiError> {
+    let rows: Vec<(Uuid, Option<Uuid>)> = players::table
+        .filter(players::id.eq_any([duplicate, survivor]))
+        .order(players::id)
+        .select((players::id, players::merged_into))
+        .for_update()
+        .load(conn)?;
+    let identity = |id: Uuid| {
+        rows.iter()
+            .find(|(found, _)| *found == id)
+            .map(|&(id, merged_into)| Identity { id, merged_into })
+            .ok_or_else(|| ApiError::NotFound(format!("there is no player {id}")))
+    };
+    Ok((identity(duplicate)?, identity(survivor)?))
 }
 
-diesel::define_sql_function! {
-    /// PostgreSQL's `strpos`: where `needle` starts in `haystack` (1-based), 0 if nowhere.
-    fn strpos(haystack: diesel::sql_types::Text, needle: diesel::sql_types::Text) -> diesel::sql_types::Integer;
+/// Marks `duplicate` as merged into `survivor`: the duplicate as he is now.
+pub fn merge(conn: &mut PgConnection, duplicate: Uuid, survivor: Uuid) -> QueryResult<Player> {
+    diesel::update(players::table.find(duplicate))
+        .set(players::merged_into.eq(survivor))
+        .returning(PlayerRow::as_returning())
+        .get_result::<PlayerRow>(conn)
+        .map(Player::from)
 }
 
 /// A page of the players whose name contains `name` (whatever the case and the accents), of
-/// `region_id`, by name (case and accents aside, as they are searched).
+/// `region_id`, by name (case and accents aside, as they are searched). Merged players are left
+/// out: their survivor is the one to find.
 pub fn search_players(
     conn: &mut PgConnection,
     name: Option<&str>,
@@ -113,12 +139,8 @@ pub fn search_players(
     offset: i64,
 ) -> QueryResult<Vec<Player>> {
     let mut query = players::table
-        .select((
-            players::id,
-            players::name,
-            players::region_id,
-            players::created_at,
-        ))
+        .filter(players::merged_into.is_null())
+        .select(PlayerRow::as_select())
         .order((players::search_name, players::name, players::id))
         .limit(limit)
         .offset(offset)
@@ -129,7 +151,8 @@ pub fn search_players(
     if let Some(region_id) = region_id {
         query = query.filter(players::region_id.eq(region_id));
     }
-    Ok(query.load(conn)?.into_iter().map(player_from_row).collect())
+    let rows: Vec<PlayerRow> = query.load(conn)?;
+    Ok(rows.into_iter().map(Player::from).collect())
 }
 
 /// A region.

@@ -56,6 +56,10 @@ impl ApiClient {
         self.get(&format!("/v1/regions/{region_id}")).await
     }
 
+    pub async fn player(&self, player_id: Uuid) -> ClientResult<Player> {
+        self.get(&format!("/v1/players/{player_id}")).await
+    }
+
     /// The first page of the players whose name contains `name` (case and accents aside), of
     /// `region_id` if given.
     pub async fn search_players(
@@ -75,8 +79,34 @@ impl ApiClient {
         self.get(&format!("/v1/players?{pairs}")).await
     }
 
+    /// A page of the events `search` finds (by first day, then name), `limit` from `offset`.
+    pub async fn events(
+        &self,
+        search: &EventSearch,
+        limit: u32,
+        offset: u32,
+    ) -> ClientResult<Vec<Event>> {
+        let mut query = query_pairs(search)?;
+        query
+            .query_pairs_mut()
+            .append_pair("limit", &limit.to_string())
+            .append_pair("offset", &offset.to_string());
+        let pairs = query.query().unwrap_or_default();
+        self.get(&format!("/v1/events?{pairs}")).await
+    }
+
     pub async fn event(&self, event_id: Uuid) -> ClientResult<Event> {
         self.get(&format!("/v1/events/{event_id}")).await
+    }
+
+    /// Merges the duplicate `player_id` into the surviving player `into` (admin): the duplicate
+    /// as it is now.
+    pub async fn merge_player(&self, player_id: Uuid, into: Uuid) -> ClientResult<Player> {
+        self.post(
+            &format!("/v1/players/{player_id}/merge"),
+            &MergePlayer { into },
+        )
+        .await
     }
 
     pub async fn create_entry(&self, event_id: Uuid, body: &CreateEntry) -> ClientResult<Entry> {
@@ -113,4 +143,23 @@ impl ApiClient {
         self.get(&format!("/v1/feeds/registration?after={after}&limit={limit}"))
             .await
     }
+}
+
+/// The fields of `query` (a flat struct) as the pairs of a query string, those absent left out.
+fn query_pairs(query: &impl serde::Serialize) -> ClientResult<reqwest::Url> {
+    let fields = serde_json::to_value(query).map_err(|e| ClientError::Decode(e.to_string()))?;
+    let mut url =
+        reqwest::Url::parse("http://query/").map_err(|e| ClientError::Decode(e.to_string()))?;
+    for (name, value) in fields.as_object().into_iter().flatten() {
+        match value {
+            serde_json::Value::Null => {}
+            serde_json::Value::String(text) => {
+                url.query_pairs_mut().append_pair(name, text);
+            }
+            other => {
+                url.query_pairs_mut().append_pair(name, &other.to_string());
+            }
+        }
+    }
+    Ok(url)
 }

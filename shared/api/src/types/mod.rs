@@ -13,6 +13,7 @@ pub use registration::*;
 pub use results::*;
 
 pub use catan_domain::board::BoardMode;
+pub use catan_domain::calendar::EventStatus;
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::results::{OutcomeKind, Stage};

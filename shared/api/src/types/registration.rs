@@ -1,11 +1,12 @@
 //! Regions, players, events and their entries.
 
 use catan_domain::board::BoardMode;
+use catan_domain::calendar::EventStatus;
 use catan_domain::partner::{PartnerSettings, TimeLimitRule};
 use catan_domain::playoffs::SmallFieldRule;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -33,12 +34,23 @@ pub struct CreatePlayer {
 
 /// A player: one identity across every event of the federation.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "created_at": "2026-03-14T09:30:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "merged_into": null, "created_at": "2026-03-14T09:30:00Z"}))]
 pub struct Player {
     pub id: Uuid,
     pub name: String,
     pub region_id: Option<Uuid>,
+    /// A duplicate identity's survivor: the player whose history this one's belongs to. A merged
+    /// player is no longer found by searches.
+    pub merged_into: Option<Uuid>,
     pub created_at: DateTime<Utc>,
+}
+
+/// Merges a duplicate identity into the player who survives.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"into": "00000000-0000-4000-8000-000000000002"}))]
+pub struct MergePlayer {
+    /// The surviving player.
+    pub into: Uuid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -51,13 +63,23 @@ pub enum EventFormat {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"name": "Spring open", "format": "classic", "region_id": "00000000-0000-4000-8000-0000000000a1", "qualifying_rounds": 3}))]
+#[schema(example = json!({"name": "Spring open", "format": "classic", "region_id": "00000000-0000-4000-8000-0000000000a1", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "qualifying_rounds": 3}))]
 pub struct CreateEvent {
     #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     #[serde(default)]
     pub region_id: Option<Uuid>,
     pub format: EventFormat,
+    /// The event's first day; today (UTC) when absent.
+    #[serde(default)]
+    pub starts_on: Option<NaiveDate>,
+    /// The event's last day, not before its first; the first when absent (a one-day event).
+    #[serde(default)]
+    pub ends_on: Option<NaiveDate>,
+    /// Where it is held.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    pub venue: Option<String>,
     /// Qualifying rounds before the playoff; 3 when absent (1 to 15).
     #[serde(default)]
     #[schema(minimum = 1, maximum = 15)]
@@ -110,6 +132,9 @@ impl CreateEvent {
             name: name.to_string(),
             region_id: None,
             format: EventFormat::Classic,
+            starts_on: None,
+            ends_on: None,
+            venue: None,
             qualifying_rounds: None,
             small_field_playoff: None,
             board_mode: None,
@@ -133,12 +158,21 @@ impl CreateEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "created_at": "2026-03-01T08:00:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "created_at": "2026-03-01T08:00:00Z"}))]
 pub struct Event {
     pub id: Uuid,
     pub name: String,
     pub region_id: Option<Uuid>,
     pub format: EventFormat,
+    /// The event's first day.
+    pub starts_on: NaiveDate,
+    /// The event's last day (the first, for a one-day event).
+    pub ends_on: NaiveDate,
+    /// Where it is held.
+    pub venue: Option<String>,
+    /// Where the event stands today (UTC): `planned` before its first day, `running` from its
+    /// first day through its last, `finished` after.
+    pub status: EventStatus,
     pub qualifying_rounds: u32,
     pub small_field_playoff: SmallFieldRule,
     pub board_mode: BoardMode,
@@ -147,6 +181,37 @@ pub struct Event {
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
     pub partner_rules: Option<PartnerSettings>,
     pub created_at: DateTime<Utc>,
+}
+
+/// What an event search asks for: every filter given must hold.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EventSearch {
+    /// Only the events of this region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub region_id: Option<Uuid>,
+    /// Only the events of this format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub format: Option<EventFormat>,
+    /// Only the events in this status today (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub status: Option<EventStatus>,
+    /// Only the events held on this day or later (that end on it or after).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub from: Option<NaiveDate>,
+    /// Only the events held on this day or earlier (that start on it or before); not before
+    /// `from`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub to: Option<NaiveDate>,
+    /// A part of the name, whatever its case and accents ("jose" finds "José"); blank for all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub q: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -85,7 +85,10 @@ pub(super) async fn run(
     let mut rounds = Vec::with_capacity(events_needed);
     for n in 1..=events_needed {
         let name = format!("Bench freshness {n} ({} players)", options.fresh_players);
-        let event = bench.admin.create_event(&CreateEvent::classic(&name)).await?;
+        let event = bench
+            .admin
+            .create_event(&CreateEvent::classic(&name))
+            .await?;
         bench.enter(&event, field).await?;
         rounds.push(bench.draw(&event, rng).await?);
         events.push(event);
@@ -127,7 +130,8 @@ pub(super) async fn run(
         targets.push(target);
     }
 
-    let (posted, post_errors, first_sent, last_answered) = post(bench, options, &events, jobs).await?;
+    let (posted, post_errors, first_sent, last_answered) =
+        post(bench, options, &events, jobs).await?;
     let give_up = Instant::now() + GIVE_UP;
     for (event, target) in targets.iter().enumerate() {
         let last = posted

@@ -106,14 +106,17 @@ async fn refresh_views(state: &State) -> Result<(), ApiError> {
     const BATCH: i64 = 100;
     loop {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
-        let last_batch = stale.len() < BATCH as usize;
+        let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
         let mut refreshed = 0;
         for (event_id, marked) in stale {
             let inputs = db::run(&state.pool, move |conn| store::inputs_of(conn, event_id)).await?;
             let Some(inputs) = inputs else {
                 // Results of an event registration's feed has not brought yet: its arrival marks
                 // the event again.
-                db::run(&state.pool, move |conn| store::unmark(conn, event_id, marked)).await?;
+                db::run(&state.pool, move |conn| {
+                    store::unmark(conn, event_id, marked)
+                })
+                .await?;
                 continue;
             };
             match views_of(state, event_id, inputs).await {
@@ -125,7 +128,9 @@ async fn refresh_views(state: &State) -> Result<(), ApiError> {
                     refreshed += 1;
                 }
                 // The view keeps its last state and stays stale: the next round tries again.
-                Err(e) => tracing::warn!(%event_id, error = %e, "an event's views could not be computed"),
+                Err(e) => {
+                    tracing::warn!(%event_id, error = %e, "an event's views could not be computed")
+                }
             }
         }
         if last_batch || refreshed == 0 {

@@ -23,9 +23,11 @@ pub fn mark_stale(conn: &mut PgConnection, event: Uuid, from_round: i32) -> Resu
         ))
         .on_conflict(ratings_stale::event_id)
         .do_update()
-        .set(ratings_stale::from_round.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
-            "least(ratings_stale.from_round, excluded.from_round)",
-        )))
+        .set(
+            ratings_stale::from_round.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
+                "least(ratings_stale.from_round, excluded.from_round)",
+            )),
+        )
         .execute(conn)?;
     Ok(())
 }
@@ -33,7 +35,9 @@ pub fn mark_stale(conn: &mut PgConnection, event: Uuid, from_round: i32) -> Resu
 /// Each merged player's survivor, following merges of merges.
 pub fn survivors(conn: &mut PgConnection) -> Result<HashMap<Uuid, Uuid>, ApiError> {
     let bodies: Vec<serde_json::Value> = players::table
-        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("body->>'merged_into' IS NOT NULL"))
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(
+            "body->>'merged_into' IS NOT NULL",
+        ))
         .select(players::body)
         .load(conn)?;
     let merged: HashMap<Uuid, Uuid> = bodies
@@ -86,7 +90,10 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
 }
 
 /// The first game the marks affect; none when they name only events not known yet.
-fn first_affected(conn: &mut PgConnection, marks: &[(Uuid, i32)]) -> Result<Option<GameKey>, ApiError> {
+fn first_affected(
+    conn: &mut PgConnection,
+    marks: &[(Uuid, i32)],
+) -> Result<Option<GameKey>, ApiError> {
     if marks.iter().any(|(event, _)| event.is_nil()) {
         return Ok(Some((NaiveDate::MIN, Uuid::nil(), 0, 0)));
     }
@@ -174,7 +181,13 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     let mut touched: Vec<Uuid> = Vec::new();
     for s in start {
         let player = survivor.get(&s.player_id).copied().unwrap_or(s.player_id);
-        known.set(player, Rating { mu: s.mu_after, sigma: s.sigma_after });
+        known.set(
+            player,
+            Rating {
+                mu: s.mu_after,
+                sigma: s.sigma_after,
+            },
+        );
     }
     let mut rows = Vec::new();
     for ((played_on, event_id, round, table_number), game) in &games {
@@ -228,9 +241,16 @@ fn refresh_current(conn: &mut PgConnection, players: &[Uuid]) -> Result<(), ApiE
 
 /// A result as the ratings play it, with merged players as their survivors; none when the
 /// event's standings do not count it (yet).
-pub fn rated_game(event: &Event, result: &TableResult, survivor: &HashMap<Uuid, Uuid>) -> Option<RatedGame> {
+pub fn rated_game(
+    event: &Event,
+    result: &TableResult,
+    survivor: &HashMap<Uuid, Uuid>,
+) -> Option<RatedGame> {
     if event.standings_count == StandingsCount::Confirmed
-        && !matches!(result.status, ResultStatus::Confirmed | ResultStatus::Resolved)
+        && !matches!(
+            result.status,
+            ResultStatus::Confirmed | ResultStatus::Resolved
+        )
     {
         return None;
     }
@@ -338,7 +358,10 @@ pub fn history_of(
         .load(conn)?;
     let now = rows.last().map_or_else(
         || Model::default().new_rating(),
-        |r| Rating { mu: r.6, sigma: r.7 },
+        |r| Rating {
+            mu: r.6,
+            sigma: r.7,
+        },
     );
     Ok(Some(catan_api::PlayerRatings {
         player_id: player,
@@ -347,19 +370,30 @@ pub fn history_of(
         sigma: now.sigma,
         games: rows
             .into_iter()
-            .map(|(played_on, event_id, round, table, mu_before, sigma_before, mu_after, sigma_after)| {
-                catan_api::RatedGameRow {
+            .map(
+                |(
                     played_on,
                     event_id,
-                    round: u32::try_from(round).unwrap_or(0),
-                    table: u32::try_from(table).unwrap_or(0),
+                    round,
+                    table,
                     mu_before,
                     sigma_before,
                     mu_after,
                     sigma_after,
-                    rating_after: mu_after - 3.0 * sigma_after,
-                }
-            })
+                )| {
+                    catan_api::RatedGameRow {
+                        played_on,
+                        event_id,
+                        round: u32::try_from(round).unwrap_or(0),
+                        table: u32::try_from(table).unwrap_or(0),
+                        mu_before,
+                        sigma_before,
+                        mu_after,
+                        sigma_after,
+                        rating_after: mu_after - 3.0 * sigma_after,
+                    }
+                },
+            )
             .collect(),
     }))
 }
@@ -380,6 +414,11 @@ pub fn current(conn: &mut PgConnection, players: &[Uuid]) -> Result<Vec<Rating>,
         .collect();
     Ok(canonical
         .iter()
-        .map(|p| known.get(p).copied().unwrap_or_else(|| Model::default().new_rating()))
+        .map(|p| {
+            known
+                .get(p)
+                .copied()
+                .unwrap_or_else(|| Model::default().new_rating())
+        })
         .collect())
 }

@@ -1,11 +1,11 @@
 //! Ranking's tables: its copies of what the producers' feeds carry, the events whose views are to
 //! be computed again, and the views as served.
 
+use crate::ratings;
 use crate::schema::ranking::{
     entries, event_views, events, feeds, known_results, players, stale_views,
 };
 use catan_api::{Entry, Event, RegistrationChange, RegistrationChangeKind, TableResult};
-use crate::ratings;
 use catan_kit::ApiError;
 use catan_kit::db::enum_to_text;
 use chrono::{DateTime, Utc};
@@ -40,14 +40,15 @@ pub fn next_of(conn: &mut PgConnection, feed: Feed) -> Result<String, ApiError> 
 
 /// Moves `feed`'s cursor from `from` to `to`; false when another replica moved it meanwhile (its
 /// copy of the same page then stands, and this one is rolled back).
-pub fn advance(conn: &mut PgConnection, feed: Feed, from: &str, to: &str) -> Result<bool, ApiError> {
-    let moved = diesel::update(
-        feeds::table
-            .find(feed.name())
-            .filter(feeds::next.eq(from)),
-    )
-    .set(feeds::next.eq(to))
-    .execute(conn)?;
+pub fn advance(
+    conn: &mut PgConnection,
+    feed: Feed,
+    from: &str,
+    to: &str,
+) -> Result<bool, ApiError> {
+    let moved = diesel::update(feeds::table.find(feed.name()).filter(feeds::next.eq(from)))
+        .set(feeds::next.eq(to))
+        .execute(conn)?;
     Ok(moved == 1)
 }
 
@@ -68,9 +69,9 @@ pub fn record_read(
             .execute(conn)?,
         Err(error) => diesel::update(row)
             .set((
-                feeds::failing_since.eq(diesel::dsl::sql::<diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>>(
-                    "coalesce(failing_since, now())",
-                )),
+                feeds::failing_since.eq(diesel::dsl::sql::<
+                    diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
+                >("coalesce(failing_since, now())")),
                 feeds::last_error.eq(error),
             ))
             .execute(conn)?,
@@ -78,14 +79,21 @@ pub fn record_read(
     Ok(())
 }
 
-/// Every feed's state: (name, caught up at, failing since).
-pub fn feed_states(
-    conn: &mut PgConnection,
-) -> Result<Vec<(String, Option<DateTime<Utc>>, Option<DateTime<Utc>>)>, ApiError> {
-    Ok(feeds::table
+/// Every feed's state.
+pub fn feed_states(conn: &mut PgConnection) -> Result<Vec<catan_api::FeedState>, ApiError> {
+    type Row = (String, Option<DateTime<Utc>>, Option<DateTime<Utc>>);
+    let rows: Vec<Row> = feeds::table
         .order(feeds::name)
         .select((feeds::name, feeds::caught_up_at, feeds::failing_since))
-        .load(conn)?)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(name, caught_up_at, failing_since)| catan_api::FeedState {
+            name,
+            caught_up_at,
+            failing_since,
+        })
+        .collect())
 }
 
 fn mark_stale(conn: &mut PgConnection, event_ids: &[Uuid]) -> Result<(), ApiError> {
@@ -94,9 +102,11 @@ fn mark_stale(conn: &mut PgConnection, event_ids: &[Uuid]) -> Result<(), ApiErro
             .values(stale_views::event_id.eq(event_id))
             .on_conflict(stale_views::event_id)
             .do_update()
-            .set(stale_views::marked.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-                "nextval('stale_views_marked_seq')",
-            )))
+            .set(
+                stale_views::marked.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                    "nextval('stale_views_marked_seq')",
+                )),
+            )
             .execute(conn)?;
     }
     Ok(())
@@ -114,7 +124,11 @@ pub fn apply_registration(
             (RegistrationChangeKind::Event, Some(event), _, _) => {
                 let body = to_json(event)?;
                 let starts_on = event.starts_on;
-                let row = (events::body.eq(&body), events::changed_at.eq(at), events::starts_on.eq(starts_on));
+                let row = (
+                    events::body.eq(&body),
+                    events::changed_at.eq(at),
+                    events::starts_on.eq(starts_on),
+                );
                 diesel::insert_into(events::table)
                     .values((events::id.eq(event.id), row))
                     .on_conflict(events::id)
@@ -143,7 +157,11 @@ pub fn apply_registration(
             (RegistrationChangeKind::Player, _, _, Some(player)) => {
                 let body = to_json(player)?;
                 diesel::insert_into(players::table)
-                    .values((players::id.eq(player.id), players::body.eq(&body), players::changed_at.eq(at)))
+                    .values((
+                        players::id.eq(player.id),
+                        players::body.eq(&body),
+                        players::changed_at.eq(at),
+                    ))
                     .on_conflict(players::id)
                     .do_update()
                     .set((players::body.eq(&body), players::changed_at.eq(at)))
@@ -185,7 +203,11 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
         .bind::<Jsonb, _>(serde_json::to_value(result).map_err(ApiError::internal)?)
         .execute(conn)?;
         touched.push(result.event_id);
-        ratings::mark_stale(conn, result.event_id, i32::try_from(result.round).unwrap_or(0))?;
+        ratings::mark_stale(
+            conn,
+            result.event_id,
+            i32::try_from(result.round).unwrap_or(0),
+        )?;
     }
     touched.sort_unstable();
     touched.dedup();
@@ -228,7 +250,10 @@ pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Input
         .filter(known_results::event_id.eq(event_id))
         .select(known_results::result)
         .load(conn)?;
-    let results: Vec<TableResult> = result_rows.into_iter().map(parse).collect::<Result<_, _>>()?;
+    let results: Vec<TableResult> = result_rows
+        .into_iter()
+        .map(parse)
+        .collect::<Result<_, _>>()?;
     let as_of = entry_rows
         .iter()
         .map(|(_, at)| *at)
@@ -311,7 +336,11 @@ pub struct Stored {
 }
 
 /// One event's stored view, read in one query.
-pub fn stored(conn: &mut PgConnection, event_id: Uuid, view: View) -> Result<Option<Stored>, ApiError> {
+pub fn stored(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    view: View,
+) -> Result<Option<Stored>, ApiError> {
     let behind = diesel::dsl::exists(feeds::table.filter(feeds::failing_since.is_not_null()));
     let row: Option<(String, String, bool)> = match view {
         View::Standings => event_views::table
@@ -321,7 +350,11 @@ pub fn stored(conn: &mut PgConnection, event_id: Uuid, view: View) -> Result<Opt
             .optional()?,
         View::Placements => event_views::table
             .find(event_id)
-            .select((event_views::placements, event_views::placements_etag, behind))
+            .select((
+                event_views::placements,
+                event_views::placements_etag,
+                behind,
+            ))
             .first(conn)
             .optional()?,
     };

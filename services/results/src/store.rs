@@ -3,11 +3,11 @@
 use crate::schema::results::{confirmations, disputes, result_versions, results};
 use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult, TeamScore};
 use catan_kit::ApiError;
-use catan_kit::feed::{self, Cursor};
-use diesel::sql_types::BigInt;
 use catan_kit::db::{enum_from_text, enum_to_text};
+use catan_kit::feed::{self, Cursor};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use diesel::sql_types::BigInt;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 

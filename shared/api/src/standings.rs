@@ -45,7 +45,8 @@ impl EventRecord {
         as_of: DateTime<Utc>,
     ) -> EventRecord {
         if event.standings_count == StandingsCount::Confirmed {
-            results.retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));
+            results
+                .retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));
         }
         results.sort_by_key(|r| (r.round, r.table));
         EventRecord {
@@ -241,7 +242,9 @@ impl EventRecord {
         Ok(Some(
             placed
                 .into_iter()
-                .filter_map(|(place, player, stage)| Some((place, entry_of.get(&player)?.id, stage)))
+                .filter_map(|(place, player, stage)| {
+                    Some((place, entry_of.get(&player)?.id, stage))
+                })
                 .collect(),
         ))
     }

@@ -38,7 +38,9 @@ pub fn respond(
     // Caches must ask again: the model changes with every result.
     response.insert_header((header::CACHE_CONTROL, "no-cache"));
     if not_modified(request, etag) {
-        return response.status(actix_web::http::StatusCode::NOT_MODIFIED).finish();
+        return response
+            .status(actix_web::http::StatusCode::NOT_MODIFIED)
+            .finish();
     }
     response.content_type(content_type).body(body)
 }
@@ -67,9 +69,18 @@ mod tests {
         let holding = TestRequest::get()
             .insert_header((header::IF_NONE_MATCH, format!("\"other\", {etag}")))
             .to_http_request();
-        let answer = respond(&holding, HttpResponse::Ok(), &etag, "application/json", "{}");
+        let answer = respond(
+            &holding,
+            HttpResponse::Ok(),
+            &etag,
+            "application/json",
+            "{}",
+        );
         assert_eq!(answer.status(), 304);
-        assert_eq!(answer.headers().get(header::ETAG).map(|v| v.as_bytes()), Some(etag.as_bytes()));
+        assert_eq!(
+            answer.headers().get(header::ETAG).map(|v| v.as_bytes()),
+            Some(etag.as_bytes())
+        );
         let fresh = TestRequest::get().to_http_request();
         assert_eq!(
             respond(&fresh, HttpResponse::Ok(), &etag, "application/json", "{}").status(),

@@ -64,7 +64,10 @@ mod tests {
     #[test]
     fn a_cursor_reads_back_what_it_writes_and_refuses_anything_else() {
         let cursor = Cursor { txid: 812, seq: 40 };
-        assert_eq!(Cursor::parse("after", &cursor.to_string()).ok(), Some(cursor));
+        assert_eq!(
+            Cursor::parse("after", &cursor.to_string()).ok(),
+            Some(cursor)
+        );
         assert_eq!(Cursor::parse("after", "").ok(), Some(Cursor::default()));
         assert_eq!(Cursor::default().to_string(), "");
         for bad in ["812", "a.b", "-1.3", "1.2.3", " 1.2"] {

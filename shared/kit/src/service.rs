@@ -151,7 +151,8 @@ impl Service {
         });
         let handlers_state = state.clone();
         let server = self.serve(listener, &settings, &pool, move |cfg| {
-            cfg.app_data(handlers_state.clone()).app_data(verifier.clone());
+            cfg.app_data(handlers_state.clone())
+                .app_data(verifier.clone());
             data(cfg);
         })?;
         let server = if self.relays_outbox {

@@ -118,7 +118,10 @@ impl TestSuite {
     /// The placements of `event_id`, as [`TestSuite::standings`].
     pub async fn placements(&self, event_id: Uuid) -> catan_api::Placements {
         self.settled().await;
-        self.anonymous.placements(event_id).await.expect("placements")
+        self.anonymous
+            .placements(event_id)
+            .await
+            .expect("placements")
     }
 
     /// The key registration signs tokens with, read from its schema: tests forge tokens with it.

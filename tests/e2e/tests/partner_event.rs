@@ -397,9 +397,7 @@ async fn a_team_that_drops_keeps_its_games_is_not_paired_again_and_wins_no_prize
         fx.submit(1, table.number, &sheet).await;
     }
     // The best team after round 1 leaves.
-    let leader = ts.partner_standings(fx.event.id).await
-        .rows[0]
-        .entry_id;
+    let leader = ts.partner_standings(fx.event.id).await.rows[0].entry_id;
     let drop = catan_api::DropEntry {
         reason: "flight home".into(),
         exclude: false,

@@ -19,24 +19,46 @@ async fn standings_carry_an_etag_answer_304_while_unchanged_and_say_how_fresh_th
     assert_eq!(read.status, StatusCode::OK);
     let etag = read.headers["etag"].to_str().expect("etag").to_string();
     let standings: catan_api::Standings = serde_json::from_str(&read.text).expect("standings");
-    assert_eq!(standings.as_of, first.recorded_at, "as_of is the last change included");
+    assert_eq!(
+        standings.as_of, first.recorded_at,
+        "as_of is the last change included"
+    );
 
-    let again = ts.http(Method::GET, &path).header("If-None-Match", &etag).send().await;
+    let again = ts
+        .http(Method::GET, &path)
+        .header("If-None-Match", &etag)
+        .send()
+        .await;
     assert_eq!(again.status, StatusCode::NOT_MODIFIED);
     assert!(again.text.is_empty());
 
     let second = fx.submit_random(&round, &round.tables[1], &mut rng).await;
     ts.settled().await;
-    let changed = ts.http(Method::GET, &path).header("If-None-Match", &etag).send().await;
-    assert_eq!(changed.status, StatusCode::OK, "a new result is a new version");
+    let changed = ts
+        .http(Method::GET, &path)
+        .header("If-None-Match", &etag)
+        .send()
+        .await;
+    assert_eq!(
+        changed.status,
+        StatusCode::OK,
+        "a new result is a new version"
+    );
     assert_ne!(changed.headers["etag"].to_str().expect("etag"), etag);
     let standings: catan_api::Standings = serde_json::from_str(&changed.text).expect("standings");
-    assert_eq!((standings.results_counted, standings.as_of), (2, second.recorded_at));
+    assert_eq!(
+        (standings.results_counted, standings.as_of),
+        (2, second.recorded_at)
+    );
 
     let placements = format!("/v1/events/{}/placements", fx.event.id);
     let read = ts.http(Method::GET, &placements).send().await;
     let etag = read.headers["etag"].to_str().expect("etag").to_string();
-    let again = ts.http(Method::GET, &placements).header("If-None-Match", &etag).send().await;
+    let again = ts
+        .http(Method::GET, &placements)
+        .header("If-None-Match", &etag)
+        .send()
+        .await;
     assert_eq!(again.status, StatusCode::NOT_MODIFIED);
     ts.shutdown().await;
 }
@@ -54,17 +76,31 @@ async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         let state = ts.anonymous.read_model_state().await.expect("feeds");
-        if state.feeds.iter().any(|f| f.name == "results" && f.failing_since.is_some()) {
+        if state
+            .feeds
+            .iter()
+            .any(|f| f.name == "results" && f.failing_since.is_some())
+        {
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "results' failure is not noticed");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "results' failure is not noticed"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let path = format!("/v1/events/{}/standings", fx.event.id);
     let read = ts.http(Method::GET, &path).send().await;
-    assert_eq!(read.status, StatusCode::OK, "no error: the last state is served");
+    assert_eq!(
+        read.status,
+        StatusCode::OK,
+        "no error: the last state is served"
+    );
     assert!(
-        read.headers["warning"].to_str().expect("warning").contains("out of date"),
+        read.headers["warning"]
+            .to_str()
+            .expect("warning")
+            .contains("out of date"),
         "and it says it may be behind"
     );
     let served: catan_api::Standings = serde_json::from_str(&read.text).expect("standings");
@@ -88,18 +124,29 @@ async fn a_correction_replays_the_ratings_from_the_game_it_changes() {
     // Round 1: table 1's first seat wins; round 2 is played on top of it.
     let round1 = fx.draw().await;
     let players1: Vec<_> = round1.tables.iter().map(seated).collect();
-    let first = fx.submit(1, 1, &won_by_first(&players1[0], &[10, 5, 4, 3])).await;
-    fx.submit(1, 2, &won_by_first(&players1[1], &[10, 6, 5, 2])).await;
+    let first = fx
+        .submit(1, 1, &won_by_first(&players1[0], &[10, 5, 4, 3]))
+        .await;
+    fx.submit(1, 2, &won_by_first(&players1[1], &[10, 6, 5, 2]))
+        .await;
     let round2 = fx.draw().await;
     for table in &round2.tables {
-        fx.submit(2, table.number, &won_by_first(&seated(table), &[10, 7, 6, 5])).await;
+        fx.submit(
+            2,
+            table.number,
+            &won_by_first(&seated(table), &[10, 7, 6, 5]),
+        )
+        .await;
     }
     ts.settled().await;
     let winner = players1[0][0];
     let loser = players1[0][3];
     let before = ts.anonymous.player_ratings(winner).await.expect("ratings");
     assert_eq!(before.games.len(), 2, "a game a round");
-    assert!(before.games[0].mu_after > before.games[0].mu_before, "a win raises μ");
+    assert!(
+        before.games[0].mu_after > before.games[0].mu_before,
+        "a win raises μ"
+    );
 
     // The director corrects round 1's table 1: the last seat won it.
     let mut corrected = won_by_first(&players1[0], &[3, 5, 4, 10]);
@@ -112,15 +159,28 @@ async fn a_correction_replays_the_ratings_from_the_game_it_changes() {
     ts.settled().await;
     let after = ts.anonymous.player_ratings(winner).await.expect("ratings");
     assert_eq!(after.games.len(), 2);
-    assert!(after.games[0].mu_after < after.games[0].mu_before, "the first game is now a loss");
-    assert!(after.mu < before.mu, "and every later game was replayed on it");
+    assert!(
+        after.games[0].mu_after < after.games[0].mu_before,
+        "the first game is now a loss"
+    );
+    assert!(
+        after.mu < before.mu,
+        "and every later game was replayed on it"
+    );
     assert_eq!(after.games[1].mu_before, after.games[0].mu_after);
 
-    let board = ts.anonymous.ratings_leaderboard(None, Some(3)).await.expect("leaderboard");
+    let board = ts
+        .anonymous
+        .ratings_leaderboard(None, Some(3))
+        .await
+        .expect("leaderboard");
     assert_eq!(board.len(), 8);
     assert!(board.windows(2).all(|w| w[0].rating >= w[1].rating));
     assert!(board.iter().all(|r| r.provisional && r.games == 2));
-    let listed = board.iter().find(|r| r.player_id == winner).expect("listed");
+    let listed = board
+        .iter()
+        .find(|r| r.player_id == winner)
+        .expect("listed");
     assert_eq!((listed.mu, listed.sigma), (after.mu, after.sigma));
     ts.shutdown().await;
 }

@@ -3,7 +3,7 @@
 use crate::State;
 use crate::store;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use catan_api::{FeedState, ReadModelState};
+use catan_api::ReadModelState;
 use catan_kit::{ApiError, conditional, db};
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -18,14 +18,6 @@ async fn read_model_state(
     state: web::Data<State>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let feeds = db::run(&state.pool, store::feed_states)
-        .await?
-        .into_iter()
-        .map(|(name, caught_up_at, failing_since)| FeedState {
-            name,
-            caught_up_at,
-            failing_since,
-        })
-        .collect();
+    let feeds = db::run(&state.pool, store::feed_states).await?;
     conditional::respond_json(&request, HttpResponse::Ok(), &ReadModelState { feeds })
 }

@@ -40,9 +40,11 @@ async fn serve_view(
     event_id: Uuid,
     view: View,
 ) -> Result<HttpResponse, ApiError> {
-    let stored = db::run(&state.pool, move |conn| crate::store::stored(conn, event_id, view))
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?;
+    let stored = db::run(&state.pool, move |conn| {
+        crate::store::stored(conn, event_id, view)
+    })
+    .await?
+    .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?;
     let Stored { body, etag, behind } = stored;
     Ok(conditional::respond(
         request,

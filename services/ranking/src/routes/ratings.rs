@@ -47,7 +47,10 @@ async fn leaderboard(
     query: web::Query<LeaderboardQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let LeaderboardQuery { region_id, min_games } = query.into_inner();
+    let LeaderboardQuery {
+        region_id,
+        min_games,
+    } = query.into_inner();
     let min_games = min_games.unwrap_or(DEFAULT_MIN_GAMES);
     let bounds = (page.query().limit(), page.query().offset());
     let rows = db::run(&state.pool, move |conn| {
@@ -118,13 +121,21 @@ async fn predict(
 fn table_of_players(players: &[Uuid]) -> Result<(), ApiError> {
     let mut errors = Vec::new();
     if !(3..=4).contains(&players.len()) {
-        errors.push(("player_ids", ErrorCode::OutOfRange, "a table has 3 or 4 players"));
+        errors.push((
+            "player_ids",
+            ErrorCode::OutOfRange,
+            "a table has 3 or 4 players",
+        ));
     }
     let mut distinct = players.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() != players.len() {
-        errors.push(("player_ids", ErrorCode::SamePlayer, "a player sits at a table once"));
+        errors.push((
+            "player_ids",
+            ErrorCode::SamePlayer,
+            "a player sits at a table once",
+        ));
     }
     ApiError::all_of(errors)
 }
@@ -135,7 +146,13 @@ mod tests {
 
     #[test]
     fn a_prediction_is_for_three_or_four_different_players() {
-        let (a, b, c, d, e) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let (a, b, c, d, e) = (
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+        );
         assert!(table_of_players(&[a, b, c]).is_ok());
         assert!(table_of_players(&[a, b, c, d]).is_ok());
         assert!(table_of_players(&[a, b]).is_err());

@@ -57,8 +57,14 @@ impl ApiClient {
     }
 
     /// The games two players shared.
-    pub async fn head_to_head(&self, player_id: Uuid, opponent_id: Uuid) -> ClientResult<HeadToHead> {
-        self.get(&format!("/v1/players/{player_id}/head-to-head/{opponent_id}"))
-            .await
+    pub async fn head_to_head(
+        &self,
+        player_id: Uuid,
+        opponent_id: Uuid,
+    ) -> ClientResult<HeadToHead> {
+        self.get(&format!(
+            "/v1/players/{player_id}/head-to-head/{opponent_id}"
+        ))
+        .await
     }
 }

@@ -140,8 +140,10 @@ impl ApiClient {
         after: &str,
         limit: u32,
     ) -> ClientResult<RegistrationChanges> {
-        self.get(&format!("/v1/feeds/registration?after={after}&limit={limit}"))
-            .await
+        self.get(&format!(
+            "/v1/feeds/registration?after={after}&limit={limit}"
+        ))
+        .await
     }
 }
 

@@ -6,11 +6,15 @@
 //!   `table_points` (every game scores by finishing position).
 //! - `config`: the scoring and qualification as the API receives them.
 //! - `validate`: their checks, every broken rule at once, and the validated [`Scoring`].
+//! - `standings`: the season table ([`season_standings`]).
 
 mod config;
 mod points;
+mod standings;
 mod validate;
 
+#[cfg(test)]
+mod fixtures;
 #[cfg(test)]
 mod tests;
 
@@ -19,6 +23,10 @@ pub use config::{
     Tier, default_tie_breaks,
 };
 pub use points::{PlacementPoints, TablePoints};
+pub use standings::{
+    EventId, EventResult, SeasonEvent, SeasonGame, SeasonRow, SeasonSeat, choose_counted,
+    season_standings,
+};
 pub use validate::{
     EventPoints, Scoring, SeasonRule, SeasonViolation, validate_qualification, validate_scoring,
     validate_season,

@@ -7,9 +7,11 @@
 //! - `config`: the scoring and qualification as the API receives them.
 //! - `validate`: their checks, every broken rule at once, and the validated [`Scoring`].
 //! - `standings`: the season table ([`season_standings`]).
+//! - `qualification`: who qualifies ([`qualify`]).
 
 mod config;
 mod points;
+mod qualification;
 mod standings;
 mod validate;
 
@@ -23,6 +25,7 @@ pub use config::{
     Tier, default_tie_breaks,
 };
 pub use points::{PlacementPoints, TablePoints};
+pub use qualification::{Qualified, QualifiedVia, qualify};
 pub use standings::{
     EventId, EventResult, SeasonEvent, SeasonGame, SeasonRow, SeasonSeat, choose_counted,
     season_standings,

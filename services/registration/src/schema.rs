@@ -1,6 +1,12 @@
 // @generated automatically by Diesel CLI.
 
 pub mod registration {
+    pub mod sql_types {
+        #[derive(diesel::query_builder::QueryId, Clone, diesel::sql_types::SqlType)]
+        #[diesel(postgres_type(name = "xid8", schema = "pg_catalog"))]
+        pub struct Xid8;
+    }
+
     diesel::table! {
         registration.api_keys (id) {
             id -> Uuid,
@@ -10,6 +16,19 @@ pub mod registration {
             secret_sha256 -> Bytea,
             created_at -> Timestamptz,
             revoked_at -> Nullable<Timestamptz>,
+        }
+    }
+
+    diesel::table! {
+        use diesel::sql_types::*;
+        use super::sql_types::Xid8;
+
+        registration.changes (txid, seq) {
+            txid -> Xid8,
+            seq -> Int8,
+            kind -> Text,
+            id -> Uuid,
+            changed_at -> Timestamptz,
         }
     }
 
@@ -145,6 +164,7 @@ pub mod registration {
 
     diesel::allow_tables_to_appear_in_same_query!(
         api_keys,
+        changes,
         entries,
         entry_players,
         events,

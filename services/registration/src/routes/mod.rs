@@ -3,6 +3,7 @@
 mod api_keys;
 mod entries;
 mod events;
+mod feed;
 mod inbox;
 mod players;
 mod regions;
@@ -16,6 +17,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     players::register(cfg);
     events::register(cfg);
     entries::register(cfg);
+    feed::register(cfg);
     webhooks::register(cfg);
     inbox::register(cfg);
 }

@@ -101,6 +101,15 @@ pub fn page(
     with_players(conn, rows)
 }
 
+/// The entries of `ids`, in no particular order (those that do not exist left out).
+pub fn by_ids(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<Entry>, ApiError> {
+    let rows: Vec<EntryRow> = entries::table
+        .filter(entries::id.eq_any(ids))
+        .select(EntryRow::as_select())
+        .load(conn)?;
+    with_players(conn, rows)
+}
+
 /// The events in which both players have an entry, by id.
 pub fn shared_events(conn: &mut PgConnection, one: Uuid, other: Uuid) -> QueryResult<Vec<Uuid>> {
     let events_of_one: Vec<Uuid> = entry_players::table

@@ -106,6 +106,18 @@ pub fn load(conn: &mut PgConnection, id: Uuid) -> Result<Event, ApiError> {
     event_from_row(row, today())
 }
 
+/// The events of `ids`, in no particular order (those that do not exist left out).
+pub fn by_ids(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<Event>, ApiError> {
+    let rows: Vec<EventRow> = events::table
+        .filter(events::id.eq_any(ids))
+        .select(EventRow::as_select())
+        .load(conn)?;
+    let today = today();
+    rows.into_iter()
+        .map(|row| event_from_row(row, today))
+        .collect()
+}
+
 /// What an event search keeps, checked: every filter given must hold.
 #[derive(Debug, Default)]
 pub struct EventFilter {

@@ -2,6 +2,7 @@
 //! Handlers decide; these read and write.
 
 pub mod api_keys;
+pub mod changes;
 pub mod entries;
 pub mod events;
 pub mod inbox;

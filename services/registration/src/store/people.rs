@@ -96,6 +96,15 @@ pub fn find_player(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Play
         .map(|row| row.map(Player::from))
 }
 
+/// The players of `ids`, in no particular order (those that do not exist left out).
+pub fn players_by_ids(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<Vec<Player>> {
+    let rows: Vec<PlayerRow> = players::table
+        .filter(players::id.eq_any(ids))
+        .select(PlayerRow::as_select())
+        .load(conn)?;
+    Ok(rows.into_iter().map(Player::from).collect())
+}
+
 /// The identities of the duplicate and the survivor of a merge, locked until the transaction
 /// ends (in id order, so that two merges of the same pair wait rather than deadlock, and the
 /// second sees the first's merge); 404 when either is no player.

@@ -109,6 +109,23 @@ impl ApiClient {
         .await
     }
 
+    /// Registration's changes after the cursor `after` (empty: from the beginning), at most
+    /// `limit` of them: each event, entry and player changed, once, as it is now.
+    pub async fn registration_changes(
+        &self,
+        after: &str,
+        limit: u32,
+    ) -> ClientResult<RegistrationChanges> {
+        let mut query =
+            reqwest::Url::parse("http://query/").map_err(|e| ClientError::Decode(e.to_string()))?;
+        query
+            .query_pairs_mut()
+            .append_pair("after", after)
+            .append_pair("limit", &limit.to_string());
+        let pairs = query.query().unwrap_or_default();
+        self.get(&format!("/v1/feeds/registration?{pairs}")).await
+    }
+
     pub async fn create_entry(&self, event_id: Uuid, body: &CreateEntry) -> ClientResult<Entry> {
         self.post(&format!("/v1/events/{event_id}/entries"), body)
             .await

@@ -308,12 +308,12 @@ pub enum RegistrationChangeKind {
 }
 
 /// One change in registration: the current state of what it touched, which is in the field the
-/// kind names (`event`, `entry` or `player`).
+/// kind names (`event`, `entry` or `player`; an entry without its PINs).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RegistrationChange {
     pub kind: RegistrationChangeKind,
     pub id: Uuid,
-    /// When the change was made.
+    /// When the change was made (the last one to it on this page).
     pub changed_at: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<Event>,
@@ -323,8 +323,9 @@ pub struct RegistrationChange {
     pub player: Option<Player>,
 }
 
-/// A page of registration's change feed: changes in the order they committed, each thing once in
-/// its current state, and the cursor to read on from.
+/// A page of registration's change feed: changes in the order of their transactions, each read
+/// once every transaction begun before it has ended (so that a cursor never passes a change that
+/// commits late), each thing once in its current state, and the cursor to read on from.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RegistrationChanges {
     pub items: Vec<RegistrationChange>,

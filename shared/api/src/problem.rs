@@ -1,17 +1,20 @@
 //! RFC 9457 problem details, as every service answers errors.
 
 use catan_domain::results::RuleCode;
+use catan_domain::season::SeasonRule;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// Makes `ErrorCode` of the rules a results sheet can break (as `catan_domain::with_rule_codes!`
-/// hands them over) and of the codes the enum lists itself, in that order, each serialized as its
-/// `"code"`.
+/// hands them over), of the codes the enum lists itself, and of the rules a season's scoring and
+/// qualification can break (as `catan_domain::with_season_rule_codes!` hands them over), in that
+/// order, each serialized as its `"code"`.
 macro_rules! error_codes {
     (
-        rules { $($(#[doc = $rule_doc:literal])* $rule:ident = $rule_code:tt,)* }
+        rules { $($(#[doc = $season_doc:literal])* $season:ident = $season_code:tt,)* }
+        sheet { $($(#[doc = $rule_doc:literal])* $rule:ident = $rule_code:tt,)* }
         $(#[$meta:meta])*
         pub enum ErrorCode { $($(#[doc = $doc:literal])* $variant:ident = $code:tt,)* }
     ) => {
@@ -19,6 +22,7 @@ macro_rules! error_codes {
         pub enum ErrorCode {
             $($(#[doc = $rule_doc])* #[serde(rename = $rule_code)] $rule,)*
             $($(#[doc = $doc])* #[serde(rename = $code)] $variant,)*
+            $($(#[doc = $season_doc])* #[serde(rename = $season_code)] $season,)*
         }
 
         impl ErrorCode {
@@ -27,6 +31,7 @@ macro_rules! error_codes {
                 match self {
                     $(ErrorCode::$rule => $rule_code,)*
                     $(ErrorCode::$variant => $code,)*
+                    $(ErrorCode::$season => $season_code,)*
                 }
             }
         }
@@ -38,10 +43,26 @@ macro_rules! error_codes {
                 }
             }
         }
+
+        impl From<SeasonRule> for ErrorCode {
+            fn from(rule: SeasonRule) -> Self {
+                match rule {
+                    $(SeasonRule::$season => ErrorCode::$season,)*
+                }
+            }
+        }
     };
 }
 
-catan_domain::with_rule_codes!(error_codes! {
+/// Hands the results sheet's rules (as `sheet { ... }`) and then a season's rules (as
+/// `rules { ... }`, by `catan_domain::with_season_rule_codes!`) to [`error_codes!`].
+macro_rules! with_season_codes {
+    (rules { $($sheet:tt)* } $($rest:tt)*) => {
+        catan_domain::with_season_rule_codes!(error_codes! { sheet { $($sheet)* } $($rest)* });
+    };
+}
+
+catan_domain::with_rule_codes!(with_season_codes! {
     /// The stable identifier of the rule a field breaks: what a client switches on (the message is
     /// for people and may change).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -92,6 +113,12 @@ catan_domain::with_rule_codes!(error_codes! {
         CredentialsInUrl = "credentials_in_url",
         PrivateAddress = "private_address",
         UnresolvableHost = "unresolvable_host",
+        // Seasons (ranking); the season's scoring and qualification rules,
+        // `catan_domain::season::SeasonRule`, come last.
+        /// An event joined to a season whose days do not hold every day of the event.
+        OutsideSeason = "outside_season",
+        /// An event of another region (or of none) joined to a regional season.
+        OtherRegion = "other_region",
     }
 });
 
@@ -188,10 +215,12 @@ mod tests {
             "unsupported_scheme",
             "credentials_in_url",
             "private_address",
-            "unresolvable_host"
+            "unresolvable_host",
+            "outside_season",
+            "other_region"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 41);
+        assert_eq!(all.len(), 43);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }
@@ -199,6 +228,12 @@ mod tests {
         for &code in &all[..15] {
             let rule: RuleCode = serde_json::from_value(code.as_str().into()).expect("a rule code");
             assert_eq!(ErrorCode::from(rule), code);
+        }
+        // A season's rules are the API's codes of the same names.
+        for &rule in SeasonRule::ALL {
+            let code = ErrorCode::from(rule);
+            assert_eq!(code.as_str(), rule.code());
+            assert_eq!(serde_json::to_value(code).expect("a string"), rule.code());
         }
     }
 }

@@ -10,6 +10,7 @@ mod pairing;
 mod ranking;
 mod registration;
 mod results;
+mod seasons;
 
 use crate::problem::Problem;
 use reqwest::Method;

@@ -149,19 +149,6 @@ impl ApiClient {
         )
         .await
     }
-
-    /// Registration's changes after `after` (a page's `next`, or empty for the beginning), in the
-    /// order they committed.
-    pub async fn registration_changes(
-        &self,
-        after: &str,
-        limit: u32,
-    ) -> ClientResult<RegistrationChanges> {
-        self.get(&format!(
-            "/v1/feeds/registration?after={after}&limit={limit}"
-        ))
-        .await
-    }
 }
 
 /// The fields of `query` (a flat struct) as the pairs of a query string, those absent left out.

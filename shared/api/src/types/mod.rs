@@ -5,16 +5,21 @@ mod pairing;
 mod ranking;
 mod registration;
 mod results;
+mod seasons;
 
 pub use auth::*;
 pub use pairing::*;
 pub use ranking::*;
 pub use registration::*;
 pub use results::*;
+pub use seasons::*;
 
 pub use catan_domain::board::BoardMode;
 pub use catan_domain::calendar::EventStatus;
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::results::{OutcomeKind, Stage};
+pub use catan_domain::season::{
+    ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak, Tier,
+};
 pub use catan_domain::seating::SeatPosition;

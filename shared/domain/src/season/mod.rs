@@ -8,8 +8,11 @@
 //! - `validate`: their checks, every broken rule at once, and the validated [`Scoring`].
 //! - `standings`: the season table ([`season_standings`]).
 //! - `qualification`: who qualifies ([`qualify`]).
+//! - `membership`: which events a season may hold ([`join_refusals`]) and who may decline a
+//!   place ([`may_decline`]).
 
 mod config;
+mod membership;
 mod points;
 mod qualification;
 mod standings;
@@ -23,6 +26,10 @@ mod tests;
 pub use config::{
     DEFAULT_TIE_BREAKS, ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak,
     Tier, default_tie_breaks,
+};
+pub use membership::{
+    Decliner, EventScope, JoinRefusal, RegionId, SeasonEndsBeforeStart, SeasonScope, join_refusals,
+    may_decline, season_days,
 };
 pub use points::{PlacementPoints, TablePoints};
 pub use qualification::{Qualified, QualifiedVia, qualify};

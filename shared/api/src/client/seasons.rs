@@ -1,0 +1,88 @@
+//! The ranking service's season calls, and a player's page.
+
+use super::{ApiClient, ClientResult};
+use crate::types::*;
+use reqwest::Method;
+use uuid::Uuid;
+
+impl ApiClient {
+    /// Creates a season (admin).
+    pub async fn create_season(&self, body: &CreateSeason) -> ClientResult<Season> {
+        self.post("/v1/seasons", body).await
+    }
+
+    pub async fn season(&self, season_id: Uuid) -> ClientResult<Season> {
+        self.get(&format!("/v1/seasons/{season_id}")).await
+    }
+
+    /// Every season, or a region's.
+    pub async fn seasons(&self, region_id: Option<Uuid>) -> ClientResult<Vec<Season>> {
+        match region_id {
+            Some(region) => {
+                self.all_pages(&format!("/v1/seasons?region_id={region}"))
+                    .await
+            }
+            None => self.all_pages("/v1/seasons").await,
+        }
+    }
+
+    /// Joins an event to a season (admin); joining again changes nothing.
+    pub async fn join_season(&self, season_id: Uuid, event_id: Uuid) -> ClientResult<Season> {
+        self.call::<(), Season>(
+            Method::PUT,
+            &format!("/v1/seasons/{season_id}/events/{event_id}"),
+            None,
+        )
+        .await
+    }
+
+    /// Takes an event out of a season (admin).
+    pub async fn leave_season(&self, season_id: Uuid, event_id: Uuid) -> ClientResult<Season> {
+        self.call::<(), Season>(
+            Method::DELETE,
+            &format!("/v1/seasons/{season_id}/events/{event_id}"),
+            None,
+        )
+        .await
+    }
+
+    /// A page of a season's table (`limit` 1 to 1000), of a region's players if given.
+    pub async fn season_standings(
+        &self,
+        season_id: Uuid,
+        region_id: Option<Uuid>,
+        limit: u32,
+        offset: u32,
+    ) -> ClientResult<SeasonStandings> {
+        let region = region_id.map_or_else(String::new, |r| format!("&region_id={r}"));
+        self.get(&format!(
+            "/v1/seasons/{season_id}/standings?limit={limit}&offset={offset}{region}"
+        ))
+        .await
+    }
+
+    /// The season's qualified players.
+    pub async fn season_qualified(&self, season_id: Uuid) -> ClientResult<Vec<QualifiedPlayer>> {
+        self.get(&format!("/v1/seasons/{season_id}/qualified"))
+            .await
+    }
+
+    /// Declines a player's place (the admin, or the player with his own token).
+    pub async fn decline_place(
+        &self,
+        season_id: Uuid,
+        player_id: Uuid,
+    ) -> ClientResult<SeasonDecline> {
+        self.call::<(), SeasonDecline>(
+            Method::DELETE,
+            &format!("/v1/seasons/{season_id}/qualified/{player_id}"),
+            None,
+        )
+        .await
+    }
+
+    /// A player's page.
+    pub async fn player_profile(&self, player_id: Uuid) -> ClientResult<PlayerProfile> {
+        self.get(&format!("/v1/players/{player_id}/profile")).await
+    }
+}

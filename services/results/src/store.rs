@@ -170,7 +170,20 @@ pub fn federation_changes(
     conn: &mut PgConnection,
     after: Cursor,
     limit: i64,
-) -> Result<(Vec<TableResult>, Cursor), ApiError> {
+) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
+    conn.build_transaction()
+        .repeatable_read()
+        .read_only()
+        .run(|conn| federation_page(conn, after, limit))
+}
+
+/// [`federation_changes`] in one snapshot: the page, and whether committed changes wait behind a
+/// transaction still in flight.
+fn federation_page(
+    conn: &mut PgConnection,
+    after: Cursor,
+    limit: i64,
+) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
     let rows: Vec<(i64, Row)> = results::table
         .filter(
             results::txid
@@ -186,8 +199,12 @@ pub fn federation_changes(
         txid: *txid,
         seq: row.6,
     });
+    let held_back = diesel::select(diesel::dsl::exists(
+        results::table.filter(results::txid.ge(diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW))),
+    ))
+    .get_result(conn)?;
     let results = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
-    Ok((results, next))
+    Ok((results, next, held_back))
 }
 
 pub fn history(

@@ -50,13 +50,14 @@ async fn registration_changes(
 ) -> Result<web::Json<RegistrationChanges>, ApiError> {
     let after = parse_cursor(query.after.as_deref())?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-    let (items, next) = db::run(&state.pool, move |conn| {
+    let (items, next, held_back) = db::run(&state.pool, move |conn| {
         store::changes::page(conn, after, limit)
     })
     .await?;
     Ok(web::Json(RegistrationChanges {
         items,
         next: next.map(cursor).unwrap_or_default(),
+        held_back,
     }))
 }
 

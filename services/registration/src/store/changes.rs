@@ -125,15 +125,19 @@ pub fn page(
     conn: &mut PgConnection,
     after_position: Option<Position>,
     limit: i64,
-) -> Result<(Vec<RegistrationChange>, Option<Position>), ApiError> {
+) -> Result<(Vec<RegistrationChange>, Option<Position>, bool), ApiError> {
     conn.build_transaction()
         .repeatable_read()
         .read_only()
         .run(|conn| {
             let rows = after(conn, after_position, limit)?;
             let next = rows.last().map(ChangeRow::position).or(after_position);
+            let held_back = diesel::select(diesel::dsl::exists(
+                changes::table.filter(changes::txid.ge(pg_snapshot_xmin(pg_current_snapshot()))),
+            ))
+            .get_result(conn)?;
             let changed = last_of_each(rows);
-            Ok((current_states(conn, changed)?, next))
+            Ok((current_states(conn, changed)?, next, held_back))
         })
 }
 

@@ -46,12 +46,13 @@ async fn results_feed(
 ) -> Result<web::Json<ResultChanges>, ApiError> {
     let after = Cursor::parse("after", &query.after)?;
     let limit = feed::page_size(query.limit);
-    let (items, next) = db::run(&state.pool, move |conn| {
+    let (items, next, held_back) = db::run(&state.pool, move |conn| {
         store::federation_changes(conn, after, limit)
     })
     .await?;
     Ok(web::Json(ResultChanges {
         items,
         next: next.to_string(),
+        held_back,
     }))
 }

@@ -204,4 +204,7 @@ pub struct ResultChanges {
     pub items: Vec<TableResult>,
     /// Pass as `after` to read the changes that follow; the same cursor when there were none.
     pub next: String,
+    /// Changes already committed wait behind a transaction still in flight: read again shortly
+    /// (a page that is empty and not held back means the reader has read everything).
+    pub held_back: bool,
 }

@@ -35,6 +35,7 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
         outcomes.push((feed, read_to_end(state, feed).await));
     }
     refresh_views(state).await?;
+    crate::seasons::refresh(state).await?;
     db::run(&state.pool, crate::ratings::replay).await?;
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
@@ -157,13 +158,17 @@ async fn views_of(state: &State, event_id: Uuid, inputs: Inputs) -> Result<Views
     let record = EventRecord::new(inputs.event, inputs.entries, inputs.results, byes, as_of);
     let standings = serde_json::to_string(&record.standings().map_err(ApiError::internal)?)
         .map_err(ApiError::internal)?;
-    let placements = serde_json::to_string(&record.placements().map_err(ApiError::internal)?)
-        .map_err(ApiError::internal)?;
+    let placed = record.placements().map_err(ApiError::internal)?;
+    let season_input =
+        serde_json::to_value(crate::seasons::input::EventInput::of(&record, &placed))
+            .map_err(ApiError::internal)?;
+    let placements = serde_json::to_string(&placed).map_err(ApiError::internal)?;
     Ok(Views {
         standings_etag: etag_of(standings.as_bytes()),
         placements_etag: etag_of(placements.as_bytes()),
         standings,
         placements,
+        season_input,
         as_of,
     })
 }

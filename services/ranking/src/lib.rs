@@ -1,14 +1,17 @@
 //! Ranking service: the federation's read model. A follower copies the producers' change feeds
 //! (registration's events, entries and players; every event's results) into ranking's own tables
-//! and computes each touched event's standings and placements once; reads serve what is stored
-//! and call no other service, so they stay fast and keep answering when a producer is down.
+//! and computes each touched event's standings and placements once, and each touched season's
+//! table and qualified players; reads serve what is stored and call no other service, so they
+//! stay fast and keep answering when a producer is down.
 
 mod follow;
 mod hub;
 mod players;
+mod profile;
 mod ratings;
 mod routes;
 mod schema;
+mod seasons;
 mod store;
 
 use catan_kit::server::RunningServer;

@@ -91,11 +91,78 @@ pub mod ranking {
     }
 
     diesel::table! {
+        ranking.season_declines (season_id, player_id) {
+            season_id -> Uuid,
+            player_id -> Uuid,
+            declined_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.season_events (season_id, event_id) {
+            season_id -> Uuid,
+            event_id -> Uuid,
+        }
+    }
+
+    diesel::table! {
+        ranking.season_inputs (event_id) {
+            event_id -> Uuid,
+            body -> Jsonb,
+            as_of -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.season_rows (season_id, position) {
+            season_id -> Uuid,
+            position -> Int4,
+            player_id -> Uuid,
+            region_id -> Nullable<Uuid>,
+            body -> Text,
+            csv -> Text,
+        }
+    }
+
+    diesel::table! {
+        ranking.season_views (season_id) {
+            season_id -> Uuid,
+            etag -> Text,
+            as_of -> Timestamptz,
+            qualified -> Text,
+        }
+    }
+
+    diesel::table! {
+        ranking.seasons (id) {
+            id -> Uuid,
+            name -> Text,
+            region_id -> Nullable<Uuid>,
+            starts_on -> Date,
+            ends_on -> Date,
+            scoring -> Jsonb,
+            qualification -> Nullable<Jsonb>,
+            created_at -> Timestamptz,
+            changed_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.seasons_stale (season_id) {
+            season_id -> Uuid,
+            marked -> Int8,
+        }
+    }
+
+    diesel::table! {
         ranking.stale_views (event_id) {
             event_id -> Uuid,
             marked -> Int8,
         }
     }
+
+    diesel::joinable!(season_declines -> seasons (season_id));
+    diesel::joinable!(season_events -> seasons (season_id));
 
     diesel::allow_tables_to_appear_in_same_query!(
         entries,
@@ -107,6 +174,13 @@ pub mod ranking {
         rating_history,
         ratings,
         ratings_stale,
+        season_declines,
+        season_events,
+        season_inputs,
+        season_rows,
+        season_views,
+        seasons,
+        seasons_stale,
         stale_views,
     );
 }

@@ -168,6 +168,11 @@ pub fn apply_registration(
                     .execute(conn)?;
                 if player.merged_into.is_some() {
                     ratings::mark_stale(conn, Uuid::nil(), 0)?;
+                    // Every season's table may list the duplicate.
+                    crate::seasons::store::mark_all(conn)?;
+                } else {
+                    // A new name or region shows in the season tables that list him.
+                    crate::seasons::store::mark_for_player(conn, player.id)?;
                 }
             }
             _ => {
@@ -283,6 +288,8 @@ pub struct Views {
     pub standings_etag: String,
     pub placements: String,
     pub placements_etag: String,
+    /// What the seasons need of the event ([`crate::seasons::input::EventInput`]).
+    pub season_input: serde_json::Value,
     pub as_of: DateTime<Utc>,
 }
 
@@ -306,6 +313,7 @@ pub fn store_views(
         .do_update()
         .set(row)
         .execute(conn)?;
+    crate::seasons::store::store_input(conn, event_id, &views.season_input, views.as_of)?;
     unmark(conn, event_id, marked)
 }
 

@@ -4,7 +4,9 @@
 mod feeds;
 mod placements;
 mod players;
+mod profile;
 mod ratings;
+mod seasons;
 mod standings;
 
 use crate::store::{Stored, View};
@@ -18,6 +20,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     feeds::register(cfg);
     ratings::register(cfg);
     players::register(cfg);
+    seasons::register(cfg);
+    profile::register(cfg);
 }
 
 /// Says in a `Warning` header when a producer cannot be read just now, so that the read, which

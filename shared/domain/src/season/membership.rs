@@ -131,7 +131,10 @@ mod tests {
         );
         assert_eq!(
             join_refusals(&spring, &event(90, 210, None)),
-            [JoinRefusal::StartsBeforeSeason, JoinRefusal::EndsAfterSeason]
+            [
+                JoinRefusal::StartsBeforeSeason,
+                JoinRefusal::EndsAfterSeason
+            ]
         );
     }
 

@@ -1,0 +1,125 @@
+//! A season's stored views, read as served: a page of the table is one query, whose rows come
+//! pre-serialized and are only joined together; nothing is computed or serialized again.
+
+use super::views::CSV_HEADER;
+use catan_kit::ApiError;
+use catan_kit::conditional::etag_of;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use uuid::Uuid;
+
+/// How a season's table is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    /// One line a player, under [`CSV_HEADER`].
+    Csv,
+}
+
+/// A stored view as served: its body, its validator, how many rows the page holds, and whether a
+/// producer cannot be read just now.
+pub struct Served {
+    pub body: String,
+    pub etag: String,
+    pub rows: usize,
+    pub behind: bool,
+}
+
+#[derive(QueryableByName)]
+struct PageRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    etag: String,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    as_of: DateTime<Utc>,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    behind: bool,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    joined: String,
+}
+
+/// A page of a season's table, of one region's players if asked (they keep their season-wide
+/// rank); `None` for an unknown season.
+pub fn standings(
+    conn: &mut PgConnection,
+    season_id: Uuid,
+    region: Option<Uuid>,
+    (limit, offset): (i64, i64),
+    format: Format,
+) -> Result<Option<Served>, ApiError> {
+    use diesel::sql_types::{BigInt, Bool, Nullable, Uuid as SqlUuid};
+    let csv = format == Format::Csv;
+    let page: Option<PageRow> = diesel::sql_query(
+        "WITH page AS (SELECT position, body, csv FROM season_rows \
+             WHERE season_id = $1 AND ($2::uuid IS NULL OR region_id = $2) \
+             ORDER BY position LIMIT $3 OFFSET $4) \
+         SELECT v.etag, v.as_of, \
+             EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind, \
+             (SELECT count(*) FROM page) AS n, \
+             coalesce((SELECT string_agg(CASE WHEN $5 THEN csv ELSE body END, \
+                 CASE WHEN $5 THEN E'\\n' ELSE ',' END ORDER BY position) FROM page), '') AS joined \
+         FROM season_views v WHERE v.season_id = $1",
+    )
+    .bind::<SqlUuid, _>(season_id)
+    .bind::<Nullable<SqlUuid>, _>(region)
+    .bind::<BigInt, _>(limit)
+    .bind::<BigInt, _>(offset)
+    .bind::<Bool, _>(csv)
+    .get_result(conn)
+    .optional()?;
+    let Some(page) = page else {
+        return Ok(None);
+    };
+    let rows = usize::try_from(page.n).unwrap_or(0);
+    let body = if csv {
+        let mut body = String::with_capacity(CSV_HEADER.len() + page.joined.len() + 2);
+        body.push_str(CSV_HEADER);
+        body.push('\n');
+        if rows > 0 {
+            body.push_str(&page.joined);
+            body.push('\n');
+        }
+        body
+    } else {
+        let as_of = serde_json::to_string(&page.as_of).map_err(ApiError::internal)?;
+        format!(
+            "{{\"season_id\":\"{season_id}\",\"as_of\":{as_of},\"rows\":[{}]}}",
+            page.joined
+        )
+    };
+    let region = region.map_or_else(String::new, |r| r.to_string());
+    Ok(Some(Served {
+        body,
+        etag: etag_of(format!("{} {region} {limit} {offset} {csv}", page.etag).as_bytes()),
+        rows,
+        behind: page.behind,
+    }))
+}
+
+#[derive(QueryableByName)]
+struct QualifiedRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    etag: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    qualified: String,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    behind: bool,
+}
+
+/// A season's qualified players, as stored; `None` for an unknown season.
+pub fn qualified(conn: &mut PgConnection, season_id: Uuid) -> Result<Option<Served>, ApiError> {
+    let row: Option<QualifiedRow> = diesel::sql_query(
+        "SELECT etag, qualified, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
+         FROM season_views WHERE season_id = $1",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(season_id)
+    .get_result(conn)
+    .optional()?;
+    Ok(row.map(|row| Served {
+        etag: etag_of(format!("{} qualified", row.etag).as_bytes()),
+        rows: 0,
+        body: row.qualified,
+        behind: row.behind,
+    }))
+}

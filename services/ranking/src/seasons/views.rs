@@ -1,0 +1,534 @@
+//! A season's views: its table and its qualified players, computed by the domain's rules from
+//! the season's events (ranking's copies, in play order) and stored as they are served, each row
+//! of the table as JSON and as a CSV line.
+
+use super::input::EventInput;
+use super::store;
+use crate::ratings::survivors;
+use crate::schema::ranking::{players, season_rows, season_views, seasons};
+use catan_api::{
+    Event, Player, QualifiedPlayer, QualifiedVia, SeasonEventResult, SeasonQualification,
+    SeasonScoring, SeasonStandingRow,
+};
+use catan_domain::season::{
+    self as rules, Scoring, SeasonEvent, SeasonRow, qualify, season_standings, validate_scoring,
+};
+use catan_domain::standings::format_percent;
+use catan_kit::ApiError;
+use catan_kit::conditional::etag_of;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::collections::{HashMap, HashSet};
+use uuid::Uuid;
+
+/// The columns of the CSV table, one line a player.
+pub const CSV_HEADER: &str = "rank,player_id,name,region_id,points,points_exact,events_played,events_counted,wins,best_place,vp,vp_share,qualified";
+
+/// One event of a season: the event and, once its views were computed, its season input.
+pub struct Member {
+    pub event: Event,
+    pub input: Option<EventInput>,
+    pub as_of: Option<DateTime<Utc>>,
+}
+
+/// A season's table row as served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedRow {
+    pub player: Uuid,
+    pub region: Option<Uuid>,
+    pub body: String,
+    pub csv: String,
+}
+
+/// A season's views as served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Computed {
+    pub rows: Vec<ServedRow>,
+    pub qualified: String,
+}
+
+/// `n/d`, as the event standings write exact figures.
+pub fn exact(value: &BigRational) -> String {
+    format!("{}/{}", value.numer(), value.denom())
+}
+
+/// A season's table and qualified players, as served: `members` in play order, merged players
+/// as their survivors, `declined` the survivors who declined a place, `people` every listed
+/// player's current identity.
+pub fn compute(
+    scoring: &Scoring,
+    qualification: Option<&SeasonQualification>,
+    members: &[Member],
+    survivor: &HashMap<Uuid, Uuid>,
+    declined: &HashSet<Uuid>,
+    people: &HashMap<Uuid, Player>,
+) -> Result<Computed, ApiError> {
+    let played: Vec<(&Event, SeasonEvent)> = members
+        .iter()
+        .filter_map(|m| {
+            Some((
+                &m.event,
+                m.input.as_ref()?.to_season_event(m.event.id, survivor),
+            ))
+        })
+        .collect();
+    let events: Vec<SeasonEvent> = played.iter().map(|(_, e)| e.clone()).collect();
+    let table = season_standings(scoring, &events);
+    let qualified = qualification.map_or_else(Vec::new, |rules| {
+        qualify(rules, scoring, &events, &table, declined)
+    });
+    let holders: HashSet<Uuid> = qualified.iter().map(|q| q.player).collect();
+    let by_id: HashMap<Uuid, &Event> = played.iter().map(|(e, _)| (e.id, *e)).collect();
+    let name_of = |player: Uuid| {
+        people
+            .get(&player)
+            .map_or_else(|| player.to_string(), |p| p.name.clone())
+    };
+    let rows = table
+        .iter()
+        .map(|row| {
+            let region = people.get(&row.player).and_then(|p| p.region_id);
+            let served = served_row(row, name_of(row.player), region, &holders, &by_id);
+            Ok(ServedRow {
+                player: row.player,
+                region,
+                body: serde_json::to_string(&served).map_err(ApiError::internal)?,
+                csv: csv_line(&served),
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let qualified: Vec<QualifiedPlayer> = qualified
+        .iter()
+        .map(|q| QualifiedPlayer {
+            player_id: q.player,
+            name: name_of(q.player),
+            via: match q.via {
+                rules::QualifiedVia::Event { event, place } => QualifiedVia::Event {
+                    event_id: event,
+                    place,
+                },
+                rules::QualifiedVia::Season { rank } => QualifiedVia::Season { season_rank: rank },
+            },
+            passed_down_from: q.passed_down_from,
+        })
+        .collect();
+    Ok(Computed {
+        rows,
+        qualified: serde_json::to_string(&qualified).map_err(ApiError::internal)?,
+    })
+}
+
+fn served_row(
+    row: &SeasonRow,
+    name: String,
+    region_id: Option<Uuid>,
+    holders: &HashSet<Uuid>,
+    events: &HashMap<Uuid, &Event>,
+) -> SeasonStandingRow {
+    let percent = &row.vp_share * BigRational::from_integer(BigInt::from(100));
+    SeasonStandingRow {
+        rank: row.rank,
+        player_id: row.player,
+        name,
+        region_id,
+        points: format_percent(&row.points),
+        points_exact: exact(&row.points),
+        events_played: row.events_played,
+        events_counted: row.events_counted,
+        wins: row.wins,
+        best_place: row.best_place,
+        vp: row.vp,
+        vp_share: format_percent(&percent),
+        vp_share_exact: exact(&percent),
+        qualified: holders.contains(&row.player),
+        results: row
+            .results
+            .iter()
+            .map(|r| {
+                let event = events.get(&r.event);
+                SeasonEventResult {
+                    event_id: r.event,
+                    event_name: event.map(|e| e.name.clone()).unwrap_or_default(),
+                    starts_on: event.map(|e| e.starts_on).unwrap_or_default(),
+                    place: r.place,
+                    field_size: r.field_size,
+                    points: format_percent(&r.points),
+                    points_exact: exact(&r.points),
+                    counted: r.counted,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// A text field of a CSV line: always quoted, quotes doubled, and a leading `=`, `+`, `-` or
+/// `@` escaped with `'` so that a spreadsheet does not take a name for a formula.
+fn csv_text(text: &str) -> String {
+    let guarded = if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    format!("\"{}\"", guarded.replace('"', "\"\""))
+}
+
+/// A row as a line of [`CSV_HEADER`]'s columns (no line break).
+pub fn csv_line(row: &SeasonStandingRow) -> String {
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    [
+        row.rank.to_string(),
+        row.player_id.to_string(),
+        csv_text(&row.name),
+        opt(row.region_id.map(|r| r.to_string())),
+        row.points.clone(),
+        row.points_exact.clone(),
+        row.events_played.to_string(),
+        row.events_counted.to_string(),
+        row.wins.to_string(),
+        opt(row.best_place.map(|p| p.to_string())),
+        row.vp.to_string(),
+        row.vp_share.clone(),
+        row.qualified.to_string(),
+    ]
+    .join(",")
+}
+
+#[derive(QueryableByName)]
+struct MemberRow {
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    event: serde_json::Value,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
+    input: Option<serde_json::Value>,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>)]
+    as_of: Option<DateTime<Utc>>,
+}
+
+/// A season's events in play order (first day, then id), with their season inputs.
+fn members(conn: &mut PgConnection, season_id: Uuid) -> Result<Vec<Member>, ApiError> {
+    let rows: Vec<MemberRow> = diesel::sql_query(
+        "SELECT e.body AS event, i.body AS input, i.as_of FROM season_events se \
+         JOIN events e ON e.id = se.event_id LEFT JOIN season_inputs i ON i.event_id = se.event_id \
+         WHERE se.season_id = $1 ORDER BY e.starts_on, e.id",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(season_id)
+    .load(conn)?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(Member {
+                event: serde_json::from_value(row.event).map_err(ApiError::internal)?,
+                input: row
+                    .input
+                    .map(serde_json::from_value)
+                    .transpose()
+                    .map_err(ApiError::internal)?,
+                as_of: row.as_of,
+            })
+        })
+        .collect()
+}
+
+/// Computes a season's views and stores them, then clears its stale mark unless a change marked
+/// it again meanwhile. One replica computes a season at a time.
+pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<(), ApiError> {
+    diesel::sql_query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('ranking.season ' || $1::text, 0))",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(season_id)
+    .execute(conn)?;
+    type Config = (serde_json::Value, Option<serde_json::Value>, DateTime<Utc>);
+    let config: Option<Config> = seasons::table
+        .find(season_id)
+        .select((
+            seasons::scoring,
+            seasons::qualification,
+            seasons::changed_at,
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((scoring, qualification, changed_at)) = config else {
+        return store::unmark(conn, season_id, marked);
+    };
+    let scoring: SeasonScoring = serde_json::from_value(scoring).map_err(ApiError::internal)?;
+    let scoring = validate_scoring(&scoring)
+        .map_err(|broken| ApiError::internal(format!("a stored season breaks {broken:?}")))?;
+    let qualification: Option<SeasonQualification> = qualification
+        .map(serde_json::from_value)
+        .transpose()
+        .map_err(ApiError::internal)?;
+    let members = members(conn, season_id)?;
+    let survivor = survivors(conn)?;
+    let canonical = |p: Uuid| survivor.get(&p).copied().unwrap_or(p);
+    let declined: HashSet<Uuid> = store::declined(conn, season_id)?
+        .into_iter()
+        .map(canonical)
+        .collect();
+    let listed: Vec<Uuid> = members
+        .iter()
+        .filter_map(|m| m.input.as_ref())
+        .flat_map(|i| {
+            i.placements.iter().map(|(p, _)| *p).chain(
+                i.games
+                    .iter()
+                    .flat_map(|g| g.seats.iter().map(|s| s.player)),
+            )
+        })
+        .map(canonical)
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    let people = people(conn, &listed)?;
+    let computed = compute(
+        &scoring,
+        qualification.as_ref(),
+        &members,
+        &survivor,
+        &declined,
+        &people,
+    )?;
+    let as_of = members
+        .iter()
+        .filter_map(|m| m.as_of)
+        .fold(changed_at, DateTime::max);
+    save(conn, season_id, &computed, as_of)?;
+    store::unmark(conn, season_id, marked)
+}
+
+/// The current identities of `ids`.
+fn people(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, Player>, ApiError> {
+    let mut people = HashMap::new();
+    for chunk in ids.chunks(5000) {
+        let bodies: Vec<serde_json::Value> = players::table
+            .filter(players::id.eq_any(chunk))
+            .select(players::body)
+            .load(conn)?;
+        for body in bodies {
+            let player: Player = serde_json::from_value(body).map_err(ApiError::internal)?;
+            people.insert(player.id, player);
+        }
+    }
+    Ok(people)
+}
+
+/// Replaces a season's stored views.
+fn save(
+    conn: &mut PgConnection,
+    season_id: Uuid,
+    computed: &Computed,
+    as_of: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    diesel::delete(season_rows::table.filter(season_rows::season_id.eq(season_id)))
+        .execute(conn)?;
+    let rows: Vec<_> = computed
+        .rows
+        .iter()
+        .zip(0i32..)
+        .map(|(row, position)| {
+            (
+                season_rows::season_id.eq(season_id),
+                season_rows::position.eq(position),
+                season_rows::player_id.eq(row.player),
+                season_rows::region_id.eq(row.region),
+                season_rows::body.eq(&row.body),
+                season_rows::csv.eq(&row.csv),
+            )
+        })
+        .collect();
+    // PostgreSQL takes at most 65,535 parameters a statement.
+    for chunk in rows.chunks(5000) {
+        diesel::insert_into(season_rows::table)
+            .values(chunk)
+            .execute(conn)?;
+    }
+    let etag = version(computed, as_of);
+    let view = (
+        season_views::etag.eq(&etag),
+        season_views::as_of.eq(as_of),
+        season_views::qualified.eq(&computed.qualified),
+    );
+    diesel::insert_into(season_views::table)
+        .values((season_views::season_id.eq(season_id), view))
+        .on_conflict(season_views::season_id)
+        .do_update()
+        .set(view)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The views' validator: a digest of everything served.
+fn version(computed: &Computed, as_of: DateTime<Utc>) -> String {
+    let mut all = as_of.to_rfc3339().into_bytes();
+    for row in &computed.rows {
+        all.extend_from_slice(row.body.as_bytes());
+        all.push(b'\n');
+    }
+    all.extend_from_slice(computed.qualified.as_bytes());
+    etag_of(&all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seasons::input::{GameInput, SeatInput};
+    use catan_api::SeasonStandings;
+
+    fn id(n: u128) -> Uuid {
+        Uuid::from_u128(n)
+    }
+
+    fn event(n: u128, day: u32) -> Event {
+        serde_json::from_value(serde_json::json!({
+            "id": id(0xE00 + n), "name": format!("Open {n}"), "region_id": null, "format": "classic",
+            "starts_on": format!("2027-04-{day:02}"), "ends_on": format!("2027-04-{day:02}"),
+            "venue": null, "status": "finished", "qualifying_rounds": 1,
+            "small_field_playoff": "no_playoff", "board_mode": "each_table",
+            "standings_count": "posted", "partner_rules": null,
+            "created_at": "2027-01-01T00:00:00Z"
+        }))
+        .unwrap()
+    }
+
+    /// A finished event placed in the order of `players`, with one game they all played (the
+    /// first won it).
+    fn member(n: u128, day: u32, players: &[Uuid]) -> Member {
+        let seats = players
+            .iter()
+            .zip(0u32..)
+            .map(|(&player, k)| SeatInput {
+                player,
+                won: k == 0,
+                vp: 10 - 2 * k,
+                team: None,
+            })
+            .collect();
+        Member {
+            event: event(n, day),
+            input: Some(EventInput {
+                field_size: u32::try_from(players.len()).unwrap(),
+                rounds_played: 1,
+                placements_complete: true,
+                placements: players.iter().copied().zip(1..).collect(),
+                games: vec![GameInput {
+                    target_vp: 10,
+                    seats,
+                }],
+            }),
+            as_of: None,
+        }
+    }
+
+    fn person(n: u128, name: &str, region: Option<u128>) -> (Uuid, Player) {
+        let player: Player = serde_json::from_value(serde_json::json!({
+            "id": id(n), "name": name, "region_id": region.map(id), "merged_into": null,
+            "created_at": "2027-01-01T00:00:00Z"
+        }))
+        .unwrap();
+        (id(n), player)
+    }
+
+    fn scoring() -> Scoring {
+        let read: SeasonScoring = serde_json::from_value(
+            serde_json::json!({"mode": "placement", "points": [10, 6, 3, 1], "best_n": 1}),
+        )
+        .unwrap();
+        validate_scoring(&read).unwrap()
+    }
+
+    #[test]
+    fn a_season_is_served_as_json_rows_csv_lines_and_its_qualified_players() {
+        let [a, b, c, d, dup] = [1, 2, 3, 4, 9].map(id);
+        // The duplicate identity of a won the second event.
+        let members = [member(1, 10, &[a, b, c]), member(2, 20, &[dup, c, d])];
+        let survivor = HashMap::from([(dup, a)]);
+        let people = HashMap::from([
+            person(1, "Ada", Some(7)),
+            person(2, "=Bob \"B\"", None),
+            person(3, "Cy", Some(7)),
+            person(4, "Di", None),
+        ]);
+        let rules = SeasonQualification {
+            event_slots: 1,
+            pass_down: true,
+            season_slots: 1,
+        };
+        let computed = compute(
+            &scoring(),
+            Some(&rules),
+            &members,
+            &survivor,
+            &HashSet::from([b]),
+            &people,
+        )
+        .unwrap();
+        let rows: Vec<SeasonStandingRow> = computed
+            .rows
+            .iter()
+            .map(|r| serde_json::from_str(&r.body).unwrap())
+            .collect();
+        // best_n 1: a counts one of his two wins; c his 6 of 3 and 6, level with b on every
+        // tie-break (both share 2nd, listed by id); d 3.
+        let table: Vec<(Uuid, u32, &str, u32, u32)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.player_id,
+                    r.rank,
+                    r.points.as_str(),
+                    r.events_played,
+                    r.events_counted,
+                )
+            })
+            .collect();
+        assert_eq!(table[0], (a, 1, "10.00", 2, 1));
+        assert_eq!(table[1..3], [(b, 2, "6.00", 1, 1), (c, 2, "6.00", 2, 1)]);
+        assert_eq!(table[3], (d, 4, "3.00", 1, 1));
+        assert_eq!(rows[0].results.len(), 2);
+        assert_eq!(rows[0].results[1].event_name, "Open 2");
+        assert_eq!(computed.rows[0].region, Some(id(7)));
+        // a takes event 1's slot and passes event 2's down to c; b declined, so the season slot
+        // goes to d.
+        let qualified: Vec<QualifiedPlayer> = serde_json::from_str(&computed.qualified).unwrap();
+        assert_eq!(
+            qualified
+                .iter()
+                .map(|q| (q.player_id, q.via, q.passed_down_from))
+                .collect::<Vec<_>>(),
+            [
+                (
+                    a,
+                    QualifiedVia::Event {
+                        event_id: id(0xE01),
+                        place: 1
+                    },
+                    None
+                ),
+                (
+                    c,
+                    QualifiedVia::Event {
+                        event_id: id(0xE02),
+                        place: 2
+                    },
+                    Some(a)
+                ),
+                (d, QualifiedVia::Season { season_rank: 4 }, None),
+            ]
+        );
+        assert!(rows.iter().all(|r| r.qualified == (r.player_id != b)));
+        // The CSV line of the row with a name a spreadsheet could take for a formula.
+        let bob = computed.rows.iter().find(|r| r.player == b).unwrap();
+        assert_eq!(
+            bob.csv,
+            format!("2,{b},\"'=Bob \"\"B\"\"\",,6.00,6/1,1,1,0,2,8,33.33,false")
+        );
+        assert_eq!(CSV_HEADER.split(',').count(), bob.csv.split(',').count());
+        // The rows joined with commas make the served JSON.
+        let joined: Vec<&str> = computed.rows.iter().map(|r| r.body.as_str()).collect();
+        let served = format!(
+            "{{\"season_id\":\"{a}\",\"as_of\":\"2027-01-01T00:00:00Z\",\"rows\":[{}]}}",
+            joined.join(",")
+        );
+        let read: SeasonStandings = serde_json::from_str(&served).unwrap();
+        assert_eq!(read.rows, rows);
+    }
+}

@@ -2,7 +2,7 @@
 
 pub mod registration {
     pub mod sql_types {
-        #[derive(diesel::query_builder::QueryId, Clone, diesel::sql_types::SqlType)]
+        #[derive(diesel::sql_types::SqlType)]
         #[diesel(postgres_type(name = "xid8", schema = "pg_catalog"))]
         pub struct Xid8;
     }

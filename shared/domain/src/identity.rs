@@ -18,8 +18,8 @@ pub enum MergeRefusal {
     IntoItself,
     /// The duplicate was merged already, into `into`.
     AlreadyMerged { into: PlayerId },
-    /// The survivor was merged himself, into `into`: merge into that one instead, so that
-    /// merges never chain.
+    /// The survivor was merged himself, into `into`: merge into that one instead. (A survivor
+    /// may still be merged later, so a reader follows `merged_into` to its end.)
     IntoMerged { into: PlayerId },
     /// Both have entries in these events: two people who played the same event are not one.
     SharedEvents(Vec<uuid::Uuid>),

@@ -34,13 +34,17 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
     for feed in Feed::ALL {
         outcomes.push((feed, read_to_end(state, feed).await));
     }
-    refresh_views(state).await?;
+    let views_current = refresh_views(state).await?;
     crate::seasons::refresh(state).await?;
     db::run(&state.pool, crate::ratings::replay).await?;
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
-            let outcome = outcome.map(|()| started).map_err(|e| e.to_string());
-            store::record_read(conn, feed, outcome)?;
+            match outcome {
+                // Caught up only when every view now includes what was read.
+                Ok(true) if views_current => store::record_read(conn, feed, Ok(started))?,
+                Ok(_) => {}
+                Err(e) => store::record_read(conn, feed, Err(e.to_string()))?,
+            }
         }
         Ok(())
     })
@@ -58,6 +62,13 @@ impl Page {
         match self {
             Page::Registration(page) => page.items.len(),
             Page::Results(page) => page.items.len(),
+        }
+    }
+
+    fn held_back(&self) -> bool {
+        match self {
+            Page::Registration(page) => page.held_back,
+            Page::Results(page) => page.held_back,
         }
     }
 
@@ -82,12 +93,14 @@ async fn fetch(state: &State, feed: Feed, after: &str) -> Result<Page, ApiError>
     })
 }
 
-async fn read_to_end(state: &State, feed: Feed) -> Result<(), ApiError> {
+/// Reads `feed` to its end; whether it got there, rather than to changes held back behind a
+/// transaction still in flight, which the next round reads.
+async fn read_to_end(state: &State, feed: Feed) -> Result<bool, ApiError> {
     loop {
         let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
         let page = fetch(state, feed, &after).await?;
         if page.len() == 0 {
-            return Ok(());
+            return Ok(!page.held_back());
         }
         db::transaction(&state.pool, move |conn| {
             if store::advance(conn, feed, &after, page.next())? {
@@ -102,9 +115,10 @@ async fn read_to_end(state: &State, feed: Feed) -> Result<(), ApiError> {
     }
 }
 
-/// Computes the views of every stale event.
-async fn refresh_views(state: &State) -> Result<(), ApiError> {
+/// Computes the views of every stale event; whether every one could be.
+async fn refresh_views(state: &State) -> Result<bool, ApiError> {
     const BATCH: i64 = 100;
+    let mut failed = false;
     loop {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
@@ -130,12 +144,13 @@ async fn refresh_views(state: &State) -> Result<(), ApiError> {
                 }
                 // The view keeps its last state and stays stale: the next round tries again.
                 Err(e) => {
-                    tracing::warn!(%event_id, error = %e, "an event's views could not be computed")
+                    failed = true;
+                    tracing::warn!(%event_id, error = %e, "an event's views could not be computed");
                 }
             }
         }
         if last_batch || refreshed == 0 {
-            return Ok(());
+            return Ok(!failed);
         }
     }
 }

@@ -95,7 +95,10 @@ fn first_affected(
     marks: &[(Uuid, i32)],
 ) -> Result<Option<GameKey>, ApiError> {
     if marks.iter().any(|(event, _)| event.is_nil()) {
-        return Ok(Some((NaiveDate::MIN, Uuid::nil(), 0, 0)));
+        // Before every game: the first day PostgreSQL's `date` holds (chrono's own first day is
+        // out of its range).
+        let first = NaiveDate::from_ymd_opt(-4713, 11, 24).unwrap_or(NaiveDate::MIN);
+        return Ok(Some((first, Uuid::nil(), 0, 0)));
     }
     let ids: Vec<Uuid> = marks.iter().map(|(e, _)| *e).collect();
     let dates: HashMap<Uuid, NaiveDate> = events::table

@@ -1,6 +1,6 @@
 //! The ranking service's season calls, and a player's page.
 
-use super::{ApiClient, ClientResult};
+use super::{ApiClient, ClientResult, PAGE};
 use crate::types::*;
 use reqwest::Method;
 use uuid::Uuid;
@@ -15,14 +15,22 @@ impl ApiClient {
         self.get(&format!("/v1/seasons/{season_id}")).await
     }
 
-    /// Every season, or a region's.
+    /// Every season, or a region's, read page by page.
     pub async fn seasons(&self, region_id: Option<Uuid>) -> ClientResult<Vec<Season>> {
-        match region_id {
-            Some(region) => {
-                self.all_pages(&format!("/v1/seasons?region_id={region}"))
-                    .await
+        let region = region_id.map_or_else(String::new, |r| format!("&region_id={r}"));
+        let mut seasons = Vec::new();
+        loop {
+            let page: Vec<Season> = self
+                .get(&format!(
+                    "/v1/seasons?limit={PAGE}&offset={}{region}",
+                    seasons.len()
+                ))
+                .await?;
+            let full = page.len() == PAGE;
+            seasons.extend(page);
+            if !full {
+                return Ok(seasons);
             }
-            None => self.all_pages("/v1/seasons").await,
         }
     }
 

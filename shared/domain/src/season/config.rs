@@ -101,7 +101,8 @@ pub struct SeasonScoring {
     /// (more events won), `vp` (more VP, each game's capped at its target), `vp_share` (higher
     /// average share of the table's VP), `best_place` (the better best place; none is worst) and
     /// `fewer_events` (fewer events played). `points` comes first unless the list names it
-    /// elsewhere. Default: `points`, `wins`, `vp_share`, `best_place`.
+    /// elsewhere (an empty list ranks by points alone). Default: `points`, `wins`, `vp_share`,
+    /// `best_place`. Players equal on the whole list share the rank.
     #[serde(default = "default_tie_breaks")]
     pub tie_breaks: Vec<String>,
 }

@@ -87,3 +87,23 @@ fn a_table_size_the_scale_does_not_cover_scores_nothing() {
     };
     assert_eq!(short.of_game(&[-1, -2, -3, -4]), None);
 }
+
+#[test]
+fn points_stay_exact_whatever_their_size() {
+    let big = PlacementPoints::Scaled {
+        top: u32::MAX,
+        full_field: u32::MAX - 1,
+    };
+    let top = i64::from(u32::MAX);
+    assert_eq!(big.of(1, u32::MAX), int(top));
+    assert_eq!(
+        big.of(2, u32::MAX - 1),
+        ratio(top, 1) * ratio(top - 2, top - 1)
+    );
+    let huge = TablePoints {
+        four: vec![u32::MAX; 4],
+        three: vec![u32::MAX; 3],
+    };
+    let level = huge.of_game(&[-5, -5, -5, -5]).unwrap_or_default();
+    assert!(level.iter().all(|p| *p == int(top)));
+}

@@ -14,7 +14,8 @@ impl Modify for LinkOperations {
 
 /// OpenAPI links from each operation that creates something to those that read or use it, so
 /// that clients (and stateful testers) can follow the API's own flow: an event leads to its
-/// entries, rounds, results and standings; a round to its tables' results and boards.
+/// entries, rounds, results and standings; a round to its tables' results and boards; a season
+/// to its events, table, qualified players and declines.
 fn link_operations(doc: &mut OpenApi) {
     use serde_json::{Value, json};
     use utoipa::openapi::RefOr;
@@ -51,7 +52,23 @@ fn link_operations(doc: &mut OpenApi) {
             by_event.clone(),
             &["list_entries", "draw_round"],
         ),
-        ("create_player", by_id("player_id"), &["get_player"]),
+        (
+            "create_player",
+            by_id("player_id"),
+            &["get_player", "player_profile"],
+        ),
+        (
+            "create_season",
+            by_id("season_id"),
+            &[
+                "get_season",
+                "join_event",
+                "leave_event",
+                "season_standings",
+                "season_qualified",
+                "decline_place",
+            ],
+        ),
         (
             "draw_round",
             json!({"event_id": EVENT, "number": "$response.body#/number"}),

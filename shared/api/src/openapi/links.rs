@@ -52,11 +52,8 @@ fn link_operations(doc: &mut OpenApi) {
             by_event.clone(),
             &["list_entries", "draw_round"],
         ),
-        (
-            "create_player",
-            by_id("player_id"),
-            &["get_player", "player_profile"],
-        ),
+        // Not to the player's profile: ranking reads registration's players a moment later.
+        ("create_player", by_id("player_id"), &["get_player"]),
         (
             "create_season",
             by_id("season_id"),

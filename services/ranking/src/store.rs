@@ -138,6 +138,8 @@ pub fn apply_registration(
                 touched.push(event.id);
                 // Its date orders its games among everyone's.
                 ratings::mark_stale(conn, event.id, 0)?;
+                // Its name and days show in the season tables that hold it.
+                crate::seasons::store::mark_for_event(conn, event.id)?;
             }
             (RegistrationChangeKind::Entry, _, Some(entry), _) => {
                 let body = to_json(entry)?;

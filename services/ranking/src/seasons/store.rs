@@ -309,6 +309,16 @@ pub fn mark_for_player(conn: &mut PgConnection, player: Uuid) -> Result<(), ApiE
     Ok(())
 }
 
+/// Asks for new views of the seasons that hold `event_id` (its name or days changed).
+pub fn mark_for_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
+    diesel::sql_query(mark_query(
+        "SELECT season_id FROM season_events WHERE event_id = $1",
+    ))
+    .bind::<diesel::sql_types::Uuid, _>(event_id)
+    .execute(conn)?;
+    Ok(())
+}
+
 /// Stores what the seasons need of an event, computed with its views; when it changed, asks for
 /// new views of the seasons that hold the event.
 pub fn store_input(
@@ -328,11 +338,7 @@ pub fn store_input(
     .bind::<diesel::sql_types::Timestamptz, _>(as_of)
     .execute(conn)?;
     if changed > 0 {
-        diesel::sql_query(mark_query(
-            "SELECT season_id FROM season_events WHERE event_id = $1",
-        ))
-        .bind::<diesel::sql_types::Uuid, _>(event_id)
-        .execute(conn)?;
+        mark_for_event(conn, event_id)?;
     }
     Ok(())
 }

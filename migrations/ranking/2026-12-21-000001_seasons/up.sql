@@ -45,14 +45,16 @@ CREATE TABLE seasons_stale (
     marked bigserial NOT NULL
 );
 
--- A season's table, one row a player in table order, each row's JSON and CSV line ready to
--- serve; the region is the player's, for the region filter.
+-- A season's table, one row a player in table order, each row's JSON (with its per-event results,
+-- and without them: `summary`) and CSV line ready to serve; the region is the player's, for the
+-- region filter.
 CREATE TABLE season_rows (
     season_id uuid NOT NULL,
     position integer NOT NULL,
     player_id uuid NOT NULL,
     region_id uuid,
     body text NOT NULL,
+    summary text NOT NULL,
     csv text NOT NULL,
     PRIMARY KEY (season_id, position)
 );

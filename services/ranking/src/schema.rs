@@ -120,6 +120,7 @@ pub mod ranking {
             player_id -> Uuid,
             region_id -> Nullable<Uuid>,
             body -> Text,
+            summary -> Text,
             csv -> Text,
         }
     }

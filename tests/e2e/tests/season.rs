@@ -886,6 +886,22 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
             first.qualified
         )
     );
+    let summary = ts
+        .anonymous
+        .season_standings_summary(national.id, 1000, 0)
+        .await
+        .expect("summary");
+    assert_eq!(
+        summary.rows,
+        national_before
+            .iter()
+            .map(|r| SeasonStandingRow {
+                results: Vec::new(),
+                ..r.clone()
+            })
+            .collect::<Vec<_>>(),
+        "results=false: the same rows without their results"
+    );
     let paged = ts
         .http(Method::GET, &format!("{path}?limit=2"))
         .send()

@@ -174,12 +174,17 @@ struct StandingsQuery {
     /// Only the players of this region; each keeps his rank in the whole season's table.
     #[param(nullable = false)]
     region_id: Option<Uuid>,
+    /// `false`: the JSON rows without their per-event `results` (a much smaller page); default
+    /// `true`. The CSV never has them.
+    #[param(nullable = false)]
+    results: Option<bool>,
 }
 
 /// The season's table, best first: every player of its counting events, his points from his
 /// counted events (best `best_n` under the tier caps), ranked by the season's tie-breaks; players
 /// equal on all of them share the rank. With `region_id`, only that region's players, each with
-/// his rank in the whole season's table. Paginated. JSON, or CSV with `Accept: text/csv`: a
+/// his rank in the whole season's table; with `results=false`, the rows without their per-event
+/// results. Paginated. JSON, or CSV with `Accept: text/csv`: a
 /// header line, then one line a player with the columns `rank, player_id, name, region_id,
 /// points, points_exact, events_played, events_counted, wins, best_place, vp, vp_share,
 /// qualified` (the name always quoted; a name beginning with `=`, `+`, `-` or `@` is written
@@ -205,15 +210,17 @@ async fn season_standings(
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let region = query.into_inner().region_id;
+    let StandingsQuery { region_id, results } = query.into_inner();
     let bounds = (page.query().limit(), page.query().offset());
     let format = if accepts_csv(&request) {
         Format::Csv
+    } else if results == Some(false) {
+        Format::Summary
     } else {
         Format::Json
     };
     let served = db::run(&state.pool, move |conn| {
-        read::standings(conn, id, region, bounds, format)
+        read::standings(conn, id, region_id, bounds, format)
     })
     .await?
     .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
@@ -225,7 +232,7 @@ async fn season_standings(
     }
     let content_type = match format {
         Format::Csv => "text/csv; charset=utf-8",
-        Format::Json => "application/json",
+        Format::Json | Format::Summary => "application/json",
     };
     Ok(conditional::respond(
         &request,

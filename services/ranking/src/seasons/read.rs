@@ -12,6 +12,8 @@ use uuid::Uuid;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Json,
+    /// JSON rows without their per-event results.
+    Summary,
     /// One line a player, under [`CSV_HEADER`].
     Csv,
 }
@@ -48,24 +50,30 @@ pub fn standings(
     (limit, offset): (i64, i64),
     format: Format,
 ) -> Result<Option<Served>, ApiError> {
-    use diesel::sql_types::{BigInt, Bool, Nullable, Uuid as SqlUuid};
+    use diesel::sql_types::Text;
+    use diesel::sql_types::{BigInt, Nullable, Uuid as SqlUuid};
     let csv = format == Format::Csv;
-    let page: Option<PageRow> = diesel::sql_query(
-        "WITH page AS (SELECT position, body, csv FROM season_rows \
+    // The stored column each row is served from: one of three fixed names.
+    let column = match format {
+        Format::Json => "body",
+        Format::Summary => "summary",
+        Format::Csv => "csv",
+    };
+    let page: Option<PageRow> = diesel::sql_query(format!(
+        "WITH page AS (SELECT position, {column} AS served FROM season_rows \
              WHERE season_id = $1 AND ($2::uuid IS NULL OR region_id = $2) \
              ORDER BY position LIMIT $3 OFFSET $4) \
          SELECT v.etag, v.as_of, \
              EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind, \
              (SELECT count(*) FROM page) AS n, \
-             coalesce((SELECT string_agg(CASE WHEN $5 THEN csv ELSE body END, \
-                 CASE WHEN $5 THEN E'\\n' ELSE ',' END ORDER BY position) FROM page), '') AS joined \
-         FROM season_views v WHERE v.season_id = $1",
-    )
+             coalesce((SELECT string_agg(served, $5 ORDER BY position) FROM page), '') AS joined \
+         FROM season_views v WHERE v.season_id = $1"
+    ))
     .bind::<SqlUuid, _>(season_id)
     .bind::<Nullable<SqlUuid>, _>(region)
     .bind::<BigInt, _>(limit)
     .bind::<BigInt, _>(offset)
-    .bind::<Bool, _>(csv)
+    .bind::<Text, _>(if csv { "\n" } else { "," })
     .get_result(conn)
     .optional()?;
     let Some(page) = page else {
@@ -91,7 +99,7 @@ pub fn standings(
     let region = region.map_or_else(String::new, |r| r.to_string());
     Ok(Some(Served {
         body,
-        etag: etag_of(format!("{} {region} {limit} {offset} {csv}", page.etag).as_bytes()),
+        etag: etag_of(format!("{} {region} {limit} {offset} {column}", page.etag).as_bytes()),
         rows,
         behind: page.behind,
     }))

@@ -39,6 +39,8 @@ pub struct ServedRow {
     pub player: Uuid,
     pub region: Option<Uuid>,
     pub body: String,
+    /// The row without its per-event results.
+    pub summary: String,
     pub csv: String,
 }
 
@@ -90,11 +92,14 @@ pub fn compute(
         .iter()
         .map(|row| {
             let region = people.get(&row.player).and_then(|p| p.region_id);
-            let served = served_row(row, name_of(row.player), region, &holders, &by_id);
+            let mut served = served_row(row, name_of(row.player), region, &holders, &by_id);
+            let body = serde_json::to_string(&served).map_err(ApiError::internal)?;
+            served.results = Vec::new();
             Ok(ServedRow {
                 player: row.player,
                 region,
-                body: serde_json::to_string(&served).map_err(ApiError::internal)?,
+                body,
+                summary: serde_json::to_string(&served).map_err(ApiError::internal)?,
                 csv: csv_line(&served),
             })
         })
@@ -331,12 +336,13 @@ fn save(
                 season_rows::player_id.eq(row.player),
                 season_rows::region_id.eq(row.region),
                 season_rows::body.eq(&row.body),
+                season_rows::summary.eq(&row.summary),
                 season_rows::csv.eq(&row.csv),
             )
         })
         .collect();
     // PostgreSQL takes at most 65,535 parameters a statement.
-    for chunk in rows.chunks(5000) {
+    for chunk in rows.chunks(4000) {
         diesel::insert_into(season_rows::table)
             .values(chunk)
             .execute(conn)?;
@@ -530,5 +536,17 @@ mod tests {
         );
         let read: SeasonStandings = serde_json::from_str(&served).unwrap();
         assert_eq!(read.rows, rows);
+        // The summary is the row without its results.
+        let summary: SeasonStandingRow = serde_json::from_str(&bob.summary).unwrap();
+        let full = rows.iter().find(|r| r.player_id == b).unwrap();
+        assert_eq!(summary.results, []);
+        assert_eq!(
+            summary,
+            SeasonStandingRow {
+                results: Vec::new(),
+                ..full.clone()
+            }
+        );
+        assert!(!bob.summary.contains("\"results\""));
     }
 }

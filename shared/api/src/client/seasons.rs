@@ -69,6 +69,19 @@ impl ApiClient {
         .await
     }
 
+    /// A page of a season's table without each row's per-event results.
+    pub async fn season_standings_summary(
+        &self,
+        season_id: Uuid,
+        limit: u32,
+        offset: u32,
+    ) -> ClientResult<SeasonStandings> {
+        self.get(&format!(
+            "/v1/seasons/{season_id}/standings?results=false&limit={limit}&offset={offset}"
+        ))
+        .await
+    }
+
     /// The season's qualified players.
     pub async fn season_qualified(&self, season_id: Uuid) -> ClientResult<Vec<QualifiedPlayer>> {
         self.get(&format!("/v1/seasons/{season_id}/qualified"))

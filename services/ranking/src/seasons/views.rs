@@ -67,7 +67,7 @@ pub fn compute(
     declined: &HashSet<Uuid>,
     people: &HashMap<Uuid, Player>,
 ) -> Result<Computed, ApiError> {
-    let played: Vec<(&Event, SeasonEvent)> = members
+    let (played, events): (Vec<&Event>, Vec<SeasonEvent>) = members
         .iter()
         .filter_map(|m| {
             Some((
@@ -75,14 +75,13 @@ pub fn compute(
                 m.input.as_ref()?.to_season_event(m.event.id, survivor),
             ))
         })
-        .collect();
-    let events: Vec<SeasonEvent> = played.iter().map(|(_, e)| e.clone()).collect();
+        .unzip();
     let table = season_standings(scoring, &events);
     let qualified = qualification.map_or_else(Vec::new, |rules| {
         qualify(rules, scoring, &events, &table, declined)
     });
     let holders: HashSet<Uuid> = qualified.iter().map(|q| q.player).collect();
-    let by_id: HashMap<Uuid, &Event> = played.iter().map(|(e, _)| (e.id, *e)).collect();
+    let by_id: HashMap<Uuid, &Event> = played.iter().map(|e| (e.id, *e)).collect();
     let name_of = |player: Uuid| {
         people
             .get(&player)

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use reqwest::StatusCode;
 use reqwest::header::{ETAG, IF_NONE_MATCH};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, watch};
@@ -120,18 +121,40 @@ pub(super) async fn run(
     );
 
     let base = bench.suite.url();
+    // Results checks each sheet against its round as pairing serves it: what one post reads.
+    let (round_bytes, round_ms) = match events.first() {
+        Some(event) => {
+            let url = format!("{base}/v1/events/{}/rounds/1", event.id);
+            let asked = Instant::now();
+            let body = reqwest::get(&url)
+                .await?
+                .error_for_status()?
+                .bytes()
+                .await?;
+            (body.len(), asked.elapsed().as_secs_f64() * 1000.0)
+        }
+        None => (0, 0.0),
+    };
+    eprintln!(
+        "read-model: freshness: GET .../rounds/1 of one event: {round_bytes} B in {round_ms:.1} ms"
+    );
     let poll_every = Duration::from_millis(options.poll_ms);
     let mut targets = Vec::new();
     let mut pollers = Vec::new();
-    for event in &events {
+    for event in events.iter().take(options.poll_events) {
         let (target, watched) = watch::channel(None);
         let url = format!("{base}/v1/events/{}/standings", event.id);
         pollers.push(tokio::spawn(poll(url, poll_every, watched)));
         targets.push(target);
     }
 
+    let (stop_watching, stopped) = watch::channel(false);
+    let follower = tokio::spawn(watch_follower(bench.public.clone(), poll_every, stopped));
+    let cpu_before = cpu_seconds();
     let (posted, post_errors, first_sent, last_answered) =
         post(bench, options, &events, jobs).await?;
+    let cpu_after = cpu_seconds();
+    let failed: usize = post_errors.values().sum();
     let give_up = Instant::now() + GIVE_UP;
     for (event, target) in targets.iter().enumerate() {
         let last = posted
@@ -147,10 +170,13 @@ pub(super) async fn run(
     for poller in pollers {
         polls.push(poller.await??);
     }
+    stop_watching.send_replace(true);
+    let rounds = follower.await??;
 
     let mut micros = Vec::with_capacity(posted.len());
     let mut missing = 0;
-    for p in &posted {
+    // Only the polled events' results are timed.
+    for p in posted.iter().filter(|p| p.event < polls.len()) {
         let seen = polls
             .get(p.event)
             .and_then(|polls| polls.seen.iter().find(|s| s.as_of >= p.recorded_at));
@@ -180,21 +206,46 @@ pub(super) async fn run(
             .last()
             .is_some_and(|s| s.results_counted as usize == posted_here)
     });
+    let cpu = cpu_before
+        .zip(cpu_after)
+        .map(|((suite0, pg0), (suite1, pg1))| {
+            let window = last_answered
+                .saturating_duration_since(first_sent)
+                .as_secs_f64();
+            ((suite1 - suite0) / window, (pg1 - pg0) / window)
+        });
+    let round_lengths = Latencies::new(rounds.lengths);
+    let round_gaps = Latencies::new(rounds.gaps);
+    eprintln!(
+        "read-model: freshness: the follower's rounds over the results feed meanwhile: {} rounds, each p50 {:.0} ms, max {:.0} ms (begun to recorded); one begun every p50 {:.0} ms, max {:.0} ms",
+        round_lengths.len(),
+        round_lengths.quantile_ms(0.5),
+        round_lengths.max_ms(),
+        round_gaps.quantile_ms(0.5),
+        round_gaps.max_ms(),
+    );
+    if let Some((suite, postgres)) = cpu {
+        eprintln!(
+            "read-model: freshness: CPU while posting: this process (suite and clients) {suite:.2} cores, PostgreSQL {postgres:.2} cores, of 2"
+        );
+    }
     let poll_count: usize = polls.iter().map(|p| p.polls).sum();
     let poll_errors: usize = polls.iter().map(|p| p.errors).sum();
     eprintln!(
-        "read-model: freshness: posted {} results ({post_errors} failed) at {rate:.1}/s (asked {}/s); POST p50 {:.1} ms, p99 {:.1} ms",
+        "read-model: freshness: posted {} results ({failed} failed: {post_errors:?}) at {rate:.1}/s (asked {}/s); POST p50 {:.1} ms, p99 {:.1} ms",
         posted.len(),
         options.rate,
         posts.quantile_ms(0.5),
         posts.quantile_ms(0.99),
     );
     eprintln!(
-        "read-model: freshness: POST answered → in the standings: p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {missing} never seen; polled every {} ms ({poll_count} polls, {poll_errors} failed); standings count what was posted: {counted_as_posted} (target p99 ≤ 1000 ms)",
+        "read-model: freshness: POST answered → in the standings ({} results of {} events polled every {} ms): p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {missing} never seen; {poll_count} polls, {poll_errors} failed; standings count what was posted: {counted_as_posted} (target p99 ≤ 1000 ms)",
+        freshness.len(),
+        polls.len(),
+        options.poll_ms,
         freshness.quantile_ms(0.5),
         freshness.quantile_ms(0.99),
         freshness.max_ms(),
-        options.poll_ms,
     );
     if freshness.is_empty() {
         bail!("no posted result was seen in the standings");
@@ -202,10 +253,12 @@ pub(super) async fn run(
     Ok(json!({
         "events": events.len(),
         "players_per_event": options.fresh_players,
+        "round_body_bytes": round_bytes,
         "rate_asked": options.rate,
         "rate_achieved": round1(rate),
         "posted": posted.len(),
-        "post_errors": post_errors,
+        "post_errors": failed,
+        "post_errors_by_status": post_errors,
         "post_p50_ms": round2(posts.quantile_ms(0.5)),
         "post_p99_ms": round2(posts.quantile_ms(0.99)),
         "p50_ms": round1(freshness.quantile_ms(0.5)),
@@ -214,9 +267,15 @@ pub(super) async fn run(
         "seen": freshness.len(),
         "missing": missing,
         "poll_ms": options.poll_ms,
+        "events_polled": polls.len(),
         "polls": poll_count,
         "poll_errors": poll_errors,
         "counted_as_posted": counted_as_posted,
+        "follower_rounds": round_lengths.len(),
+        "follower_round_p50_ms": round1(round_lengths.quantile_ms(0.5)),
+        "follower_round_max_ms": round1(round_lengths.max_ms()),
+        "cpu_cores_suite": cpu.map(|(suite, _)| round2(suite)),
+        "cpu_cores_postgres": cpu.map(|(_, postgres)| round2(postgres)),
     }))
 }
 
@@ -228,7 +287,7 @@ async fn post(
     options: &Options,
     events: &[Event],
     jobs: Vec<Job>,
-) -> anyhow::Result<(Vec<Posted>, usize, Instant, Instant)> {
+) -> anyhow::Result<(Vec<Posted>, BTreeMap<String, usize>, Instant, Instant)> {
     let slots = Arc::new(Semaphore::new(IN_FLIGHT));
     let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(options.rate)));
     ticker.set_missed_tick_behavior(MissedTickBehavior::Burst);
@@ -257,7 +316,7 @@ async fn post(
         });
     }
     let mut posted = Vec::new();
-    let mut errors = 0;
+    let mut errors = BTreeMap::new();
     let mut last_answered = first_sent;
     while let Some(done) = tasks.join_next().await {
         match done? {
@@ -266,10 +325,13 @@ async fn post(
                 posted.push(p);
             }
             Err(e) => {
-                if errors == 0 {
+                let kind = e
+                    .status()
+                    .map_or_else(|| "unreachable".to_owned(), |s| s.to_string());
+                if !errors.contains_key(&kind) {
                     eprintln!("read-model: freshness: a post failed: {e}");
                 }
-                errors += 1;
+                *errors.entry(kind).or_insert(0) += 1;
             }
         }
     }
@@ -325,4 +387,83 @@ async fn poll(
         }
         tokio::time::sleep(every).await;
     }
+}
+
+/// The follower's rounds over the results feed, as `GET /v1/ranking/feeds` shows them: how long
+/// each took (from its `caught_up_at`, when it began, until a poll saw it recorded) and the time
+/// between the beginnings of two rounds, in microseconds.
+struct Rounds {
+    lengths: Vec<u64>,
+    gaps: Vec<u64>,
+}
+
+/// Watches the read model's state every `every` until told to stop.
+async fn watch_follower(
+    public: catan_api::ApiClient,
+    every: Duration,
+    mut stop: watch::Receiver<bool>,
+) -> anyhow::Result<Rounds> {
+    let micros = |d: chrono::TimeDelta| {
+        d.num_microseconds()
+            .and_then(|us| u64::try_from(us).ok())
+            .unwrap_or(0)
+    };
+    let mut rounds = Rounds {
+        lengths: Vec::new(),
+        gaps: Vec::new(),
+    };
+    let mut last: Option<DateTime<Utc>> = None;
+    while !*stop.borrow() {
+        let state = public.read_model_state().await?;
+        let seen = Utc::now();
+        let began = state
+            .feeds
+            .iter()
+            .find(|f| f.name == "results")
+            .and_then(|f| f.caught_up_at);
+        if let Some(began) = began
+            && last != Some(began)
+        {
+            // The first value seen may be a round that ended long before.
+            if let Some(previous) = last {
+                rounds.lengths.push(micros(seen - began));
+                rounds.gaps.push(micros(began - previous));
+            }
+            last = Some(began);
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.changed() => {}
+        }
+    }
+    Ok(rounds)
+}
+
+/// CPU seconds used so far by this process (the suite and the bench's clients) and by every
+/// PostgreSQL process of the machine, from `/proc` (Linux; `None` elsewhere).
+fn cpu_seconds() -> Option<(f64, f64)> {
+    // USER_HZ: 100 on every Linux the bench runs on.
+    const TICKS: f64 = 100.0;
+    let ticks_of = |stat: &str| -> Option<(String, f64)> {
+        let (head, tail) = stat.rsplit_once(") ")?;
+        let name = head.split_once(" (")?.1.to_owned();
+        let fields: Vec<&str> = tail.split_whitespace().collect();
+        // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name.
+        let user: f64 = fields.get(11)?.parse().ok()?;
+        let system: f64 = fields.get(12)?.parse().ok()?;
+        Some((name, (user + system) / TICKS))
+    };
+    let own = ticks_of(&std::fs::read_to_string("/proc/self/stat").ok()?)?.1;
+    let mut postgres = 0.0;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        if let Some((name, seconds)) = ticks_of(&stat)
+            && name == "postgres"
+        {
+            postgres += seconds;
+        }
+    }
+    Some((own, postgres))
 }

@@ -8,7 +8,8 @@
 //!   the figure is the median ratio of their throughputs.
 //! - Freshness: results posted at `--rate` a second for `--seconds` to round 1 of events of
 //!   `--fresh-players`, each event's standings polled meanwhile; for each result, the time from
-//!   the POST's answer until the standings' `as_of` reaches its `recorded_at`.
+//!   the POST's answer until the standings' `as_of` reaches its `recorded_at` (results of the
+//!   first `--poll-events` events, whose standings are polled every `--poll-ms`).
 //!
 //! The per-key rate limit is lifted: at 200 results a second a federation's results come from
 //! many table apps, each with its own key, not from the one key the bench posts with.
@@ -24,7 +25,7 @@ use catan_suite::Suite;
 use catan_suite::demo::random_sheet;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use futures_util::{StreamExt, TryStreamExt, stream};
-use load::{round2, round3};
+use load::round3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -56,11 +57,15 @@ pub struct Options {
     pub rate: u32,
     /// Players of each event whose first round's tables the freshness run posts (a quarter as
     /// many tables); as many events as `--rate` × `--seconds` results need.
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = 1000)]
     pub fresh_players: usize,
     /// Milliseconds between two polls of an event's standings during the freshness run.
     #[arg(long, default_value_t = 20)]
     pub poll_ms: u64,
+    /// Events whose standings are polled during the freshness run (the first ones drawn): only
+    /// their results are timed, the others' are posted all the same.
+    #[arg(long, default_value_t = 8)]
+    pub poll_events: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Skip the standings read ratio.
@@ -79,7 +84,14 @@ pub struct Options {
 }
 
 /// Runs the benchmark on a runtime of its own; the one-line JSON summary.
+/// With `RUST_LOG` set, the services' logs go to stderr (e.g. `RUST_LOG=warn`).
 pub fn main(options: &Options) -> anyhow::Result<Value> {
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
+    }
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -2,6 +2,8 @@
 //! another for a fixed time and reading every body whole.
 
 use anyhow::Context;
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -85,20 +87,48 @@ struct ClientRun {
     body_bytes: usize,
 }
 
-/// `connections` clients, each on its own keep-alive connection, GET `url` one request after
+/// What the clients ask: a URL, with these headers, answered with this status.
+#[derive(Clone)]
+pub struct Target {
+    pub url: String,
+    pub headers: HeaderMap,
+    pub status: StatusCode,
+}
+
+impl Target {
+    /// A plain GET answered 200.
+    pub fn get(url: String) -> Self {
+        Target {
+            url,
+            headers: HeaderMap::new(),
+            status: StatusCode::OK,
+        }
+    }
+}
+
+/// `connections` clients, each on its own keep-alive connection, GET the target one request after
 /// another for `seconds`; every answer's body is read whole. Only answers that arrive within the
-/// window count; anything but 200 is an error.
-pub async fn run(url: &str, connections: usize, seconds: u64) -> anyhow::Result<LoadRun> {
+/// window count; any other status than the target's is an error.
+pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::Result<LoadRun> {
     let window = Duration::from_secs(seconds);
     let mut clients = Vec::with_capacity(connections);
     for _ in 0..connections {
         let client = reqwest::Client::builder()
             .pool_max_idle_per_host(1)
             .timeout(Duration::from_secs(30))
+            .default_headers(target.headers.clone())
             .build()
             .context("an HTTP client")?;
         // Opens the connection (and warms the path) before the window.
-        let first = client.get(url).send().await?.error_for_status()?;
+        let first = client.get(&target.url).send().await?;
+        if first.status() != target.status {
+            anyhow::bail!(
+                "{} answered {}, not {}",
+                target.url,
+                first.status(),
+                target.status
+            );
+        }
         let body_bytes = first.bytes().await?.len();
         clients.push((client, body_bytes));
     }
@@ -106,7 +136,7 @@ pub async fn run(url: &str, connections: usize, seconds: u64) -> anyhow::Result<
     let end = start + window;
     let mut tasks = tokio::task::JoinSet::new();
     for (client, body_bytes) in clients {
-        let url = url.to_owned();
+        let (url, expected) = (target.url.clone(), target.status);
         tasks.spawn(async move {
             tokio::time::sleep_until(start).await;
             let mut run = ClientRun {
@@ -121,7 +151,7 @@ pub async fn run(url: &str, connections: usize, seconds: u64) -> anyhow::Result<
                 }
                 let ok = match client.get(&url).send().await {
                     Ok(response) => {
-                        let ok = response.status() == reqwest::StatusCode::OK;
+                        let ok = response.status() == expected;
                         response.bytes().await.is_ok() && ok
                     }
                     Err(_) => false,

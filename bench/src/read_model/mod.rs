@@ -10,12 +10,17 @@
 //!   `--fresh-players`, each event's standings polled meanwhile; for each result, the time from
 //!   the POST's answer until the standings' `as_of` reaches its `recorded_at` (results of the
 //!   first `--poll-events` events, whose standings are polled every `--poll-ms`).
+//! - With `--season`: a season's table (`GET /v1/seasons/{id}/standings`, its first page) against
+//!   the same reference (see [`season`]).
+//! - With `--diagnose`: also the standings read with `If-None-Match` (304) and straight from
+//!   ranking, and the season's whole table and its rows without per-event results.
 //!
 //! The per-key rate limit is lifted: at 200 results a second a federation's results come from
 //! many table apps, each with its own key, not from the one key the bench posts with.
 
 mod freshness;
 mod load;
+mod season;
 
 use anyhow::{Context, bail};
 use catan_api::{ApiClient, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event, Round};
@@ -71,6 +76,21 @@ pub struct Options {
     /// Skip the standings read ratio.
     #[arg(long)]
     pub no_reads: bool,
+    /// Also read the event's standings with `If-None-Match` (answered 304) and straight from
+    /// ranking (without the gateway), against the same reference.
+    #[arg(long)]
+    pub diagnose: bool,
+    /// Also measure a season's table (`GET /v1/seasons/{id}/standings`, its first page) against
+    /// the same reference, over `--season-events` events of `--season-players` each.
+    #[arg(long)]
+    pub season: bool,
+    #[arg(long, default_value_t = 200)]
+    pub season_events: usize,
+    #[arg(long, default_value_t = 100)]
+    pub season_players: usize,
+    /// The players the season's events draw their fields from.
+    #[arg(long, default_value_t = 1000)]
+    pub season_pool: usize,
     /// Skip the freshness run.
     #[arg(long)]
     pub no_freshness: bool,
@@ -120,6 +140,9 @@ async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
     });
     if !options.no_reads {
         report["reads"] = reads(bench, options, &mut players, &mut rng).await?;
+    }
+    if options.season {
+        report["season"] = season::run(bench, options, &mut players).await?;
     }
     if !options.no_freshness {
         report["freshness"] = freshness::run(bench, options, &mut players, &mut rng).await?;
@@ -171,39 +194,84 @@ async fn reads(
         seeding.elapsed().as_secs_f64()
     );
     let base = bench.suite.url();
-    let reference_url = format!("{base}/v1/events/{}", event.id);
-    let standings_url = format!("{base}/v1/events/{}/standings", event.id);
+    let mut targets = vec![(
+        "standings",
+        "GET /v1/events/{id}/standings",
+        load::Target::get(format!("{base}/v1/events/{}/standings", event.id)),
+    )];
+    if options.diagnose {
+        let ranking = bench.suite.service_url(catan_suite::Owner::Ranking);
+        let direct = format!("{ranking}/v1/events/{}/standings", event.id);
+        let etag = reqwest::get(&direct)
+            .await?
+            .headers()
+            .get(reqwest::header::ETAG)
+            .cloned()
+            .context("the standings' ETag")?;
+        let mut unchanged = load::Target::get(targets[0].2.url.clone());
+        unchanged
+            .headers
+            .insert(reqwest::header::IF_NONE_MATCH, etag);
+        unchanged.status = reqwest::StatusCode::NOT_MODIFIED;
+        targets.push((
+            "standings_not_modified",
+            "  … If-None-Match (304)  ",
+            unchanged,
+        ));
+        targets.push((
+            "standings_from_ranking",
+            "  … from ranking directly",
+            load::Target::get(direct),
+        ));
+    }
+    let mut report = compare(options, &format!("{base}/v1/events/{}", event.id), &targets).await?;
+    report["event_id"] = json!(event.id);
+    report["results"] = json!(posted);
+    Ok(report)
+}
+
+/// Reads the reference (`GET /v1/events/{id}`) and then each target, `--repeats` times in turn;
+/// each target's runs, and the median ratio of the first target's throughput to the reference's.
+async fn compare(
+    options: &Options,
+    reference_url: &str,
+    targets: &[(&str, &str, load::Target)],
+) -> anyhow::Result<Value> {
+    let reference_target = load::Target::get(reference_url.to_owned());
     let mut runs = Vec::new();
     let mut ratios = Vec::new();
     for repeat in 1..=options.repeats {
-        let reference = load::run(&reference_url, options.connections, options.seconds).await?;
+        let reference = load::run(&reference_target, options.connections, options.seconds).await?;
         describe(repeat, "GET /v1/events/{id}          ", &reference);
-        let target = load::run(&standings_url, options.connections, options.seconds).await?;
-        describe(repeat, "GET /v1/events/{id}/standings", &target);
-        if reference.errors > 0 || target.errors > 0 || reference.reads == 0 {
-            bail!(
-                "reads failed: {} of the reference, {} of the standings",
-                reference.errors,
-                target.errors
-            );
+        if reference.errors > 0 || reference.reads == 0 {
+            bail!("{} reads of the reference failed", reference.errors);
         }
-        let ratio = target.per_second() / reference.per_second();
-        eprintln!("read-model: run {repeat}: standings / reference = {ratio:.3}");
-        ratios.push(ratio);
-        runs.push(json!({
-            "reference": reference.json(),
-            "standings": target.json(),
-            "ratio": round3(ratio),
-        }));
+        let mut run = json!({ "reference": reference.json() });
+        for (i, (key, what, target)) in targets.iter().enumerate() {
+            let measured = load::run(target, options.connections, options.seconds).await?;
+            describe(repeat, what, &measured);
+            if measured.errors > 0 {
+                bail!("{} reads of {what} failed", measured.errors);
+            }
+            let ratio = measured.per_second() / reference.per_second();
+            eprintln!(
+                "read-model: run {repeat}: {} / reference = {ratio:.3}",
+                what.trim()
+            );
+            let mut figures = measured.json();
+            figures["ratio"] = json!(round3(ratio));
+            run[*key] = figures;
+            if i == 0 {
+                run["ratio"] = json!(round3(ratio));
+                ratios.push(ratio);
+            }
+        }
+        runs.push(run);
     }
     let ratio = median(&mut ratios);
-    eprintln!("read-model: median ratio standings / reference = {ratio:.3} (target ≥ 0.5)");
-    Ok(json!({
-        "event_id": event.id,
-        "results": posted,
-        "runs": runs,
-        "median_ratio": round3(ratio),
-    }))
+    let what = targets.first().map_or("", |t| t.1);
+    eprintln!("read-model: median ratio {what} / reference = {ratio:.3} (target ≥ 0.5)");
+    Ok(json!({ "runs": runs, "median_ratio": round3(ratio) }))
 }
 
 fn describe(repeat: usize, what: &str, run: &load::LoadRun) {

@@ -1,0 +1,164 @@
+//! A season's table read against the same one-row reference: `--season-events` classic events of
+//! `--season-players` each (fields drawn from a pool of `--season-pool` players), every one of
+//! `--rounds` rounds posted, all joined to one federation-wide season scored by table points.
+
+use super::{Bench, Options, compare, load};
+use anyhow::{Context, bail};
+use catan_api::{CreateEvent, CreateSeason, Event};
+use chrono::{Days, NaiveDate};
+use futures_util::{StreamExt, TryStreamExt, stream};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::time::Instant;
+use uuid::Uuid;
+
+/// Events seeded at once.
+const EVENTS_AT_ONCE: usize = 4;
+
+pub(super) async fn run(
+    bench: &Bench,
+    options: &Options,
+    players: &mut Vec<Uuid>,
+) -> anyhow::Result<Value> {
+    let seeding = Instant::now();
+    if options.season_players > options.season_pool {
+        bail!("--season-players must not exceed --season-pool");
+    }
+    bench
+        .top_up_players(players, options.season_pool.max(players.len()))
+        .await?;
+    let pool = &players[..options.season_pool];
+    let first_day = NaiveDate::from_ymd_opt(2026, 1, 1).context("a date")?;
+    let last_day = first_day
+        .checked_add_days(Days::new(364))
+        .context("a date")?;
+    let body: CreateSeason = serde_json::from_value(json!({
+        "name": format!("Bench season ({} events)", options.season_events),
+        "starts_on": first_day,
+        "ends_on": last_day,
+        "scoring": { "mode": "table_points" },
+    }))?;
+    let season = bench.admin.create_season(&body).await?;
+    let mut seeded = stream::iter(0..options.season_events)
+        .map(|i| {
+            let season_id = season.id;
+            async move {
+                let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ (i as u64 + 1) << 20);
+                let field: Vec<Uuid> = pool
+                    .choose_multiple(&mut rng, options.season_players)
+                    .copied()
+                    .collect();
+                let day = first_day
+                    .checked_add_days(Days::new(i as u64 % 365))
+                    .context("a date")?;
+                let event = bench
+                    .admin
+                    .create_event(&CreateEvent {
+                        qualifying_rounds: Some(i64::from(options.rounds)),
+                        starts_on: Some(day),
+                        ..CreateEvent::classic(&format!("Bench season event {i:03}"))
+                    })
+                    .await?;
+                bench.enter(&event, &field).await?;
+                join(bench, season_id, event.id).await?;
+                let mut posted = 0;
+                for _ in 0..options.rounds {
+                    let round = bench.draw(&event, &mut rng).await?;
+                    posted += bench.post_round(&event, &round, &mut rng).await?;
+                }
+                anyhow::Ok((event, field, posted))
+            }
+        })
+        .buffer_unordered(EVENTS_AT_ONCE);
+    let mut events: Vec<Event> = Vec::with_capacity(options.season_events);
+    let mut entered = HashSet::new();
+    let mut results = 0;
+    while let Some((event, field, posted)) = seeded.try_next().await? {
+        events.push(event);
+        entered.extend(field);
+        results += posted;
+        if events.len().is_multiple_of(25) {
+            eprintln!(
+                "read-model: season: {} of {} events played ({:.0} s)",
+                events.len(),
+                options.season_events,
+                seeding.elapsed().as_secs_f64()
+            );
+        }
+    }
+    drop(seeded);
+    bench.settled().await?;
+    let table = bench
+        .public
+        .season_standings(season.id, None, 1000, 0)
+        .await?;
+    let expected = entered.len().min(1000);
+    if table.rows.len() != expected {
+        bail!(
+            "the season's table has {} rows, not {expected}",
+            table.rows.len()
+        );
+    }
+    eprintln!(
+        "read-model: season: {} events of {} players ({} players in all, {results} results) seeded in {:.1} s",
+        events.len(),
+        options.season_players,
+        entered.len(),
+        seeding.elapsed().as_secs_f64()
+    );
+    let base = bench.suite.url();
+    let reference = events.first().context("a season event")?;
+    let mut targets = vec![(
+        "season_standings",
+        "GET /v1/seasons/{id}/standings",
+        load::Target::get(format!("{base}/v1/seasons/{}/standings", season.id)),
+    )];
+    if options.diagnose {
+        targets.push((
+            "season_standings_whole",
+            "  … ?limit=1000 (whole table)",
+            load::Target::get(format!(
+                "{base}/v1/seasons/{}/standings?limit=1000",
+                season.id
+            )),
+        ));
+        targets.push((
+            "season_standings_summary",
+            "  … ?results=false          ",
+            load::Target::get(format!(
+                "{base}/v1/seasons/{}/standings?results=false",
+                season.id
+            )),
+        ));
+    }
+    let mut report = compare(
+        options,
+        &format!("{base}/v1/events/{}", reference.id),
+        &targets,
+    )
+    .await?;
+    report["season_id"] = json!(season.id);
+    report["events"] = json!(events.len());
+    report["players_per_event"] = json!(options.season_players);
+    report["players"] = json!(entered.len());
+    report["results"] = json!(results);
+    Ok(report)
+}
+
+/// Joins the event to the season once ranking knows it: until registration's feed has brought a
+/// new event, ranking answers 404.
+async fn join(bench: &Bench, season_id: Uuid, event_id: Uuid) -> anyhow::Result<()> {
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        match bench.admin.join_season(season_id, event_id).await {
+            Ok(_) => return Ok(()),
+            Err(e) if e.status() == Some(404) && Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}

@@ -29,7 +29,7 @@ struct LeaderboardQuery {
     region_id: Option<Uuid>,
     /// Players with fewer rated games are marked provisional (default 10).
     #[param(nullable = false, minimum = 0)]
-    min_games: Option<u32>,
+    min_games: Option<u16>,
 }
 
 /// The ratings leaderboard, best first: every rated player's μ − 3σ (the openskill model's
@@ -51,7 +51,7 @@ async fn leaderboard(
         region_id,
         min_games,
     } = query.into_inner();
-    let min_games = min_games.unwrap_or(DEFAULT_MIN_GAMES);
+    let min_games = min_games.map_or(DEFAULT_MIN_GAMES, u32::from);
     let bounds = (page.query().limit(), page.query().offset());
     let rows = db::run(&state.pool, move |conn| {
         ratings::leaderboard(conn, region_id, min_games, bounds)

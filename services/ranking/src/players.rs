@@ -1,24 +1,13 @@
 //! What the read model knows of a player across events: the games he shared with another.
 
-use crate::ratings::{rated_game, survivors};
+use crate::ratings::{Played, rated_game, survivors};
 use crate::schema::ranking::players;
 use catan_api::{Event, HeadToHead, SharedGame, TableResult};
 use catan_kit::ApiError;
-use chrono::NaiveDate;
 use diesel::prelude::*;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use uuid::Uuid;
-
-#[derive(QueryableByName)]
-struct Played {
-    #[diesel(sql_type = diesel::sql_types::Date)]
-    starts_on: NaiveDate,
-    #[diesel(sql_type = diesel::sql_types::Jsonb)]
-    event: serde_json::Value,
-    #[diesel(sql_type = diesel::sql_types::Jsonb)]
-    result: serde_json::Value,
-}
 
 /// The identities that are `player` once merges are followed: himself and everyone merged into
 /// him.

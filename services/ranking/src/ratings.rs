@@ -123,14 +123,15 @@ struct Start {
     sigma_after: f64,
 }
 
+/// A result as read with its event: the event's first day and body, and the result.
 #[derive(QueryableByName)]
-struct Played {
+pub struct Played {
     #[diesel(sql_type = diesel::sql_types::Date)]
-    starts_on: NaiveDate,
+    pub starts_on: NaiveDate,
     #[diesel(sql_type = diesel::sql_types::Jsonb)]
-    event: serde_json::Value,
+    pub event: serde_json::Value,
     #[diesel(sql_type = diesel::sql_types::Jsonb)]
-    result: serde_json::Value,
+    pub result: serde_json::Value,
 }
 
 fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {

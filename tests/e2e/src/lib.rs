@@ -99,6 +99,27 @@ impl TestSuite {
         }
     }
 
+    /// Waits until ranking's follower has found that it cannot read the feed `name`
+    /// (`registration` or `results`): from then on its reads say they may be behind.
+    pub async fn failing_feed_noticed(&self, name: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let state = self.anonymous.read_model_state().await.expect("feeds");
+            if state
+                .feeds
+                .iter()
+                .any(|f| f.name == name && f.failing_since.is_some())
+            {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{name}'s failure is not noticed"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
     /// The classic standings of `event_id`, once the read model has every change made so far,
     /// read as the public reads them.
     pub async fn standings(&self, event_id: Uuid) -> catan_api::Standings {

@@ -213,7 +213,8 @@ async fn api9_improper_inventory_management() {
 }
 
 /// API10: what a peer service answers is not trusted blindly: when the results service is down,
-/// ranking answers from its own copy and says so, rather than failing or inventing.
+/// ranking answers from its own copy and says so (once its follower has found it down), rather
+/// than failing or inventing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn api10_unsafe_consumption_of_apis() {
     let (mut ts, fx) = spawn_suite_with_event(4, Some(1)).await;
@@ -222,6 +223,7 @@ async fn api10_unsafe_consumption_of_apis() {
     let counted = ts.standings(fx.event.id).await;
     assert_eq!(counted.results_counted, 1);
     ts.suite.stop_service(Owner::Results).await;
+    ts.failing_feed_noticed("results").await;
     let standings = format!("/v1/events/{}/standings", fx.event.id);
     let r = ts.http(Method::GET, &standings).send().await;
     assert_eq!(r.status, StatusCode::OK);

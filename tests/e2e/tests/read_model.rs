@@ -73,22 +73,7 @@ async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
 
     ts.suite.stop_service(Owner::Results).await;
     // The follower notices on its next read.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let state = ts.anonymous.read_model_state().await.expect("feeds");
-        if state
-            .feeds
-            .iter()
-            .any(|f| f.name == "results" && f.failing_since.is_some())
-        {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "results' failure is not noticed"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    ts.failing_feed_noticed("results").await;
     let path = format!("/v1/events/{}/standings", fx.event.id);
     let read = ts.http(Method::GET, &path).send().await;
     assert_eq!(

@@ -265,8 +265,9 @@ fn expected_table(rules: &Rules, events: &[&Played], survivor: &HashMap<Uuid, Uu
 }
 
 /// Who qualifies, as computed here: each event's winner in play order (a winner who holds a
-/// place already, or declined, passes it to the next eligible player of that event), then the
-/// best `season_slots` of the table not otherwise qualified or declined.
+/// place already, or declined, himself or as a merged duplicate, passes it to the next eligible
+/// player of that event), then the best `season_slots` of the table not otherwise qualified or
+/// declined.
 fn expected_qualified(
     events: &[&Played],
     table: &[Line],
@@ -275,6 +276,8 @@ fn expected_qualified(
     survivor: &HashMap<Uuid, Uuid>,
 ) -> Vec<(Uuid, QualifiedVia, Option<Uuid>)> {
     let canonical = |p: Uuid| survivor.get(&p).copied().unwrap_or(p);
+    // A merged player's decline is his survivor's: they are one person.
+    let declined: &HashSet<Uuid> = &declined.iter().map(|&p| canonical(p)).collect();
     let mut taken: HashSet<Uuid> = HashSet::new();
     let mut qualified = Vec::new();
     for event in events {
@@ -751,7 +754,8 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     let no_merge = HashMap::new();
     let check = async |played: &[Played],
                        survivor: &HashMap<Uuid, Uuid>,
-                       declined: &HashSet<Uuid>|
+                       declined: &HashSet<Uuid>,
+                       stage: &str|
            -> (Vec<SeasonStandingRow>, Vec<QualifiedPlayer>) {
         let north: Vec<&Played> = played[..5].iter().collect();
         let table = expected_table(&regional_rules, &north, survivor);
@@ -759,7 +763,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         assert_eq!(
             served_lines(&served),
             expected_lines(&table),
-            "the regional table"
+            "the regional table, {stage}"
         );
         let all: Vec<&Played> = national_order.iter().map(|&i| &played[i]).collect();
         let national_table = expected_table(&national_rules, &all, survivor);
@@ -767,7 +771,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         assert_eq!(
             served_lines(&served_national),
             expected_lines(&national_table),
-            "the national table"
+            "the national table, {stage}"
         );
         let qualified = ts
             .anonymous
@@ -777,7 +781,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         assert_eq!(
             qualified_lines(&qualified),
             expected_qualified(&north, &table, 2, declined, survivor),
-            "the qualified players"
+            "the qualified players, {stage}"
         );
         let holders: HashSet<Uuid> = qualified.iter().map(|q| q.player_id).collect();
         assert!(
@@ -792,7 +796,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         (served, qualified)
     };
 
-    let (before, qualified) = check(&played, &no_merge, &HashSet::new()).await;
+    let (before, qualified) = check(&played, &no_merge, &HashSet::new(), "as played").await;
     // Players level on points were ranked by the tie-breaks (wins, VP share, best place).
     assert!(
         before
@@ -966,7 +970,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         .iter()
         .map(|r| (r.player_id.expect("classic"), r.place))
         .collect();
-    let (after, _) = check(&played, &no_merge, &HashSet::new()).await;
+    let (after, _) = check(&played, &no_merge, &HashSet::new(), "after the correction").await;
     assert_ne!(
         served_lines(&after),
         served_lines(&before),
@@ -1038,7 +1042,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     assert_eq!(twice.declined_at, declined.declined_at, "idempotent");
     ts.settled().await;
     let declined_set = HashSet::from([decliner]);
-    let (_, qualified) = check(&played, &no_merge, &declined_set).await;
+    let (_, qualified) = check(&played, &no_merge, &declined_set, "after the decline").await;
     assert!(!qualified.iter().any(|q| q.player_id == decliner));
     assert!(
         qualified
@@ -1051,7 +1055,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     ts.admin.merge_player(dup, p[1]).await.expect("merge");
     ts.settled().await;
     let survivor = HashMap::from([(dup, p[1])]);
-    let (merged, _) = check(&played, &survivor, &declined_set).await;
+    let (merged, _) = check(&played, &survivor, &declined_set, "after the merge").await;
     assert!(!merged.iter().any(|r| r.player_id == dup));
     let survivor_row = merged.iter().find(|r| r.player_id == p[1]).expect("listed");
     assert!(survivor_row.results.iter().any(|e| e.event_id == north4));

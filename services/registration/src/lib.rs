@@ -30,6 +30,8 @@ pub(crate) struct State {
     pub webhooks: WebhookSettings,
     /// Wakes the webhook deliverer when new deliveries are stored.
     pub deliveries_due: Arc<tokio::sync::Notify>,
+    /// Ranking, which owns the seasons an event search may name.
+    pub ranking: catan_api::ApiClient,
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
@@ -48,6 +50,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         token_ttl: settings.tokens.ttl,
         webhooks: settings.webhooks.clone(),
         deliveries_due: deliveries_due.clone(),
+        ranking: catan_api::ApiClient::new(&settings.peers.ranking),
     });
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

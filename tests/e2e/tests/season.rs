@@ -12,8 +12,9 @@
 )]
 
 use catan_api::{
-    CreateEntry, CreateEvent, CreatePlayer, CreateSeason, OutcomeKind, QualifiedPlayer,
-    QualifiedVia, ScoreInput, SeasonStandingRow, SmallFieldRule, Stage, SubmitResult, TableResult,
+    CreateEntry, CreateEvent, CreatePlayer, CreateSeason, EventSearch, OutcomeKind,
+    QualifiedPlayer, QualifiedVia, ScoreInput, SeasonStandingRow, SmallFieldRule, Stage,
+    SubmitResult, TableResult,
 };
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::{EventFixture, TestSuite, assert_refused, names, problem_of, seated, spawn_suite};
@@ -712,6 +713,34 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         .await
         .expect("the South's event counts nationally");
     assert_eq!(national.event_ids.len(), 6);
+    // Registration finds a season's events, by first day; an unknown season is a 404.
+    let in_season = |season_id| EventSearch {
+        season_id: Some(season_id),
+        ..EventSearch::default()
+    };
+    let listed = ts
+        .anonymous
+        .events(&in_season(national.id), 100, 0)
+        .await
+        .expect("the national season's events");
+    let mut by_day: Vec<_> = national
+        .event_ids
+        .iter()
+        .map(|id| listed.iter().find(|e| e.id == *id).expect("listed"))
+        .map(|e| (e.starts_on, e.name.clone(), e.id))
+        .collect();
+    by_day.sort();
+    assert_eq!(
+        listed.iter().map(|e| e.id).collect::<Vec<_>>(),
+        by_day.iter().map(|(_, _, id)| *id).collect::<Vec<_>>()
+    );
+    assert_refused(
+        ts.anonymous
+            .events(&in_season(Uuid::new_v4()), 100, 0)
+            .await,
+        404,
+        "an unknown season",
+    );
 
     // Play.
     let mut played: Vec<Played> = Vec::new();

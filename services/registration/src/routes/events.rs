@@ -195,11 +195,15 @@ async fn get_event(
     ))
 }
 
-/// What an event search keeps, checked.
-fn event_filter(search: EventSearch) -> Result<EventFilter, ApiError> {
+/// What an event search keeps, checked; `season_events` are the events of the season searched.
+fn event_filter(
+    search: EventSearch,
+    season_events: Option<Vec<Uuid>>,
+) -> Result<EventFilter, ApiError> {
     let (from, to) = searched_days(search.from, search.to)?;
     Ok(EventFilter {
         region_id: search.region_id,
+        ids: season_events,
         format: search.format.as_ref().map(enum_to_text),
         status: search.status,
         from,
@@ -208,12 +212,17 @@ fn event_filter(search: EventSearch) -> Result<EventFilter, ApiError> {
     })
 }
 
-/// Finds events by region, format, status today (UTC), days (those held on any day from `from`
-/// through `to`) and name (case and accents aside), by first day, then name. Needs no token.
+/// Finds events by region, season, format, status today (UTC), days (those held on any day from
+/// `from` through `to`) and name (case and accents aside), by first day, then name. Needs no
+/// token. Seasons are ranking's: a season search asks ranking for the season's events, and
+/// answers 404 for a season ranking does not know, 503 while ranking cannot be reached.
 #[utoipa::path(
     tag = "registration",
     params(EventSearch, PageQuery),
-    responses((status = 200, description = "A page of the events found, by first day, then name", body = Vec<Event>))
+    responses(
+        (status = 200, description = "A page of the events found, by first day, then name", body = Vec<Event>),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+    )
 )]
 #[get("/v1/events")]
 async fn list_events(
@@ -221,7 +230,12 @@ async fn list_events(
     search: web::Query<EventSearch>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = event_filter(search.into_inner())?;
+    let search = search.into_inner();
+    let season_events = match search.season_id {
+        Some(season_id) => Some(state.ranking.season(season_id).await?.event_ids),
+        None => None,
+    };
+    let filter = event_filter(search, season_events)?;
     let (query, today) = (page.query(), store::events::today());
     let found = db::run(&state.pool, move |conn| {
         store::events::search(conn, filter, today, query.limit(), query.offset())
@@ -273,7 +287,7 @@ mod tests {
             to: Some(day(5, 1)),
             ..EventSearch::default()
         };
-        let (field, code) = field_and_code(event_filter(search).unwrap_err());
+        let (field, code) = field_and_code(event_filter(search, None).unwrap_err());
         assert_eq!((field.as_str(), code), ("to", ErrorCode::EndsBeforeStart));
     }
 

@@ -122,6 +122,8 @@ pub fn by_ids(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<Event>, ApiEr
 #[derive(Debug, Default)]
 pub struct EventFilter {
     pub region_id: Option<Uuid>,
+    /// Only these events (a season's).
+    pub ids: Option<Vec<Uuid>>,
     pub format: Option<String>,
     pub status: Option<EventStatus>,
     pub from: Option<NaiveDate>,
@@ -147,6 +149,9 @@ pub fn search(
         .into_boxed();
     if let Some(region_id) = filter.region_id {
         query = query.filter(events::region_id.eq(region_id));
+    }
+    if let Some(ids) = filter.ids {
+        query = query.filter(events::id.eq_any(ids));
     }
     if let Some(format) = filter.format {
         query = query.filter(events::format.eq(format));

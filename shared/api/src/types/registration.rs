@@ -191,6 +191,10 @@ pub struct EventSearch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[param(nullable)]
     pub region_id: Option<Uuid>,
+    /// Only the events that count in this season (ranking's `GET /v1/seasons/{id}` lists them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(nullable)]
+    pub season_id: Option<Uuid>,
     /// Only the events of this format.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[param(nullable)]

@@ -331,7 +331,7 @@ pub fn unmark(conn: &mut PgConnection, event_id: Uuid, marked: i64) -> Result<()
 }
 
 /// Which of an event's views to read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum View {
     Standings,
     Placements,
@@ -369,6 +369,27 @@ pub fn stored(
             .optional()?,
     };
     Ok(row.map(|(body, etag, behind)| Stored { body, etag, behind }))
+}
+
+/// One event's stored view's `ETag`, and whether a producer cannot be read just now: what a read
+/// needs to answer `304`, or to serve a body it has cached, without fetching the body.
+pub fn stored_etag(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    view: View,
+) -> Result<Option<(String, bool)>, ApiError> {
+    let behind = diesel::dsl::exists(feeds::table.filter(feeds::failing_since.is_not_null()));
+    let row = event_views::table.find(event_id);
+    Ok(match view {
+        View::Standings => row
+            .select((event_views::standings_etag, behind))
+            .first(conn)
+            .optional()?,
+        View::Placements => row
+            .select((event_views::placements_etag, behind))
+            .first(conn)
+            .optional()?,
+    })
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<serde_json::Value, ApiError> {

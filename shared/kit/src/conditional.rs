@@ -13,7 +13,7 @@ pub fn etag_of(body: &[u8]) -> String {
 }
 
 /// Whether the request's `If-None-Match` names `etag` (or is `*`).
-fn not_modified(request: &HttpRequest, etag: &str) -> bool {
+pub fn not_modified(request: &HttpRequest, etag: &str) -> bool {
     request
         .headers()
         .get_all(header::IF_NONE_MATCH)

@@ -10,6 +10,8 @@ mod seasons;
 mod standings;
 
 use crate::store::{Stored, View};
+use crate::view_cache::ViewCache;
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 use catan_kit::{ApiError, conditional, db};
 use uuid::Uuid;
@@ -37,19 +39,36 @@ fn with_freshness(behind: bool) -> actix_web::HttpResponseBuilder {
     response
 }
 
-/// One event's stored view, answered as it is stored (or `304` to a client that has it).
+/// One event's stored view, answered as it is stored (or `304` to a client that has it). The
+/// store is asked for the view's `ETag` first; the body is fetched only when neither the client
+/// nor this replica's cache holds the body of that `ETag`.
 async fn serve_view(
     state: &crate::State,
+    cache: &ViewCache,
     request: &HttpRequest,
     event_id: Uuid,
     view: View,
 ) -> Result<HttpResponse, ApiError> {
-    let stored = db::run(&state.pool, move |conn| {
-        crate::store::stored(conn, event_id, view)
+    let unknown = || ApiError::NotFound(format!("no event {event_id} is known to ranking"));
+    let (etag, behind) = db::run(&state.pool, move |conn| {
+        crate::store::stored_etag(conn, event_id, view)
     })
     .await?
-    .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?;
-    let Stored { body, etag, behind } = stored;
+    .ok_or_else(unknown)?;
+    let (etag, body, behind) = if conditional::not_modified(request, &etag) {
+        (etag, Bytes::new(), behind)
+    } else if let Some(body) = cache.get(event_id, view, &etag) {
+        (etag, body, behind)
+    } else {
+        let Stored { body, etag, behind } = db::run(&state.pool, move |conn| {
+            crate::store::stored(conn, event_id, view)
+        })
+        .await?
+        .ok_or_else(unknown)?;
+        let body = Bytes::from(body);
+        cache.put(event_id, view, etag.clone(), body.clone());
+        (etag, body, behind)
+    };
     Ok(conditional::respond(
         request,
         with_freshness(behind),

@@ -2,6 +2,7 @@
 
 use crate::State;
 use crate::store::View;
+use crate::view_cache::ViewCache;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{Placements, Problem};
 use catan_kit::ApiError;
@@ -28,8 +29,16 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/placements")]
 async fn event_placements(
     state: web::Data<State>,
+    cache: web::Data<ViewCache>,
     request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    super::serve_view(&state, &request, path.into_inner(), View::Placements).await
+    super::serve_view(
+        &state,
+        &cache,
+        &request,
+        path.into_inner(),
+        View::Placements,
+    )
+    .await
 }

@@ -3,6 +3,7 @@
 use crate::State;
 use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event};
 use crate::store::{self, View};
+use crate::view_cache::ViewCache;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{AnyStandings, Problem};
@@ -30,10 +31,11 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/standings")]
 async fn standings(
     state: web::Data<State>,
+    cache: web::Data<ViewCache>,
     request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    super::serve_view(&state, &request, path.into_inner(), View::Standings).await
+    super::serve_view(&state, &cache, &request, path.into_inner(), View::Standings).await
 }
 
 /// The standings as they change, as server-sent events: first a `standings` event with the

@@ -7,6 +7,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 venv="${1:-${CATAN_PY_VENV:-${CARGO_TARGET_DIR:-$repo/target}/python-venv}}"
 
+# A virtualenv's scripts name its python by absolute path: one moved from elsewhere (a target
+# directory copied between checkouts) cannot run them, so it is made again.
+if [ -d "$venv" ] && [ "$(cat "$venv/.catan-path" 2>/dev/null)" != "$venv" ]; then
+    rm -rf "$venv"
+fi
 if [ ! -x "$venv/bin/python" ]; then
     if ! command -v python3 >/dev/null; then
         echo "python3 is missing: install Python 3.11 or newer with venv and pip (apt-get install python3 python3-venv python3-pip)" >&2
@@ -17,6 +22,7 @@ if [ ! -x "$venv/bin/python" ]; then
         rm -rf "$venv"
         exit 1
     }
+    echo "$venv" > "$venv/.catan-path"
 fi
 # Installs the pinned versions once; later runs skip pip while requirements.txt is unchanged.
 stamp="$venv/.catan-requirements"

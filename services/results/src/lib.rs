@@ -1,6 +1,7 @@
 //! Results service: each table's results sheet, validated against the table's seats and the
 //! game's rules, recorded with every version kept, and read by the other services as a change feed.
 
+mod drawn_rounds;
 mod routes;
 mod schema;
 mod sheet;
@@ -19,5 +20,10 @@ pub const SERVICE: Service = Service::new("results", || MIGRATIONS, routes::regi
 pub(crate) type State = catan_kit::service::ServiceState;
 
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    SERVICE.start(settings, listener, |_| {}).await
+    let rounds = actix_web::web::Data::new(drawn_rounds::DrawnRounds::default());
+    SERVICE
+        .start(settings, listener, move |cfg| {
+            cfg.app_data(rounds.clone());
+        })
+        .await
 }

@@ -1,6 +1,7 @@
 //! A table's result: posting and correcting its sheet, reading it and its history.
 
 use crate::State;
+use crate::drawn_rounds::DrawnRounds;
 use crate::store::{self, NewVersion, Sheet};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
@@ -38,6 +39,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[put("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
 async fn submit_result(
     state: web::Data<State>,
+    rounds: web::Data<DrawnRounds>,
     request: HttpRequest,
     write: IdempotentWrite<web::Json<SubmitResult>>,
     path: web::Path<(Uuid, u32, u32)>,
@@ -45,7 +47,9 @@ async fn submit_result(
     let (event_id, round_number, table_number) = path.into_inner();
     let principal = write.principal();
     principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
-    let round = state.peers.pairing.round(event_id, round_number).await?;
+    let round = rounds
+        .get(&state.peers.pairing, event_id, round_number)
+        .await?;
     let submission = Submission {
         event_id,
         round: round_number,

@@ -26,22 +26,49 @@ pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duratio
     }
 }
 
+/// Replays the ratings, from the first game a change asked for, until the server stops. Apart
+/// from the follower, so that a long replay (every game of the day after the one changed) never
+/// delays the event views and season tables. It rests at least as long as its last replay took,
+/// so that under steady writes it keeps at most half a core busy.
+pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
+    loop {
+        let started = std::time::Instant::now();
+        if let Err(e) = db::run(&state.pool, crate::ratings::replay).await {
+            tracing::warn!(error = %e, "the ratings could not be replayed; trying again");
+        }
+        tokio::time::sleep(interval.max(started.elapsed())).await;
+    }
+}
+
 /// Reads every feed to its end and brings the touched views up to date. A producer that cannot be
 /// read is recorded as failing, and the views keep their last state.
 pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
     let started = Utc::now();
+    let clock = std::time::Instant::now();
     let mut outcomes = Vec::new();
     for feed in Feed::ALL {
-        outcomes.push((feed, read_to_end(state, feed).await));
+        outcomes.push((feed, read_available(state, feed).await));
     }
+    let read = clock.elapsed();
     let views_current = refresh_views(state).await?;
+    let views = clock.elapsed();
     crate::seasons::refresh(state).await?;
-    db::run(&state.pool, crate::ratings::replay).await?;
+    // The ratings replay on their own (see `replay_ratings`); the read model has caught up only
+    // once they include what was read too.
+    let ratings_current = !db::run(&state.pool, crate::ratings::pending).await?;
+    tracing::debug!(
+        read_ms = read.as_millis(),
+        views_ms = (views - read).as_millis(),
+        seasons_ms = (clock.elapsed() - views).as_millis(),
+        "a round of the follower"
+    );
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
             match outcome {
                 // Caught up only when every view now includes what was read.
-                Ok(true) if views_current => store::record_read(conn, feed, Ok(started))?,
+                Ok(true) if views_current && ratings_current => {
+                    store::record_read(conn, feed, Ok(started))?
+                }
                 Ok(_) => {}
                 Err(e) => store::record_read(conn, feed, Err(e.to_string()))?,
             }
@@ -93,64 +120,91 @@ async fn fetch(state: &State, feed: Feed, after: &str) -> Result<Page, ApiError>
     })
 }
 
-/// Reads `feed` to its end; whether it got there, rather than to changes held back behind a
-/// transaction still in flight, which the next round reads.
-async fn read_to_end(state: &State, feed: Feed) -> Result<bool, ApiError> {
+/// Reads what `feed` holds now, up to its first page that is not full; whether that reached its
+/// end, rather than changes held back behind a transaction still in flight, which the next round
+/// reads. It does not read on while new changes keep arriving: under steady writes the feed always
+/// has a newer page, and the views of what was read must be computed first.
+async fn read_available(state: &State, feed: Feed) -> Result<bool, ApiError> {
     loop {
         let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
         let page = fetch(state, feed, &after).await?;
-        if page.len() == 0 {
-            return Ok(!page.held_back());
-        }
-        db::transaction(&state.pool, move |conn| {
-            if store::advance(conn, feed, &after, page.next())? {
-                match &page {
-                    Page::Registration(p) => store::apply_registration(conn, &p.items)?,
-                    Page::Results(p) => store::apply_results(conn, &p.items)?,
+        let (len, held_back) = (page.len(), page.held_back());
+        if len > 0 {
+            db::transaction(&state.pool, move |conn| {
+                if store::advance(conn, feed, &after, page.next())? {
+                    match &page {
+                        Page::Registration(p) => store::apply_registration(conn, &p.items)?,
+                        Page::Results(p) => store::apply_results(conn, &p.items)?,
+                    }
                 }
-            }
-            Ok(())
-        })
-        .await?;
+                Ok(())
+            })
+            .await?;
+        }
+        if len < PAGE as usize {
+            return Ok(!held_back);
+        }
     }
+}
+
+/// How many events' views are computed at once: the work is mostly the database's and the
+/// serializing of large bodies, which two cores overlap.
+const VIEWS_AT_ONCE: usize = 2;
+
+/// What became of a stale event's views.
+enum Refresh {
+    Stored,
+    /// Registration's feed has not brought the event yet: its arrival marks the event again.
+    NotKnown,
+    /// The views keep their last state and stay stale: the next round tries again.
+    Failed,
 }
 
 /// Computes the views of every stale event; whether every one could be.
 async fn refresh_views(state: &State) -> Result<bool, ApiError> {
+    use futures_util::{StreamExt, TryStreamExt, stream};
     const BATCH: i64 = 100;
     let mut failed = false;
     loop {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
-        let mut refreshed = 0;
-        for (event_id, marked) in stale {
-            let inputs = db::run(&state.pool, move |conn| store::inputs_of(conn, event_id)).await?;
-            let Some(inputs) = inputs else {
-                // Results of an event registration's feed has not brought yet: its arrival marks
-                // the event again.
-                db::run(&state.pool, move |conn| {
-                    store::unmark(conn, event_id, marked)
-                })
-                .await?;
-                continue;
-            };
-            match views_of(state, event_id, inputs).await {
-                Ok(views) => {
-                    db::transaction(&state.pool, move |conn| {
-                        store::store_views(conn, event_id, marked, &views)
-                    })
-                    .await?;
-                    refreshed += 1;
-                }
-                // The view keeps its last state and stays stale: the next round tries again.
-                Err(e) => {
-                    failed = true;
-                    tracing::warn!(%event_id, error = %e, "an event's views could not be computed");
-                }
-            }
-        }
+        let outcomes: Vec<Refresh> = stream::iter(stale)
+            .map(|(event_id, marked)| refresh_event(state, event_id, marked))
+            .buffer_unordered(VIEWS_AT_ONCE)
+            .try_collect()
+            .await?;
+        failed |= outcomes.iter().any(|o| matches!(o, Refresh::Failed));
+        let refreshed = outcomes
+            .iter()
+            .filter(|o| matches!(o, Refresh::Stored))
+            .count();
         if last_batch || refreshed == 0 {
             return Ok(!failed);
+        }
+    }
+}
+
+/// Computes and stores one stale event's views.
+async fn refresh_event(state: &State, event_id: Uuid, marked: i64) -> Result<Refresh, ApiError> {
+    let inputs = db::run(&state.pool, move |conn| store::inputs_of(conn, event_id)).await?;
+    let Some(inputs) = inputs else {
+        db::run(&state.pool, move |conn| {
+            store::unmark(conn, event_id, marked)
+        })
+        .await?;
+        return Ok(Refresh::NotKnown);
+    };
+    match views_of(state, event_id, inputs).await {
+        Ok(views) => {
+            db::transaction(&state.pool, move |conn| {
+                store::store_views(conn, event_id, marked, &views)
+            })
+            .await?;
+            Ok(Refresh::Stored)
+        }
+        Err(e) => {
+            tracing::warn!(%event_id, error = %e, "an event's views could not be computed");
+            Ok(Refresh::Failed)
         }
     }
 }
@@ -169,6 +223,14 @@ async fn views_of(state: &State, event_id: Uuid, inputs: Inputs) -> Result<Views
             .flat_map(|r| r.byes.iter().copied())
             .collect(),
     };
+    // Computing and serializing a large event's views is long work: off the async workers, which
+    // answer reads meanwhile.
+    tokio::task::spawn_blocking(move || computed_views(inputs, byes))
+        .await
+        .map_err(ApiError::internal)?
+}
+
+fn computed_views(inputs: Inputs, byes: Vec<Uuid>) -> Result<Views, ApiError> {
     let as_of = inputs.as_of;
     let record = EventRecord::new(inputs.event, inputs.entries, inputs.results, byes, as_of);
     let standings = serde_json::to_string(&record.standings().map_err(ApiError::internal)?)

@@ -12,8 +12,8 @@ mod ratings;
 mod routes;
 mod schema;
 mod seasons;
+mod served_cache;
 mod store;
-mod view_cache;
 
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
@@ -29,15 +29,17 @@ pub(crate) type State = catan_kit::service::ServiceState;
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
     let (hub, close_streams) = hub::StandingsHub::new(settings.standings_poll);
     let hub = actix_web::web::Data::new(hub);
-    let views = actix_web::web::Data::new(view_cache::ViewCache::default());
+    let views = actix_web::web::Data::new(served_cache::ServedCache::default());
     let follow_interval = settings.follow_interval;
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
             cfg.app_data(hub.clone()).app_data(views.clone());
         })
         .await?;
-    let follower = tokio::spawn(follow::follow(state, follow_interval));
+    let follower = tokio::spawn(follow::follow(state.clone(), follow_interval));
+    let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval));
     Ok(server
         .with_background(close_streams)
-        .with_background(follower))
+        .with_background(follower)
+        .with_background(ratings))
 }

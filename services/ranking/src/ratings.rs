@@ -23,11 +23,15 @@ pub fn mark_stale(conn: &mut PgConnection, event: Uuid, from_round: i32) -> Resu
         ))
         .on_conflict(ratings_stale::event_id)
         .do_update()
-        .set(
+        .set((
             ratings_stale::from_round.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
                 "least(ratings_stale.from_round, excluded.from_round)",
             )),
-        )
+            // Numbered anew: a replay running meanwhile read the mark before this change.
+            ratings_stale::marked.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "nextval('ratings_stale_marked_seq')",
+            )),
+        ))
         .execute(conn)?;
     Ok(())
 }
@@ -61,6 +65,14 @@ pub fn survivors(conn: &mut PgConnection) -> Result<HashMap<Uuid, Uuid>, ApiErro
         .collect())
 }
 
+/// Whether a change still waits for the ratings to be replayed.
+pub fn pending(conn: &mut PgConnection) -> Result<bool, ApiError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        ratings_stale::table.select(ratings_stale::event_id),
+    ))
+    .get_result(conn)?)
+}
+
 /// Replays the ratings from the earliest game a change asked for, if any asked. One replica
 /// replays at a time; the others leave it to it.
 pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
@@ -72,16 +84,23 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
         if !locked {
             return Ok(());
         }
-        let marks: Vec<(Uuid, i32)> = ratings_stale::table.load(conn)?;
-        let Some(from) = first_affected(conn, &marks)? else {
+        let marks: Vec<(Uuid, i32, i64)> = ratings_stale::table
+            .select((
+                ratings_stale::event_id,
+                ratings_stale::from_round,
+                ratings_stale::marked,
+            ))
+            .load(conn)?;
+        let from_rounds: Vec<(Uuid, i32)> = marks.iter().map(|&(e, r, _)| (e, r)).collect();
+        let Some(from) = first_affected(conn, &from_rounds)? else {
             return Ok(());
         };
         replay_from(conn, from)?;
-        for (event, round) in marks {
+        for (event, _, marked) in marks {
             diesel::delete(
                 ratings_stale::table
                     .find(event)
-                    .filter(ratings_stale::from_round.eq(round)),
+                    .filter(ratings_stale::marked.eq(marked)),
             )
             .execute(conn)?;
         }
@@ -134,6 +153,70 @@ pub struct Played {
     pub result: serde_json::Value,
 }
 
+/// A game to replay: its event's first day, its event, and the result as JSON text.
+#[derive(QueryableByName)]
+struct ToReplay {
+    #[diesel(sql_type = diesel::sql_types::Date)]
+    starts_on: NaiveDate,
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    event_id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    result: String,
+}
+
+/// Rating history rows, column by column, inserted in one statement of arrays (a replay writes
+/// thousands).
+#[derive(Default)]
+struct HistoryColumns {
+    played_on: Vec<NaiveDate>,
+    event_id: Vec<Uuid>,
+    round: Vec<i32>,
+    table_number: Vec<i32>,
+    player_id: Vec<Uuid>,
+    mu_before: Vec<f64>,
+    sigma_before: Vec<f64>,
+    mu_after: Vec<f64>,
+    sigma_after: Vec<f64>,
+}
+
+impl HistoryColumns {
+    fn push(&mut self, key: GameKey, player: Uuid, before: Rating, after: Rating) {
+        let (played_on, event_id, round, table_number) = key;
+        self.played_on.push(played_on);
+        self.event_id.push(event_id);
+        self.round.push(round);
+        self.table_number.push(table_number);
+        self.player_id.push(player);
+        self.mu_before.push(before.mu);
+        self.sigma_before.push(before.sigma);
+        self.mu_after.push(after.mu);
+        self.sigma_after.push(after.sigma);
+    }
+
+    fn insert(&self, conn: &mut PgConnection) -> Result<(), ApiError> {
+        use diesel::sql_types::{Array, Date, Double, Integer, Uuid as SqlUuid};
+        if self.player_id.is_empty() {
+            return Ok(());
+        }
+        diesel::sql_query(
+            "INSERT INTO rating_history (played_on, event_id, round, table_number, player_id, \
+                mu_before, sigma_before, mu_after, sigma_after) \
+             SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind::<Array<Date>, _>(&self.played_on)
+        .bind::<Array<SqlUuid>, _>(&self.event_id)
+        .bind::<Array<Integer>, _>(&self.round)
+        .bind::<Array<Integer>, _>(&self.table_number)
+        .bind::<Array<SqlUuid>, _>(&self.player_id)
+        .bind::<Array<Double>, _>(&self.mu_before)
+        .bind::<Array<Double>, _>(&self.sigma_before)
+        .bind::<Array<Double>, _>(&self.mu_after)
+        .bind::<Array<Double>, _>(&self.sigma_after)
+        .execute(conn)?;
+        Ok(())
+    }
+}
+
 fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     use diesel::sql_types::{Date, Integer, Uuid as SqlUuid};
     let (day, event, round, table) = from;
@@ -156,8 +239,8 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     .bind::<Integer, _>(round)
     .bind::<Integer, _>(table)
     .execute(conn)?;
-    let played: Vec<Played> = diesel::sql_query(
-        "SELECT e.starts_on, e.body AS event, k.result FROM known_results k JOIN events e ON e.id = k.event_id \
+    let played: Vec<ToReplay> = diesel::sql_query(
+        "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k JOIN events e ON e.id = k.event_id \
          WHERE (e.starts_on, k.event_id, k.round, k.table_number) >= ($1, $2, $3, $4)",
     )
     .bind::<Date, _>(day)
@@ -165,12 +248,28 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     .bind::<Integer, _>(round)
     .bind::<Integer, _>(table)
     .load(conn)?;
+    // Each event parsed once, not once a game.
+    let mut event_ids: Vec<Uuid> = played.iter().map(|p| p.event_id).collect();
+    event_ids.sort_unstable();
+    event_ids.dedup();
+    let replayed_events: HashMap<Uuid, Event> = events::table
+        .filter(events::id.eq_any(&event_ids))
+        .select((
+            events::id,
+            diesel::dsl::sql::<diesel::sql_types::Text>("body::text"),
+        ))
+        .load::<(Uuid, String)>(conn)?
+        .into_iter()
+        .map(|(id, body)| Ok((id, serde_json::from_str(&body).map_err(ApiError::internal)?)))
+        .collect::<Result<_, ApiError>>()?;
     let survivor = survivors(conn)?;
     let mut games: Vec<(GameKey, RatedGame)> = Vec::new();
     for p in played {
-        let event: Event = serde_json::from_value(p.event).map_err(ApiError::internal)?;
-        let result: TableResult = serde_json::from_value(p.result).map_err(ApiError::internal)?;
-        if let Some(game) = rated_game(&event, &result, &survivor) {
+        let event = replayed_events
+            .get(&p.event_id)
+            .ok_or_else(|| ApiError::internal("a replayed game's event vanished"))?;
+        let result: TableResult = serde_json::from_str(&p.result).map_err(ApiError::internal)?;
+        if let Some(game) = rated_game(event, &result, &survivor) {
             let key = (
                 p.starts_on,
                 event.id,
@@ -193,29 +292,14 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
             },
         );
     }
-    let mut rows = Vec::new();
-    for ((played_on, event_id, round, table_number), game) in &games {
+    let mut rows = HistoryColumns::default();
+    for (key, game) in &games {
         for (player, before, after) in known.play(game).into_iter().flatten() {
             touched.push(player);
-            rows.push((
-                rating_history::played_on.eq(*played_on),
-                rating_history::event_id.eq(*event_id),
-                rating_history::round.eq(*round),
-                rating_history::table_number.eq(*table_number),
-                rating_history::player_id.eq(player),
-                rating_history::mu_before.eq(before.mu),
-                rating_history::sigma_before.eq(before.sigma),
-                rating_history::mu_after.eq(after.mu),
-                rating_history::sigma_after.eq(after.sigma),
-            ));
+            rows.push(*key, player, before, after);
         }
     }
-    // PostgreSQL takes at most 65,535 parameters a statement.
-    for chunk in rows.chunks(5000) {
-        diesel::insert_into(rating_history::table)
-            .values(chunk)
-            .execute(conn)?;
-    }
+    rows.insert(conn)?;
     if from.1.is_nil() {
         // A full replay: players merged away keep no rating of their own.
         diesel::delete(ratings::table).execute(conn)?;

@@ -87,6 +87,7 @@ pub mod ranking {
         ranking.ratings_stale (event_id) {
             event_id -> Uuid,
             from_round -> Int4,
+            marked -> Int8,
         }
     }
 

@@ -1,50 +1,72 @@
-//! The bodies of event views lately served, kept with the `ETag` the store holds for them. A read
-//! asks the store for the `ETag` only and fetches the body (a large text that PostgreSQL keeps
-//! compressed out of line) only when the store's `ETag` is not the one cached, so the store stays
-//! the one truth and a replica's cache can never serve a view the store has replaced.
+//! The bodies lately served, each kept in the slot it answers (an event's view, a page of a
+//! season's table) with the `ETag` the store holds for it. A read asks the store for the `ETag`
+//! only and fetches the body (a large text that PostgreSQL keeps compressed out of line, or a
+//! page joined from many rows) only when the store's `ETag` is not the one cached, so the store
+//! stays the one truth and a replica's cache can never serve what the store has replaced.
 
+use crate::seasons::read::Format;
 use crate::store::View;
-use actix_web::web::Bytes;
+use catan_kit::conditional::Encoded;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use uuid::Uuid;
 
 /// At most this many bytes of bodies are kept; past it the cache starts again empty, which
-/// costs each event one fetch of its body.
+/// costs each slot one fetch of its body.
 const CAPACITY_BYTES: usize = 128 * 1024 * 1024;
 
+/// What a cached body answers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Slot {
+    Event(Uuid, View),
+    SeasonPage {
+        season: Uuid,
+        region: Option<Uuid>,
+        bounds: (i64, i64),
+        format: Format,
+    },
+}
+
+/// A body as served, with what its answer says besides: how many rows a page holds.
+#[derive(Debug, Clone)]
+pub struct Served {
+    pub body: Encoded,
+    pub rows: usize,
+}
+
 #[derive(Default)]
-pub struct ViewCache {
+pub struct ServedCache {
     inner: Mutex<Entries>,
 }
 
 #[derive(Default)]
 struct Entries {
-    bodies: HashMap<(Uuid, View), (String, Bytes)>,
+    bodies: HashMap<Slot, (String, Served)>,
     bytes: usize,
 }
 
-impl ViewCache {
-    /// The cached body of `event`'s `view` when it is the one whose `ETag` is `etag`.
-    pub fn get(&self, event: Uuid, view: View, etag: &str) -> Option<Bytes> {
+impl ServedCache {
+    /// The cached body of `slot` when it is the one whose `ETag` is `etag`.
+    pub fn get(&self, slot: &Slot, etag: &str) -> Option<Served> {
         let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         entries
             .bodies
-            .get(&(event, view))
+            .get(slot)
             .filter(|(cached, _)| cached == etag)
-            .map(|(_, body)| body.clone())
+            .map(|(_, served)| served.clone())
     }
 
-    /// Keeps `body`, whose `ETag` is `etag`, as `event`'s `view`.
-    pub fn put(&self, event: Uuid, view: View, etag: String, body: Bytes) {
+    /// Keeps `served`, whose `ETag` is `etag`, in `slot`.
+    pub fn put(&self, slot: Slot, etag: String, served: Served) {
         let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.bytes + body.len() > CAPACITY_BYTES {
+        let size = served.body.kept_bytes();
+        if entries.bytes + size > CAPACITY_BYTES {
             entries.bodies.clear();
             entries.bytes = 0;
         }
-        entries.bytes += body.len();
-        if let Some((_, replaced)) = entries.bodies.insert((event, view), (etag, body)) {
-            entries.bytes -= replaced.len();
+        entries.bytes += size;
+        if let Some((_, replaced)) = entries.bodies.insert(slot, (etag, served)) {
+            entries.bytes -= replaced.body.kept_bytes();
         }
     }
 }
@@ -52,22 +74,38 @@ impl ViewCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use actix_web::web::Bytes;
+
+    fn served(body: &'static str) -> Served {
+        Served {
+            body: Encoded::new(Bytes::from_static(body.as_bytes())),
+            rows: 0,
+        }
+    }
 
     #[test]
     fn a_body_is_served_only_for_the_etag_it_was_kept_with() {
-        let cache = ViewCache::default();
-        let event = Uuid::new_v4();
-        assert_eq!(cache.get(event, View::Standings, "\"a\""), None);
-        cache.put(event, View::Standings, "\"a\"".into(), Bytes::from("old"));
+        let cache = ServedCache::default();
+        let standings = Slot::Event(Uuid::new_v4(), View::Standings);
+        let body = |s: Option<Served>| s.map(|s| s.body.identity().clone());
+        assert!(cache.get(&standings, "\"a\"").is_none());
+        cache.put(standings.clone(), "\"a\"".into(), served("old"));
         assert_eq!(
-            cache.get(event, View::Standings, "\"a\""),
+            body(cache.get(&standings, "\"a\"")),
             Some(Bytes::from("old"))
         );
-        assert_eq!(cache.get(event, View::Standings, "\"b\""), None, "replaced");
-        assert_eq!(cache.get(event, View::Placements, "\"a\""), None);
-        cache.put(event, View::Standings, "\"b\"".into(), Bytes::from("new"));
+        assert!(cache.get(&standings, "\"b\"").is_none(), "replaced");
+        let Slot::Event(event, _) = standings else {
+            unreachable!()
+        };
+        assert!(
+            cache
+                .get(&Slot::Event(event, View::Placements), "\"a\"")
+                .is_none()
+        );
+        cache.put(standings.clone(), "\"b\"".into(), served("new"));
         assert_eq!(
-            cache.get(event, View::Standings, "\"b\""),
+            body(cache.get(&standings, "\"b\"")),
             Some(Bytes::from("new"))
         );
         assert_eq!(

@@ -191,33 +191,61 @@ pub fn apply_registration(
 }
 
 /// Copies results; a newer change of a table replaces an older one, never the reverse, so that
-/// replicas copying at once agree. Marks their events for a new view.
+/// replicas copying at once agree. Marks their events for a new view, and the ratings for a
+/// replay from each event's first round touched. One statement for the whole page.
 pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result<(), ApiError> {
-    use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
-    let mut touched = Vec::new();
+    use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Text, Uuid as SqlUuid};
+    use std::collections::BTreeMap;
+    // Each table once, in its newest change: one statement may not update a row twice.
+    let mut newest: BTreeMap<(Uuid, u32, u32), &TableResult> = BTreeMap::new();
     for result in results {
-        // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
-        diesel::sql_query(
-            "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) VALUES ($1, $2, $3, $4, $5, $6) \
-             ON CONFLICT (event_id, round, table_number) DO UPDATE SET seq = excluded.seq, stage = excluded.stage, result = excluded.result \
-             WHERE known_results.seq < excluded.seq",
-        )
-        .bind::<SqlUuid, _>(result.event_id)
-        .bind::<Integer, _>(i32::try_from(result.round).map_err(ApiError::internal)?)
-        .bind::<Integer, _>(i32::try_from(result.table).map_err(ApiError::internal)?)
-        .bind::<Text, _>(enum_to_text(&result.stage))
-        .bind::<BigInt, _>(result.seq)
-        .bind::<Jsonb, _>(serde_json::to_value(result).map_err(ApiError::internal)?)
-        .execute(conn)?;
-        touched.push(result.event_id);
-        ratings::mark_stale(
-            conn,
-            result.event_id,
-            i32::try_from(result.round).unwrap_or(0),
-        )?;
+        let key = (result.event_id, result.round, result.table);
+        if newest.get(&key).is_none_or(|kept| kept.seq < result.seq) {
+            newest.insert(key, result);
+        }
     }
-    touched.sort_unstable();
-    touched.dedup();
+    let mut columns = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    let mut first_round: BTreeMap<Uuid, i32> = BTreeMap::new();
+    for result in newest.values() {
+        let round = i32::try_from(result.round).map_err(ApiError::internal)?;
+        columns.0.push(result.event_id);
+        columns.1.push(round);
+        columns
+            .2
+            .push(i32::try_from(result.table).map_err(ApiError::internal)?);
+        columns.3.push(enum_to_text(&result.stage));
+        columns.4.push(result.seq);
+        columns
+            .5
+            .push(serde_json::to_value(result).map_err(ApiError::internal)?);
+        let first = first_round.entry(result.event_id).or_insert(round);
+        *first = (*first).min(round);
+    }
+    // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
+    diesel::sql_query(
+        "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) \
+         SELECT * FROM unnest($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (event_id, round, table_number) DO UPDATE SET seq = excluded.seq, stage = excluded.stage, result = excluded.result \
+         WHERE known_results.seq < excluded.seq",
+    )
+    .bind::<Array<SqlUuid>, _>(&columns.0)
+    .bind::<Array<Integer>, _>(&columns.1)
+    .bind::<Array<Integer>, _>(&columns.2)
+    .bind::<Array<Text>, _>(&columns.3)
+    .bind::<Array<BigInt>, _>(&columns.4)
+    .bind::<Array<Jsonb>, _>(&columns.5)
+    .execute(conn)?;
+    for (&event, &round) in &first_round {
+        ratings::mark_stale(conn, event, round)?;
+    }
+    let touched: Vec<Uuid> = first_round.into_keys().collect();
     mark_stale(conn, &touched)
 }
 
@@ -240,26 +268,29 @@ pub struct Inputs {
 }
 
 pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Inputs>, ApiError> {
-    let Some((event, event_changed)): Option<(serde_json::Value, DateTime<Utc>)> = events::table
+    use diesel::dsl::sql;
+    use diesel::sql_types::Text;
+    // Bodies are read as JSON text and parsed once, straight into their types.
+    let Some((event, event_changed)): Option<(String, DateTime<Utc>)> = events::table
         .find(event_id)
-        .select((events::body, events::changed_at))
+        .select((sql::<Text>("body::text"), events::changed_at))
         .first(conn)
         .optional()?
     else {
         return Ok(None);
     };
-    let entry_rows: Vec<(serde_json::Value, DateTime<Utc>)> = entries::table
+    let entry_rows: Vec<(String, DateTime<Utc>)> = entries::table
         .filter(entries::event_id.eq(event_id))
         .order(entries::id)
-        .select((entries::body, entries::changed_at))
+        .select((sql::<Text>("body::text"), entries::changed_at))
         .load(conn)?;
-    let result_rows: Vec<serde_json::Value> = known_results::table
+    let result_rows: Vec<String> = known_results::table
         .filter(known_results::event_id.eq(event_id))
-        .select(known_results::result)
+        .select(sql::<Text>("result::text"))
         .load(conn)?;
     let results: Vec<TableResult> = result_rows
-        .into_iter()
-        .map(parse)
+        .iter()
+        .map(|text| parse_text(text))
         .collect::<Result<_, _>>()?;
     let as_of = entry_rows
         .iter()
@@ -268,20 +299,20 @@ pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Input
         .fold(event_changed, DateTime::max);
     // An entry's order is its registration's, as registration lists them.
     let mut entries: Vec<Entry> = entry_rows
-        .into_iter()
-        .map(|(body, _)| parse(body))
+        .iter()
+        .map(|(body, _)| parse_text(body))
         .collect::<Result<_, _>>()?;
     entries.sort_by_key(|e: &Entry| (e.created_at, e.id));
     Ok(Some(Inputs {
-        event: parse(event)?,
+        event: parse_text(&event)?,
         entries,
         results,
         as_of,
     }))
 }
 
-fn parse<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_json::from_value(value).map_err(ApiError::internal)
+fn parse_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    serde_json::from_str(text).map_err(ApiError::internal)
 }
 
 /// An event's views as served, with their validators.

@@ -1,9 +1,12 @@
 //! Conditional reads: every read of the read model carries an `ETag` of its body, and a client
-//! that sends it back in `If-None-Match` gets `304 Not Modified` without the body.
+//! that sends it back in `If-None-Match` gets `304 Not Modified` without the body. A large body
+//! kept for many reads is also kept gzipped, for clients that accept it.
 
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use sha2::Digest;
+use std::io::Write;
 
 /// A strong validator of `body`: the first 16 bytes of its SHA-256, quoted as `ETag` wants.
 pub fn etag_of(body: &[u8]) -> String {
@@ -12,8 +15,10 @@ pub fn etag_of(body: &[u8]) -> String {
     format!("\"{hex}\"")
 }
 
-/// Whether the request's `If-None-Match` names `etag` (or is `*`).
+/// Whether the request's `If-None-Match` names `etag` (or is `*`), compared weakly as RFC 9110
+/// has it: `W/"x"` and `"x"` name the same version.
 pub fn not_modified(request: &HttpRequest, etag: &str) -> bool {
+    let etag = etag.trim_start_matches("W/");
     request
         .headers()
         .get_all(header::IF_NONE_MATCH)
@@ -56,6 +61,92 @@ pub fn respond_json(
     Ok(respond(request, response, &etag, "application/json", body))
 }
 
+/// Bodies shorter than this are sent as they are: gzip would save little and cost a header.
+const GZIP_FROM_BYTES: usize = 1024;
+
+/// A body as it is served, and its gzip encoding when it is long enough to be worth one; made
+/// once per version of the body and kept, so that no read compresses anything.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    identity: Bytes,
+    gzip: Option<Bytes>,
+}
+
+impl Encoded {
+    pub fn new(identity: Bytes) -> Self {
+        let gzip = (identity.len() >= GZIP_FROM_BYTES).then(|| {
+            let mut encoder = flate2::write::GzEncoder::new(
+                Vec::with_capacity(identity.len() / 4),
+                flate2::Compression::default(),
+            );
+            // Writing to a Vec cannot fail.
+            encoder
+                .write_all(&identity)
+                .and_then(|()| encoder.finish())
+                .map(Bytes::from)
+                .ok()
+        });
+        Encoded {
+            identity,
+            gzip: gzip.flatten(),
+        }
+    }
+
+    /// The bytes kept for both encodings.
+    pub fn kept_bytes(&self) -> usize {
+        self.identity.len() + self.gzip.as_ref().map_or(0, Bytes::len)
+    }
+
+    pub fn identity(&self) -> &Bytes {
+        &self.identity
+    }
+}
+
+/// Whether the request's `Accept-Encoding` accepts gzip (by name or `*`, with a weight above 0).
+fn accepts_gzip(request: &HttpRequest) -> bool {
+    request
+        .headers()
+        .get_all(header::ACCEPT_ENCODING)
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// [`respond`] with an [`Encoded`] body: gzipped to a client that accepts it. The gzipped
+/// representation's validator is the weak form of `etag` (as nginx does), which `If-None-Match`,
+/// comparing weakly, matches as well.
+pub fn respond_encoded(
+    request: &HttpRequest,
+    mut response: HttpResponseBuilder,
+    etag: &str,
+    content_type: &'static str,
+    body: &Encoded,
+) -> HttpResponse {
+    response.insert_header((header::VARY, "Accept-Encoding"));
+    match &body.gzip {
+        Some(gzip) if accepts_gzip(request) => {
+            response.insert_header((header::CONTENT_ENCODING, "gzip"));
+            respond(
+                request,
+                response,
+                &format!("W/{etag}"),
+                content_type,
+                gzip.clone(),
+            )
+        }
+        _ => respond(request, response, etag, content_type, body.identity.clone()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +177,78 @@ mod tests {
             respond(&fresh, HttpResponse::Ok(), &etag, "application/json", "{}").status(),
             200
         );
+    }
+
+    #[actix_web::test]
+    async fn a_long_body_goes_gzipped_to_a_client_that_accepts_it_and_plain_to_others() {
+        use std::io::Read;
+        let json = format!("{{\"rows\":[{}]}}", vec!["{\"rank\":1}"; 200].join(","));
+        let body = Encoded::new(Bytes::from(json.clone()));
+        let etag = etag_of(json.as_bytes());
+        let ask = |accept: Option<&str>, holding: Option<&str>| {
+            let mut request = TestRequest::get();
+            if let Some(accept) = accept {
+                request = request.insert_header((header::ACCEPT_ENCODING, accept));
+            }
+            if let Some(holding) = holding {
+                request = request.insert_header((header::IF_NONE_MATCH, holding));
+            }
+            respond_encoded(
+                &request.to_http_request(),
+                HttpResponse::Ok(),
+                &etag,
+                "application/json",
+                &body,
+            )
+        };
+        let header_of = |answer: &HttpResponse, name| {
+            answer
+                .headers()
+                .get(name)
+                .map(|v: &HeaderValue| v.to_str().unwrap().to_owned())
+        };
+        async fn body_of(answer: HttpResponse) -> Bytes {
+            actix_web::body::to_bytes(answer.into_body()).await.unwrap()
+        }
+
+        let zipped = ask(Some("br;q=1.0, gzip;q=0.8"), None);
+        assert_eq!(
+            header_of(&zipped, header::CONTENT_ENCODING).as_deref(),
+            Some("gzip")
+        );
+        assert_eq!(header_of(&zipped, header::ETAG), Some(format!("W/{etag}")));
+        assert_eq!(
+            header_of(&zipped, header::VARY).as_deref(),
+            Some("Accept-Encoding")
+        );
+        let compressed = body_of(zipped).await;
+        assert!(
+            compressed.len() * 4 < json.len(),
+            "{} of {}",
+            compressed.len(),
+            json.len()
+        );
+        let mut unzipped = String::new();
+        flate2::read::GzDecoder::new(&compressed[..])
+            .read_to_string(&mut unzipped)
+            .unwrap();
+        assert_eq!(unzipped, json);
+
+        for refusing in [None, Some("identity"), Some("gzip;q=0"), Some("br")] {
+            let plain = ask(refusing, None);
+            assert_eq!(
+                header_of(&plain, header::CONTENT_ENCODING),
+                None,
+                "{refusing:?}"
+            );
+            assert_eq!(header_of(&plain, header::ETAG), Some(etag.clone()));
+            assert_eq!(body_of(plain).await, json.as_bytes());
+        }
+        // Either representation's validator means the client holds this version.
+        assert_eq!(ask(Some("gzip"), Some(&etag)).status(), 304);
+        assert_eq!(ask(None, Some(&format!("W/{etag}"))).status(), 304);
+        // A short body is never gzipped.
+        let short = Encoded::new(Bytes::from_static(b"{}"));
+        assert_eq!(short.kept_bytes(), 2);
     }
 }

@@ -64,6 +64,78 @@ async fn standings_carry_an_etag_answer_304_while_unchanged_and_say_how_fresh_th
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_client_that_accepts_gzip_gets_the_same_standings_gzipped_through_the_gateway() {
+    use std::io::Read;
+    let (ts, fx) = spawn_suite_with_event(12, Some(3)).await;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let round = fx.draw().await;
+    fx.submit_random(&round, &round.tables[0], &mut rng).await;
+    ts.settled().await;
+    let path = format!("/v1/events/{}/standings", fx.event.id);
+    let plain = ts.http(Method::GET, &path).send().await;
+    assert_eq!(plain.status, StatusCode::OK);
+    assert_eq!(plain.header("content-encoding"), None);
+    let etag = plain.header("etag").expect("etag").to_owned();
+
+    let gzipped = |holding: Option<&str>| {
+        let mut request = ts
+            .http(Method::GET, &path)
+            .header("Accept-Encoding", "gzip, deflate");
+        if let Some(etag) = holding {
+            request = request.header("If-None-Match", etag);
+        }
+        request.response()
+    };
+    let zipped = gzipped(None).await;
+    assert_eq!(zipped.status(), StatusCode::OK);
+    let header = |name: &str| {
+        zipped
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().expect("header").to_owned())
+    };
+    assert_eq!(header("content-encoding").as_deref(), Some("gzip"));
+    assert_eq!(header("vary").as_deref(), Some("Accept-Encoding"));
+    let weak = header("etag").expect("etag");
+    assert_eq!(weak, format!("W/{etag}"), "the same version, weakly");
+    let sent = zipped.bytes().await.expect("body");
+    assert!(
+        sent.len() < plain.text.len(),
+        "{} of {}",
+        sent.len(),
+        plain.text.len()
+    );
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(&sent[..])
+        .read_to_string(&mut unzipped)
+        .expect("gzip");
+    assert_eq!(unzipped, plain.text, "the very same standings");
+
+    assert_eq!(
+        gzipped(Some(&weak)).await.status(),
+        StatusCode::NOT_MODIFIED
+    );
+    let second = fx.submit_random(&round, &round.tables[1], &mut rng).await;
+    ts.settled().await;
+    let changed = gzipped(Some(&weak)).await;
+    assert_eq!(
+        changed.status(),
+        StatusCode::OK,
+        "a new result is a new version"
+    );
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(&changed.bytes().await.expect("body")[..])
+        .read_to_string(&mut unzipped)
+        .expect("gzip");
+    let standings: catan_api::Standings = serde_json::from_str(&unzipped).expect("standings");
+    assert_eq!(
+        (standings.results_counted, standings.as_of),
+        (2, second.recorded_at)
+    );
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
     let (mut ts, fx) = spawn_suite_with_event(8, Some(2)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(5);

@@ -864,6 +864,26 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         .send()
         .await;
     assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    // Gzipped to a client that accepts it: the very same page.
+    let zipped = ts
+        .http(Method::GET, &path)
+        .header("Accept-Encoding", "gzip")
+        .response()
+        .await;
+    assert_eq!(
+        zipped
+            .headers()
+            .get("content-encoding")
+            .and_then(|v| v.to_str().ok()),
+        Some("gzip")
+    );
+    let mut unzipped = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(&zipped.bytes().await.expect("body")[..]),
+        &mut unzipped,
+    )
+    .expect("gzip");
+    assert_eq!(unzipped, read.text);
     let south_only = ts
         .anonymous
         .season_standings(national.id, Some(south), 1000, 0)
@@ -933,7 +953,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
                 ..r.clone()
             })
             .collect::<Vec<_>>(),
-        "results=false: the same rows without their results"
+        "by default the same rows without their results (results=true adds them)"
     );
     let paged = ts
         .http(Method::GET, &format!("{path}?limit=2"))

@@ -9,11 +9,12 @@ mod ratings;
 mod seasons;
 mod standings;
 
+use crate::served_cache::{Served, ServedCache, Slot};
 use crate::store::{Stored, View};
-use crate::view_cache::ViewCache;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
-use catan_kit::{ApiError, conditional, db};
+use catan_kit::conditional::{self, Encoded};
+use catan_kit::{ApiError, db};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -44,7 +45,7 @@ fn with_freshness(behind: bool) -> actix_web::HttpResponseBuilder {
 /// nor this replica's cache holds the body of that `ETag`.
 async fn serve_view(
     state: &crate::State,
-    cache: &ViewCache,
+    cache: &ServedCache,
     request: &HttpRequest,
     event_id: Uuid,
     view: View,
@@ -55,25 +56,30 @@ async fn serve_view(
     })
     .await?
     .ok_or_else(unknown)?;
+    let slot = Slot::Event(event_id, view);
     let (etag, body, behind) = if conditional::not_modified(request, &etag) {
-        (etag, Bytes::new(), behind)
-    } else if let Some(body) = cache.get(event_id, view, &etag) {
-        (etag, body, behind)
+        (etag, Encoded::new(Bytes::new()), behind)
+    } else if let Some(served) = cache.get(&slot, &etag) {
+        (etag, served.body, behind)
     } else {
         let Stored { body, etag, behind } = db::run(&state.pool, move |conn| {
             crate::store::stored(conn, event_id, view)
         })
         .await?
         .ok_or_else(unknown)?;
-        let body = Bytes::from(body);
-        cache.put(event_id, view, etag.clone(), body.clone());
+        let body = Encoded::new(Bytes::from(body));
+        let served = Served {
+            body: body.clone(),
+            rows: 0,
+        };
+        cache.put(slot, etag.clone(), served);
         (etag, body, behind)
     };
-    Ok(conditional::respond(
+    Ok(conditional::respond_encoded(
         request,
         with_freshness(behind),
         &etag,
         "application/json",
-        body,
+        &body,
     ))
 }

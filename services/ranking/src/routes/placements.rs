@@ -1,8 +1,8 @@
 //! An event's final placements.
 
 use crate::State;
+use crate::served_cache::ServedCache;
 use crate::store::View;
-use crate::view_cache::ViewCache;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{Placements, Problem};
 use catan_kit::ApiError;
@@ -29,7 +29,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/placements")]
 async fn event_placements(
     state: web::Data<State>,
-    cache: web::Data<ViewCache>,
+    cache: web::Data<ServedCache>,
     request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {

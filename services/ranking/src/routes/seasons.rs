@@ -4,7 +4,9 @@
 use crate::State;
 use crate::seasons::read::{self, Format};
 use crate::seasons::{self, store};
+use crate::served_cache::{Served, ServedCache, Slot};
 use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use catan_api::{
     CreateSeason, Problem, QualifiedPlayer, Role, Season, SeasonDecline, SeasonSearch,
@@ -12,6 +14,7 @@ use catan_api::{
 };
 use catan_domain::season::{Decliner, may_decline};
 use catan_kit::auth::Principal;
+use catan_kit::conditional::Encoded;
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::{ApiError, IdempotentWrite, conditional, db};
@@ -174,8 +177,8 @@ struct StandingsQuery {
     /// Only the players of this region; each keeps his rank in the whole season's table.
     #[param(nullable = false)]
     region_id: Option<Uuid>,
-    /// `false`: the JSON rows without their per-event `results` (a much smaller page); default
-    /// `true`. The CSV never has them.
+    /// `true`: each JSON row with its per-event `results` (a page many times larger: about
+    /// 5.7 KB a row in a season of 20 events a player); default `false`. The CSV never has them.
     #[param(nullable = false)]
     results: Option<bool>,
 }
@@ -183,7 +186,7 @@ struct StandingsQuery {
 /// The season's table, best first: every player of its counting events, his points from his
 /// counted events (best `best_n` under the tier caps), ranked by the season's tie-breaks; players
 /// equal on all of them share the rank. With `region_id`, only that region's players, each with
-/// his rank in the whole season's table; with `results=false`, the rows without their per-event
+/// his rank in the whole season's table; with `results=true`, each row with its per-event
 /// results. Paginated. JSON, or CSV with `Accept: text/csv`: a
 /// header line, then one line a player with the columns `rank, player_id, name, region_id,
 /// points, points_exact, events_played, events_counted, wins, best_place, vp, vp_share,
@@ -204,27 +207,56 @@ struct StandingsQuery {
 #[get("/v1/seasons/{season_id}/standings")]
 async fn season_standings(
     state: web::Data<State>,
+    cache: web::Data<ServedCache>,
     request: HttpRequest,
     path: web::Path<Uuid>,
     query: web::Query<StandingsQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
+    let season = path.into_inner();
     let StandingsQuery { region_id, results } = query.into_inner();
     let bounds = (page.query().limit(), page.query().offset());
     let format = if accepts_csv(&request) {
         Format::Csv
-    } else if results == Some(false) {
-        Format::Summary
-    } else {
+    } else if results == Some(true) {
         Format::Json
+    } else {
+        Format::Summary
     };
-    let served = db::run(&state.pool, move |conn| {
-        read::standings(conn, id, region_id, bounds, format)
+    let unknown = || ApiError::NotFound(format!("no season {season}"));
+    let (etag, behind) = db::run(&state.pool, move |conn| {
+        read::page_etag(conn, season, region_id, bounds, format)
     })
     .await?
-    .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
-    let mut response = super::with_freshness(served.behind);
+    .ok_or_else(unknown)?;
+    let slot = Slot::SeasonPage {
+        season,
+        region: region_id,
+        bounds,
+        format,
+    };
+    let (etag, served, behind) = if conditional::not_modified(&request, &etag) {
+        let nothing = Served {
+            body: Encoded::new(Bytes::new()),
+            rows: 0,
+        };
+        (etag, nothing, behind)
+    } else if let Some(served) = cache.get(&slot, &etag) {
+        (etag, served, behind)
+    } else {
+        let page = db::run(&state.pool, move |conn| {
+            read::standings(conn, season, region_id, bounds, format)
+        })
+        .await?
+        .ok_or_else(unknown)?;
+        let served = Served {
+            body: Encoded::new(Bytes::from(page.body)),
+            rows: page.rows,
+        };
+        cache.put(slot, page.etag.clone(), served.clone());
+        (page.etag, served, page.behind)
+    };
+    let mut response = super::with_freshness(behind);
     // The page's `Link` to the next, as every list gives it.
     let next = page.response(served.rows).finish();
     if let Some(link) = next.headers().get("Link") {
@@ -234,12 +266,12 @@ async fn season_standings(
         Format::Csv => "text/csv; charset=utf-8",
         Format::Json | Format::Summary => "application/json",
     };
-    Ok(conditional::respond(
+    Ok(conditional::respond_encoded(
         &request,
         response,
-        &served.etag,
+        &etag,
         content_type,
-        served.body,
+        &served.body,
     ))
 }
 

@@ -2,8 +2,8 @@
 
 use crate::State;
 use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event};
+use crate::served_cache::ServedCache;
 use crate::store::{self, View};
-use crate::view_cache::ViewCache;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{AnyStandings, Problem};
@@ -31,7 +31,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/standings")]
 async fn standings(
     state: web::Data<State>,
-    cache: web::Data<ViewCache>,
+    cache: web::Data<ServedCache>,
     request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {

@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use uuid::Uuid;
 
 /// How a season's table is served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     Json,
     /// JSON rows without their per-event results.
@@ -41,24 +41,72 @@ struct PageRow {
     joined: String,
 }
 
+impl Format {
+    /// The stored column each row is served from.
+    fn column(self) -> &'static str {
+        match self {
+            Format::Json => "body",
+            Format::Summary => "summary",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+/// The validator of a page: the season's views' `ETag` and what the page asks for.
+fn page_etag_of(
+    season_etag: &str,
+    region: Option<Uuid>,
+    (limit, offset): (i64, i64),
+    format: Format,
+) -> String {
+    let region = region.map_or_else(String::new, |r| r.to_string());
+    let column = format.column();
+    etag_of(format!("{season_etag} {region} {limit} {offset} {column}").as_bytes())
+}
+
+#[derive(QueryableByName)]
+struct EtagRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    etag: String,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    behind: bool,
+}
+
+/// A page's `ETag`, and whether a producer cannot be read just now: what a read needs to answer
+/// `304`, or to serve a page it has cached, without joining the page's rows. `None` for an unknown
+/// season.
+pub fn page_etag(
+    conn: &mut PgConnection,
+    season_id: Uuid,
+    region: Option<Uuid>,
+    bounds: (i64, i64),
+    format: Format,
+) -> Result<Option<(String, bool)>, ApiError> {
+    let row: Option<EtagRow> = diesel::sql_query(
+        "SELECT etag, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
+         FROM season_views WHERE season_id = $1",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(season_id)
+    .get_result(conn)
+    .optional()?;
+    Ok(row.map(|row| (page_etag_of(&row.etag, region, bounds, format), row.behind)))
+}
+
 /// A page of a season's table, of one region's players if asked (they keep their season-wide
 /// rank); `None` for an unknown season.
 pub fn standings(
     conn: &mut PgConnection,
     season_id: Uuid,
     region: Option<Uuid>,
-    (limit, offset): (i64, i64),
+    bounds: (i64, i64),
     format: Format,
 ) -> Result<Option<Served>, ApiError> {
     use diesel::sql_types::Text;
     use diesel::sql_types::{BigInt, Nullable, Uuid as SqlUuid};
     let csv = format == Format::Csv;
-    // The stored column each row is served from: one of three fixed names.
-    let column = match format {
-        Format::Json => "body",
-        Format::Summary => "summary",
-        Format::Csv => "csv",
-    };
+    // One of three fixed names.
+    let column = format.column();
+    let (limit, offset) = bounds;
     let page: Option<PageRow> = diesel::sql_query(format!(
         "WITH page AS (SELECT position, {column} AS served FROM season_rows \
              WHERE season_id = $1 AND ($2::uuid IS NULL OR region_id = $2) \
@@ -96,10 +144,9 @@ pub fn standings(
             page.joined
         )
     };
-    let region = region.map_or_else(String::new, |r| r.to_string());
     Ok(Some(Served {
         body,
-        etag: etag_of(format!("{} {region} {limit} {offset} {column}", page.etag).as_bytes()),
+        etag: page_etag_of(&page.etag, region, bounds, format),
         rows,
         behind: page.behind,
     }))

@@ -46,6 +46,9 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
     let addr = listener.local_addr()?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
+        // Answers pass through as the service encoded them (gzipped read-model bodies stay
+        // gzipped), even if a dependency turns on reqwest's own decompression.
+        .no_gzip()
         .build()
         .map_err(std::io::Error::other)?;
     let upstreams = web::Data::new(upstreams);

@@ -54,7 +54,8 @@ impl ApiClient {
         .await
     }
 
-    /// A page of a season's table (`limit` 1 to 1000), of a region's players if given.
+    /// A page of a season's table (`limit` 1 to 1000), of a region's players if given, each row
+    /// with its per-event results.
     pub async fn season_standings(
         &self,
         season_id: Uuid,
@@ -64,12 +65,12 @@ impl ApiClient {
     ) -> ClientResult<SeasonStandings> {
         let region = region_id.map_or_else(String::new, |r| format!("&region_id={r}"));
         self.get(&format!(
-            "/v1/seasons/{season_id}/standings?limit={limit}&offset={offset}{region}"
+            "/v1/seasons/{season_id}/standings?results=true&limit={limit}&offset={offset}{region}"
         ))
         .await
     }
 
-    /// A page of a season's table without each row's per-event results.
+    /// A page of a season's table as served by default: without each row's per-event results.
     pub async fn season_standings_summary(
         &self,
         season_id: Uuid,
@@ -77,7 +78,7 @@ impl ApiClient {
         offset: u32,
     ) -> ClientResult<SeasonStandings> {
         self.get(&format!(
-            "/v1/seasons/{season_id}/standings?results=false&limit={limit}&offset={offset}"
+            "/v1/seasons/{season_id}/standings?limit={limit}&offset={offset}"
         ))
         .await
     }

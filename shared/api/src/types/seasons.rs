@@ -110,8 +110,8 @@ pub struct SeasonStandingRow {
     pub vp_share_exact: String,
     /// Whether the player holds one of the season's qualification places.
     pub qualified: bool,
-    /// Every counting event the player played, in play order (left out when the table is asked
-    /// for with `results=false`).
+    /// Every counting event the player played, in play order (only when the table is asked for
+    /// with `results=true`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub results: Vec<SeasonEventResult>,
 }

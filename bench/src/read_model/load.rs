@@ -1,10 +1,11 @@
 //! A small closed-loop load generator: `connections` keep-alive clients, each sending one GET after
-//! another for a fixed time and reading every body whole.
+//! another for a fixed time and reading every body whole (and unzipping it, if it came gzipped).
 
 use anyhow::Context;
 use reqwest::StatusCode;
-use reqwest::header::HeaderMap;
+use reqwest::header::{ACCEPT_ENCODING, CONTENT_ENCODING, HeaderMap, HeaderValue};
 use serde_json::{Value, json};
+use std::io::Read;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -47,7 +48,7 @@ pub struct LoadRun {
     pub errors: usize,
     pub seconds: f64,
     pub latencies: Latencies,
-    /// The body's length of the first answer.
+    /// The body's length of the first answer, as sent.
     pub body_bytes: usize,
 }
 
@@ -104,6 +105,34 @@ impl Target {
             status: StatusCode::OK,
         }
     }
+
+    /// A GET answered 200 by a client that accepts gzip, as browsers and most HTTP libraries
+    /// do; it unzips what comes gzipped, as they do.
+    pub fn get_gzip(url: String) -> Self {
+        let mut target = Target::get(url);
+        target
+            .headers
+            .insert(ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
+        target
+    }
+}
+
+/// Reads an answer's body whole, unzipped if it came gzipped; whether it could be.
+async fn read_whole(response: reqwest::Response) -> bool {
+    let gzipped = response
+        .headers()
+        .get(CONTENT_ENCODING)
+        .is_some_and(|v| v.as_bytes() == b"gzip");
+    match response.bytes().await {
+        Ok(body) if gzipped => {
+            let mut unzipped = Vec::with_capacity(body.len() * 8);
+            flate2::read::GzDecoder::new(&body[..])
+                .read_to_end(&mut unzipped)
+                .is_ok()
+        }
+        Ok(_) => true,
+        Err(_) => false,
+    }
 }
 
 /// `connections` clients, each on its own keep-alive connection, GET the target one request after
@@ -152,7 +181,7 @@ pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::R
                 let ok = match client.get(&url).send().await {
                     Ok(response) => {
                         let ok = response.status() == expected;
-                        response.bytes().await.is_ok() && ok
+                        read_whole(response).await && ok
                     }
                     Err(_) => false,
                 };

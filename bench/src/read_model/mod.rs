@@ -12,8 +12,10 @@
 //!   first `--poll-events` events, whose standings are polled every `--poll-ms`).
 //! - With `--season`: a season's table (`GET /v1/seasons/{id}/standings`, its first page) against
 //!   the same reference (see [`season`]).
-//! - With `--diagnose`: also the standings read with `If-None-Match` (304) and straight from
-//!   ranking, and the season's whole table and its rows without per-event results.
+//! - With `--diagnose`: also the standings read gzipped (by a client that sends
+//!   `Accept-Encoding: gzip` and unzips every answer, as browsers do), with `If-None-Match` (304)
+//!   and straight from ranking, and the season's first page gzipped, its whole table and its rows
+//!   without per-event results.
 //!
 //! The per-key rate limit is lifted: at 200 results a second a federation's results come from
 //! many table apps, each with its own key, not from the one key the bench posts with.
@@ -200,6 +202,11 @@ async fn reads(
         load::Target::get(format!("{base}/v1/events/{}/standings", event.id)),
     )];
     if options.diagnose {
+        targets.push((
+            "standings_gzip",
+            "  … Accept-Encoding: gzip   ",
+            load::Target::get_gzip(format!("{base}/v1/events/{}/standings", event.id)),
+        ));
         let ranking = bench.suite.service_url(catan_suite::Owner::Ranking);
         let direct = format!("{ranking}/v1/events/{}/standings", event.id);
         let etag = reqwest::get(&direct)
@@ -239,7 +246,8 @@ async fn compare(
 ) -> anyhow::Result<Value> {
     let reference_target = load::Target::get(reference_url.to_owned());
     let mut runs = Vec::new();
-    let mut ratios = Vec::new();
+    // Each target's ratio to the reference in every run.
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); targets.len()];
     for repeat in 1..=options.repeats {
         let reference = load::run(&reference_target, options.connections, options.seconds).await?;
         describe(repeat, "GET /v1/events/{id}          ", &reference);
@@ -263,15 +271,26 @@ async fn compare(
             run[*key] = figures;
             if i == 0 {
                 run["ratio"] = json!(round3(ratio));
-                ratios.push(ratio);
             }
+            ratios[i].push(ratio);
         }
         runs.push(run);
     }
-    let ratio = median(&mut ratios);
-    let what = targets.first().map_or("", |t| t.1);
-    eprintln!("read-model: median ratio {what} / reference = {ratio:.3} (target ≥ 0.5)");
-    Ok(json!({ "runs": runs, "median_ratio": round3(ratio) }))
+    let mut medians = serde_json::Map::new();
+    for ((key, what, _), ratios) in targets.iter().zip(&mut ratios) {
+        let ratio = median(ratios);
+        eprintln!(
+            "read-model: median ratio {} / reference = {ratio:.3} (target ≥ 0.5)",
+            what.trim()
+        );
+        medians.insert((*key).to_owned(), json!(round3(ratio)));
+    }
+    let first = targets
+        .first()
+        .and_then(|t| medians.get(t.0))
+        .cloned()
+        .unwrap_or(json!(0.0));
+    Ok(json!({ "runs": runs, "median_ratio": first, "median_ratios": medians }))
 }
 
 fn describe(repeat: usize, what: &str, run: &load::LoadRun) {

@@ -118,18 +118,23 @@ pub(super) async fn run(
     )];
     if options.diagnose {
         targets.push((
+            "season_standings_gzip",
+            "  … Accept-Encoding: gzip   ",
+            load::Target::get_gzip(format!("{base}/v1/seasons/{}/standings", season.id)),
+        ));
+        targets.push((
             "season_standings_whole",
             "  … ?limit=1000 (whole table)",
             load::Target::get(format!(
-                "{base}/v1/seasons/{}/standings?limit=1000",
+                "{base}/v1/seasons/{}/standings?limit=1000&results=true",
                 season.id
             )),
         ));
         targets.push((
-            "season_standings_summary",
-            "  … ?results=false          ",
+            "season_standings_with_results",
+            "  … ?results=true           ",
             load::Target::get(format!(
-                "{base}/v1/seasons/{}/standings?results=false",
+                "{base}/v1/seasons/{}/standings?results=true",
                 season.id
             )),
         ));

@@ -26,15 +26,35 @@ pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duratio
     }
 }
 
-/// Replays the ratings, from the first game a change asked for, until the server stops. Apart
-/// from the follower, so that a long replay (every game of the day after the one changed) never
-/// delays the event views and season tables. It rests at least as long as its last replay took,
-/// so that under steady writes it keeps at most half a core busy.
+/// Replays the ratings, from the first game a change asked for, until the server stops.
 pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
+    apart("the ratings", interval, || {
+        db::run(&state.pool, crate::ratings::replay)
+    })
+    .await;
+}
+
+/// Computes the tables of the seasons whose events' views changed, until the server stops.
+pub(crate) async fn refresh_seasons(state: actix_web::web::Data<State>, interval: Duration) {
+    apart("the season tables", interval, || {
+        crate::seasons::refresh(&state)
+    })
+    .await;
+}
+
+/// Runs `work` over and over, apart from the follower, so that a long run of it (a replay of
+/// every game of the day after the one changed; a season table of thousands of players) never
+/// delays the event views. It rests at least `interval`, and at least as long as its last run
+/// took, so that under steady writes it keeps at most half a core busy.
+async fn apart<F, Run>(what: &str, interval: Duration, mut work: F)
+where
+    F: FnMut() -> Run,
+    Run: std::future::Future<Output = Result<(), ApiError>>,
+{
     loop {
         let started = std::time::Instant::now();
-        if let Err(e) = db::run(&state.pool, crate::ratings::replay).await {
-            tracing::warn!(error = %e, "the ratings could not be replayed; trying again");
+        if let Err(e) = work().await {
+            tracing::warn!(error = %e, "{what} could not be brought up to date; trying again");
         }
         tokio::time::sleep(interval.max(started.elapsed())).await;
     }
@@ -51,22 +71,22 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
     }
     let read = clock.elapsed();
     let views_current = refresh_views(state).await?;
-    let views = clock.elapsed();
-    crate::seasons::refresh(state).await?;
-    // The ratings replay on their own (see `replay_ratings`); the read model has caught up only
-    // once they include what was read too.
-    let ratings_current = !db::run(&state.pool, crate::ratings::pending).await?;
+    // The season tables and the ratings are brought up to date on their own (`apart`); the read
+    // model has caught up only once they include what was read too.
+    let others_current = !db::run(&state.pool, |conn| {
+        Ok(crate::ratings::pending(conn)? || crate::seasons::store::pending(conn)?)
+    })
+    .await?;
     tracing::debug!(
         read_ms = read.as_millis(),
-        views_ms = (views - read).as_millis(),
-        seasons_ms = (clock.elapsed() - views).as_millis(),
+        views_ms = (clock.elapsed() - read).as_millis(),
         "a round of the follower"
     );
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
             match outcome {
                 // Caught up only when every view now includes what was read.
-                Ok(true) if views_current && ratings_current => {
+                Ok(true) if views_current && others_current => {
                     store::record_read(conn, feed, Ok(started))?
                 }
                 Ok(_) => {}

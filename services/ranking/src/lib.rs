@@ -37,9 +37,11 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         })
         .await?;
     let follower = tokio::spawn(follow::follow(state.clone(), follow_interval));
+    let seasons = tokio::spawn(follow::refresh_seasons(state.clone(), follow_interval));
     let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval));
     Ok(server
         .with_background(close_streams)
         .with_background(follower)
+        .with_background(seasons)
         .with_background(ratings))
 }

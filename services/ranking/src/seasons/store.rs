@@ -343,6 +343,14 @@ pub fn store_input(
     Ok(())
 }
 
+/// Whether a season's table waits to be computed again.
+pub fn pending(conn: &mut PgConnection) -> Result<bool, ApiError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        seasons_stale::table.select(seasons_stale::season_id),
+    ))
+    .get_result(conn)?)
+}
+
 /// Up to `limit` stale seasons, each with the mark that asked for it.
 pub fn stale(conn: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, i64)>, ApiError> {
     Ok(seasons_stale::table

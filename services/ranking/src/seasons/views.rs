@@ -201,10 +201,10 @@ pub fn csv_line(row: &SeasonStandingRow) -> String {
 
 #[derive(QueryableByName)]
 struct MemberRow {
-    #[diesel(sql_type = diesel::sql_types::Jsonb)]
-    event: serde_json::Value,
-    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
-    input: Option<serde_json::Value>,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    event: String,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    input: Option<String>,
     #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>)]
     as_of: Option<DateTime<Utc>>,
 }
@@ -212,7 +212,7 @@ struct MemberRow {
 /// A season's events in play order (first day, then id), with their season inputs.
 fn members(conn: &mut PgConnection, season_id: Uuid) -> Result<Vec<Member>, ApiError> {
     let rows: Vec<MemberRow> = diesel::sql_query(
-        "SELECT e.body AS event, i.body AS input, i.as_of FROM season_events se \
+        "SELECT e.body::text AS event, i.body::text AS input, i.as_of FROM season_events se \
          JOIN events e ON e.id = se.event_id LEFT JOIN season_inputs i ON i.event_id = se.event_id \
          WHERE se.season_id = $1 ORDER BY e.starts_on, e.id",
     )
@@ -220,11 +220,13 @@ fn members(conn: &mut PgConnection, season_id: Uuid) -> Result<Vec<Member>, ApiE
     .load(conn)?;
     rows.into_iter()
         .map(|row| {
+            // Parsed once, straight from the JSON text.
             Ok(Member {
-                event: serde_json::from_value(row.event).map_err(ApiError::internal)?,
+                event: serde_json::from_str(&row.event).map_err(ApiError::internal)?,
                 input: row
                     .input
-                    .map(serde_json::from_value)
+                    .as_deref()
+                    .map(serde_json::from_str)
                     .transpose()
                     .map_err(ApiError::internal)?,
                 as_of: row.as_of,
@@ -303,12 +305,12 @@ pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<
 fn people(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, Player>, ApiError> {
     let mut people = HashMap::new();
     for chunk in ids.chunks(5000) {
-        let bodies: Vec<serde_json::Value> = players::table
+        let bodies: Vec<String> = players::table
             .filter(players::id.eq_any(chunk))
-            .select(players::body)
+            .select(diesel::dsl::sql::<diesel::sql_types::Text>("body::text"))
             .load(conn)?;
         for body in bodies {
-            let player: Player = serde_json::from_value(body).map_err(ApiError::internal)?;
+            let player: Player = serde_json::from_str(&body).map_err(ApiError::internal)?;
             people.insert(player.id, player);
         }
     }
@@ -322,30 +324,50 @@ fn save(
     computed: &Computed,
     as_of: DateTime<Utc>,
 ) -> Result<(), ApiError> {
-    diesel::delete(season_rows::table.filter(season_rows::season_id.eq(season_id)))
-        .execute(conn)?;
-    let rows: Vec<_> = computed
-        .rows
-        .iter()
-        .zip(0i32..)
-        .map(|(row, position)| {
-            (
-                season_rows::season_id.eq(season_id),
-                season_rows::position.eq(position),
-                season_rows::player_id.eq(row.player),
-                season_rows::region_id.eq(row.region),
-                season_rows::body.eq(&row.body),
-                season_rows::summary.eq(&row.summary),
-                season_rows::csv.eq(&row.csv),
-            )
-        })
-        .collect();
-    // PostgreSQL takes at most 65,535 parameters a statement.
-    for chunk in rows.chunks(4000) {
-        diesel::insert_into(season_rows::table)
-            .values(chunk)
-            .execute(conn)?;
+    // One statement of arrays for every row (a large season has thousands), and only the rows
+    // that changed are written: a result moves a few players, and the rows between them.
+    let mut columns = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for (row, position) in computed.rows.iter().zip(0i32..) {
+        columns.0.push(position);
+        columns.1.push(row.player);
+        columns.2.push(row.region);
+        columns.3.push(row.body.as_str());
+        columns.4.push(row.summary.as_str());
+        columns.5.push(row.csv.as_str());
     }
+    {
+        use diesel::sql_types::{Array, Integer, Nullable, Text, Uuid as SqlUuid};
+        diesel::sql_query(
+            "INSERT INTO season_rows AS r (season_id, position, player_id, region_id, body, summary, csv) \
+             SELECT $1, * FROM unnest($2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (season_id, position) DO UPDATE SET player_id = excluded.player_id, \
+                region_id = excluded.region_id, body = excluded.body, summary = excluded.summary, csv = excluded.csv \
+             WHERE (r.player_id, r.region_id, r.body, r.summary, r.csv) IS DISTINCT FROM \
+                (excluded.player_id, excluded.region_id, excluded.body, excluded.summary, excluded.csv)",
+        )
+        .bind::<SqlUuid, _>(season_id)
+        .bind::<Array<Integer>, _>(&columns.0)
+        .bind::<Array<SqlUuid>, _>(&columns.1)
+        .bind::<Array<Nullable<SqlUuid>>, _>(&columns.2)
+        .bind::<Array<Text>, _>(&columns.3)
+        .bind::<Array<Text>, _>(&columns.4)
+        .bind::<Array<Text>, _>(&columns.5)
+        .execute(conn)?;
+    }
+    let kept = i32::try_from(computed.rows.len()).map_err(ApiError::internal)?;
+    diesel::delete(
+        season_rows::table
+            .filter(season_rows::season_id.eq(season_id))
+            .filter(season_rows::position.ge(kept)),
+    )
+    .execute(conn)?;
     let etag = version(computed, as_of);
     let view = (
         season_views::etag.eq(&etag),

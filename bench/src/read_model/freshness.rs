@@ -2,6 +2,9 @@
 //! are polled (with `If-None-Match`, so that an unchanged poll costs a 304); for each result, the
 //! time from the POST's answer until a poll answers standings whose `as_of` reaches the result's
 //! `recorded_at` (an event's results commit one after another, so the standings then include it).
+//! Each polled event is also alone in a season of its own, whose table's first page is polled the
+//! same way: the season's `as_of` is its one event's, so it too reaches a result's `recorded_at`
+//! only once the table includes the result.
 
 use super::load::{Latencies, round1, round2};
 use super::{Bench, Options};
@@ -55,9 +58,11 @@ struct Polls {
     errors: usize,
 }
 
+/// What a poll reads of an answer: event standings and a season's table both say `as_of`.
 #[derive(serde::Deserialize)]
 struct Head {
     as_of: DateTime<Utc>,
+    #[serde(default)]
     results_counted: u32,
 }
 
@@ -93,6 +98,21 @@ pub(super) async fn run(
         bench.enter(&event, field).await?;
         rounds.push(bench.draw(&event, rng).await?);
         events.push(event);
+    }
+    // One season for each polled event, holding that event alone: the season's `as_of` then
+    // reaches a result's `recorded_at` only once its table includes the result.
+    let today = Utc::now().date_naive();
+    let mut seasons = Vec::new();
+    for (n, event) in events.iter().take(options.poll_events).enumerate() {
+        let body: catan_api::CreateSeason = serde_json::from_value(json!({
+            "name": format!("Bench freshness season {}", n + 1),
+            "starts_on": today,
+            "ends_on": today,
+            "scoring": { "mode": "table_points" },
+        }))?;
+        let season = bench.admin.create_season(&body).await?;
+        super::season::join(bench, season.id, event.id).await?;
+        seasons.push(season.id);
     }
     bench.settled().await?;
     // The events' tables taken in turn, as results come in from events played at once.
@@ -141,10 +161,13 @@ pub(super) async fn run(
     let poll_every = Duration::from_millis(options.poll_ms);
     let mut targets = Vec::new();
     let mut pollers = Vec::new();
-    for event in events.iter().take(options.poll_events) {
+    let mut season_pollers = Vec::new();
+    for (event, season) in events.iter().zip(&seasons) {
         let (target, watched) = watch::channel(None);
         let url = format!("{base}/v1/events/{}/standings", event.id);
-        pollers.push(tokio::spawn(poll(url, poll_every, watched)));
+        pollers.push(tokio::spawn(poll(url, poll_every, watched.clone())));
+        let url = format!("{base}/v1/seasons/{season}/standings");
+        season_pollers.push(tokio::spawn(poll(url, poll_every, watched)));
         targets.push(target);
     }
 
@@ -170,25 +193,15 @@ pub(super) async fn run(
     for poller in pollers {
         polls.push(poller.await??);
     }
+    let mut season_polls = Vec::with_capacity(season_pollers.len());
+    for poller in season_pollers {
+        season_polls.push(poller.await??);
+    }
     stop_watching.send_replace(true);
     let rounds = follower.await??;
 
-    let mut micros = Vec::with_capacity(posted.len());
-    let mut missing = 0;
-    // Only the polled events' results are timed.
-    for p in posted.iter().filter(|p| p.event < polls.len()) {
-        let seen = polls
-            .get(p.event)
-            .and_then(|polls| polls.seen.iter().find(|s| s.as_of >= p.recorded_at));
-        match seen {
-            Some(seen) => {
-                let waited = seen.at.saturating_duration_since(p.answered).as_micros();
-                micros.push(u64::try_from(waited).unwrap_or(u64::MAX));
-            }
-            None => missing += 1,
-        }
-    }
-    let freshness = Latencies::new(micros);
+    let (freshness, missing) = time_to_seen(&posted, &polls);
+    let (season_freshness, season_missing) = time_to_seen(&posted, &season_polls);
     let posts = Latencies::new(posted.iter().map(|p| p.post_micros).collect());
     let window = last_answered
         .saturating_duration_since(first_sent)
@@ -252,6 +265,14 @@ pub(super) async fn run(
         freshness.quantile_ms(0.99),
         freshness.max_ms(),
     );
+    eprintln!(
+        "read-model: freshness: POST answered → in the season table ({} results, a season for each polled event, its first page polled every {} ms): p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {season_missing} never seen (target p99 ≤ 1000 ms)",
+        season_freshness.len(),
+        options.poll_ms,
+        season_freshness.quantile_ms(0.5),
+        season_freshness.quantile_ms(0.99),
+        season_freshness.max_ms(),
+    );
     if freshness.is_empty() {
         bail!("no posted result was seen in the standings");
     }
@@ -271,6 +292,10 @@ pub(super) async fn run(
         "max_ms": round1(freshness.max_ms()),
         "seen": freshness.len(),
         "missing": missing,
+        "season_p50_ms": round1(season_freshness.quantile_ms(0.5)),
+        "season_p99_ms": round1(season_freshness.quantile_ms(0.99)),
+        "season_max_ms": round1(season_freshness.max_ms()),
+        "season_missing": season_missing,
         "poll_ms": options.poll_ms,
         "events_polled": polls.len(),
         "polls": poll_count,
@@ -284,6 +309,26 @@ pub(super) async fn run(
         "cpu_cores_suite": cpu.map(|(suite, _)| round2(suite)),
         "cpu_cores_postgres": cpu.map(|(_, postgres)| round2(postgres)),
     }))
+}
+
+/// For each result posted to a polled event, the time from its POST's answer until a poll of that
+/// event's read saw an `as_of` reaching its `recorded_at`; and how many were never seen.
+fn time_to_seen(posted: &[Posted], polls: &[Polls]) -> (Latencies, usize) {
+    let mut micros = Vec::with_capacity(posted.len());
+    let mut missing = 0;
+    for p in posted.iter().filter(|p| p.event < polls.len()) {
+        let seen = polls
+            .get(p.event)
+            .and_then(|polls| polls.seen.iter().find(|s| s.as_of >= p.recorded_at));
+        match seen {
+            Some(seen) => {
+                let waited = seen.at.saturating_duration_since(p.answered).as_micros();
+                micros.push(u64::try_from(waited).unwrap_or(u64::MAX));
+            }
+            None => missing += 1,
+        }
+    }
+    (Latencies::new(micros), missing)
 }
 
 /// Posts `jobs` at `options.rate` a second (open loop: a slow answer does not delay the next

@@ -155,7 +155,7 @@ pub(super) async fn run(
 
 /// Joins the event to the season once ranking knows it: until registration's feed has brought a
 /// new event, ranking answers 404.
-async fn join(bench: &Bench, season_id: Uuid, event_id: Uuid) -> anyhow::Result<()> {
+pub(super) async fn join(bench: &Bench, season_id: Uuid, event_id: Uuid) -> anyhow::Result<()> {
     let deadline = Instant::now() + std::time::Duration::from_secs(60);
     loop {
         match bench.admin.join_season(season_id, event_id).await {

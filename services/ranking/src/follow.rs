@@ -28,7 +28,7 @@ pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duratio
 
 /// Replays the ratings, from the first game a change asked for, until the server stops.
 pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
-    apart("the ratings", interval, || {
+    apart("the ratings", interval, Rest::AsLongAsItRan, || {
         db::run(&state.pool, crate::ratings::replay)
     })
     .await;
@@ -36,17 +36,25 @@ pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval:
 
 /// Computes the tables of the seasons whose events' views changed, until the server stops.
 pub(crate) async fn refresh_seasons(state: actix_web::web::Data<State>, interval: Duration) {
-    apart("the season tables", interval, || {
+    apart("the season tables", interval, Rest::Interval, || {
         crate::seasons::refresh(&state)
     })
     .await;
 }
 
+/// How long a task beside the follower rests between two runs.
+enum Rest {
+    /// `interval`: what it serves should follow the events' views closely.
+    Interval,
+    /// At least `interval`, and at least as long as its last run took, so that under steady
+    /// writes it keeps at most half a core busy.
+    AsLongAsItRan,
+}
+
 /// Runs `work` over and over, apart from the follower, so that a long run of it (a replay of
 /// every game of the day after the one changed; a season table of thousands of players) never
-/// delays the event views. It rests at least `interval`, and at least as long as its last run
-/// took, so that under steady writes it keeps at most half a core busy.
-async fn apart<F, Run>(what: &str, interval: Duration, mut work: F)
+/// delays the event views.
+async fn apart<F, Run>(what: &str, interval: Duration, rest: Rest, mut work: F)
 where
     F: FnMut() -> Run,
     Run: std::future::Future<Output = Result<(), ApiError>>,
@@ -56,7 +64,11 @@ where
         if let Err(e) = work().await {
             tracing::warn!(error = %e, "{what} could not be brought up to date; trying again");
         }
-        tokio::time::sleep(interval.max(started.elapsed())).await;
+        let rest = match rest {
+            Rest::Interval => interval,
+            Rest::AsLongAsItRan => interval.max(started.elapsed()),
+        };
+        tokio::time::sleep(rest).await;
     }
 }
 

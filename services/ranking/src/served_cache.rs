@@ -6,7 +6,10 @@
 
 use crate::seasons::read::Format;
 use crate::store::View;
-use catan_kit::conditional::Encoded;
+use actix_web::HttpRequest;
+use actix_web::web::Bytes;
+use catan_kit::ApiError;
+use catan_kit::conditional::{self, Encoded};
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use uuid::Uuid;
@@ -45,7 +48,40 @@ struct Entries {
     bytes: usize,
 }
 
+/// A version as answered: its `ETag`, its body (empty to a client that holds it already), and
+/// whether a producer cannot be read just now.
+pub type Answer = (String, Served, bool);
+
 impl ServedCache {
+    /// What to answer for `slot`, whose version in the store is `etag`: no body to a client that
+    /// holds that version, the body kept for it, or else the body `fetch` reads from the store
+    /// (which may by then hold a newer version), kept for the next read.
+    pub async fn answer<Fetch, Fetched>(
+        &self,
+        request: &HttpRequest,
+        slot: Slot,
+        (etag, behind): (String, bool),
+        fetch: Fetch,
+    ) -> Result<Answer, ApiError>
+    where
+        Fetch: FnOnce() -> Fetched,
+        Fetched: std::future::Future<Output = Result<Answer, ApiError>>,
+    {
+        if conditional::not_modified(request, &etag) {
+            let nothing = Served {
+                body: Encoded::new(Bytes::new()),
+                rows: 0,
+            };
+            return Ok((etag, nothing, behind));
+        }
+        if let Some(served) = self.get(&slot, &etag) {
+            return Ok((etag, served, behind));
+        }
+        let (etag, served, behind) = fetch().await?;
+        self.put(slot, etag.clone(), served.clone());
+        Ok((etag, served, behind))
+    }
+
     /// The cached body of `slot` when it is the one whose `ETag` is `etag`.
     pub fn get(&self, slot: &Slot, etag: &str) -> Option<Served> {
         let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
@@ -74,7 +110,6 @@ impl ServedCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use actix_web::web::Bytes;
 
     fn served(body: &'static str) -> Served {
         Served {

@@ -204,28 +204,27 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
             newest.insert(key, result);
         }
     }
-    let mut columns = (
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
+    let newest: Vec<&TableResult> = newest.into_values().collect();
+    let number = |n: u32| i32::try_from(n).map_err(ApiError::internal);
+    let event_ids: Vec<Uuid> = newest.iter().map(|r| r.event_id).collect();
+    let rounds: Vec<i32> = newest
+        .iter()
+        .map(|r| number(r.round))
+        .collect::<Result<_, _>>()?;
+    let tables: Vec<i32> = newest
+        .iter()
+        .map(|r| number(r.table))
+        .collect::<Result<_, _>>()?;
+    let stages: Vec<String> = newest.iter().map(|r| enum_to_text(&r.stage)).collect();
+    let seqs: Vec<i64> = newest.iter().map(|r| r.seq).collect();
+    let bodies: Vec<serde_json::Value> = newest
+        .iter()
+        .map(|r| serde_json::to_value(r).map_err(ApiError::internal))
+        .collect::<Result<_, _>>()?;
+    // Each event's first round touched.
     let mut first_round: BTreeMap<Uuid, i32> = BTreeMap::new();
-    for result in newest.values() {
-        let round = i32::try_from(result.round).map_err(ApiError::internal)?;
-        columns.0.push(result.event_id);
-        columns.1.push(round);
-        columns
-            .2
-            .push(i32::try_from(result.table).map_err(ApiError::internal)?);
-        columns.3.push(enum_to_text(&result.stage));
-        columns.4.push(result.seq);
-        columns
-            .5
-            .push(serde_json::to_value(result).map_err(ApiError::internal)?);
-        let first = first_round.entry(result.event_id).or_insert(round);
+    for (&event, &round) in event_ids.iter().zip(&rounds) {
+        let first = first_round.entry(event).or_insert(round);
         *first = (*first).min(round);
     }
     // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
@@ -235,12 +234,12 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
          ON CONFLICT (event_id, round, table_number) DO UPDATE SET seq = excluded.seq, stage = excluded.stage, result = excluded.result \
          WHERE known_results.seq < excluded.seq",
     )
-    .bind::<Array<SqlUuid>, _>(&columns.0)
-    .bind::<Array<Integer>, _>(&columns.1)
-    .bind::<Array<Integer>, _>(&columns.2)
-    .bind::<Array<Text>, _>(&columns.3)
-    .bind::<Array<BigInt>, _>(&columns.4)
-    .bind::<Array<Jsonb>, _>(&columns.5)
+    .bind::<Array<SqlUuid>, _>(&event_ids)
+    .bind::<Array<Integer>, _>(&rounds)
+    .bind::<Array<Integer>, _>(&tables)
+    .bind::<Array<Text>, _>(&stages)
+    .bind::<Array<BigInt>, _>(&seqs)
+    .bind::<Array<Jsonb>, _>(&bodies)
     .execute(conn)?;
     for (&event, &round) in &first_round {
         ratings::mark_stale(conn, event, round)?;

@@ -51,35 +51,28 @@ async fn serve_view(
     view: View,
 ) -> Result<HttpResponse, ApiError> {
     let unknown = || ApiError::NotFound(format!("no event {event_id} is known to ranking"));
-    let (etag, behind) = db::run(&state.pool, move |conn| {
+    let stored = db::run(&state.pool, move |conn| {
         crate::store::stored_etag(conn, event_id, view)
     })
     .await?
     .ok_or_else(unknown)?;
-    let slot = Slot::Event(event_id, view);
-    let (etag, body, behind) = if conditional::not_modified(request, &etag) {
-        (etag, Encoded::new(Bytes::new()), behind)
-    } else if let Some(served) = cache.get(&slot, &etag) {
-        (etag, served.body, behind)
-    } else {
+    let fetch = || async move {
         let Stored { body, etag, behind } = db::run(&state.pool, move |conn| {
             crate::store::stored(conn, event_id, view)
         })
         .await?
         .ok_or_else(unknown)?;
         let body = Encoded::new(Bytes::from(body));
-        let served = Served {
-            body: body.clone(),
-            rows: 0,
-        };
-        cache.put(slot, etag.clone(), served);
-        (etag, body, behind)
+        Ok((etag, Served { body, rows: 0 }, behind))
     };
+    let (etag, served, behind) = cache
+        .answer(request, Slot::Event(event_id, view), stored, fetch)
+        .await?;
     Ok(conditional::respond_encoded(
         request,
         with_freshness(behind),
         &etag,
         "application/json",
-        &body,
+        &served.body,
     ))
 }

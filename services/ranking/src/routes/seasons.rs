@@ -224,7 +224,7 @@ async fn season_standings(
         Format::Summary
     };
     let unknown = || ApiError::NotFound(format!("no season {season}"));
-    let (etag, behind) = db::run(&state.pool, move |conn| {
+    let stored = db::run(&state.pool, move |conn| {
         read::page_etag(conn, season, region_id, bounds, format)
     })
     .await?
@@ -235,27 +235,20 @@ async fn season_standings(
         bounds,
         format,
     };
-    let (etag, served, behind) = if conditional::not_modified(&request, &etag) {
-        let nothing = Served {
-            body: Encoded::new(Bytes::new()),
-            rows: 0,
-        };
-        (etag, nothing, behind)
-    } else if let Some(served) = cache.get(&slot, &etag) {
-        (etag, served, behind)
-    } else {
+    let fetch = || async move {
         let page = db::run(&state.pool, move |conn| {
             read::standings(conn, season, region_id, bounds, format)
         })
         .await?
         .ok_or_else(unknown)?;
+        let body = Encoded::new(Bytes::from(page.body));
         let served = Served {
-            body: Encoded::new(Bytes::from(page.body)),
+            body,
             rows: page.rows,
         };
-        cache.put(slot, page.etag.clone(), served.clone());
-        (page.etag, served, page.behind)
+        Ok((page.etag, served, page.behind))
     };
+    let (etag, served, behind) = cache.answer(&request, slot, stored, fetch).await?;
     let mut response = super::with_freshness(behind);
     // The page's `Link` to the next, as every list gives it.
     let next = page.response(served.rows).finish();

@@ -326,22 +326,13 @@ fn save(
 ) -> Result<(), ApiError> {
     // One statement of arrays for every row (a large season has thousands), and only the rows
     // that changed are written: a result moves a few players, and the rows between them.
-    let mut columns = (
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
-    for (row, position) in computed.rows.iter().zip(0i32..) {
-        columns.0.push(position);
-        columns.1.push(row.player);
-        columns.2.push(row.region);
-        columns.3.push(row.body.as_str());
-        columns.4.push(row.summary.as_str());
-        columns.5.push(row.csv.as_str());
-    }
+    let rows = &computed.rows;
+    let positions: Vec<i32> = (0..).take(rows.len()).collect();
+    let players: Vec<Uuid> = rows.iter().map(|r| r.player).collect();
+    let regions: Vec<Option<Uuid>> = rows.iter().map(|r| r.region).collect();
+    let bodies: Vec<&str> = rows.iter().map(|r| r.body.as_str()).collect();
+    let summaries: Vec<&str> = rows.iter().map(|r| r.summary.as_str()).collect();
+    let csv_lines: Vec<&str> = rows.iter().map(|r| r.csv.as_str()).collect();
     {
         use diesel::sql_types::{Array, Integer, Nullable, Text, Uuid as SqlUuid};
         diesel::sql_query(
@@ -353,15 +344,15 @@ fn save(
                 (excluded.player_id, excluded.region_id, excluded.body, excluded.summary, excluded.csv)",
         )
         .bind::<SqlUuid, _>(season_id)
-        .bind::<Array<Integer>, _>(&columns.0)
-        .bind::<Array<SqlUuid>, _>(&columns.1)
-        .bind::<Array<Nullable<SqlUuid>>, _>(&columns.2)
-        .bind::<Array<Text>, _>(&columns.3)
-        .bind::<Array<Text>, _>(&columns.4)
-        .bind::<Array<Text>, _>(&columns.5)
+        .bind::<Array<Integer>, _>(&positions)
+        .bind::<Array<SqlUuid>, _>(&players)
+        .bind::<Array<Nullable<SqlUuid>>, _>(&regions)
+        .bind::<Array<Text>, _>(&bodies)
+        .bind::<Array<Text>, _>(&summaries)
+        .bind::<Array<Text>, _>(&csv_lines)
         .execute(conn)?;
     }
-    let kept = i32::try_from(computed.rows.len()).map_err(ApiError::internal)?;
+    let kept = i32::try_from(rows.len()).map_err(ApiError::internal)?;
     diesel::delete(
         season_rows::table
             .filter(season_rows::season_id.eq(season_id))

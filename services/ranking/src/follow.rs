@@ -18,17 +18,15 @@ const PAGE: u32 = 500;
 
 /// Follows the feeds every `interval` until the server stops.
 pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duration) {
-    loop {
-        if let Err(e) = catch_up(&state).await {
-            tracing::warn!(error = %e, "the read model could not catch up; trying again");
-        }
-        tokio::time::sleep(interval).await;
-    }
+    repeat("the event views", interval, Rest::Interval, || {
+        catch_up(&state)
+    })
+    .await;
 }
 
 /// Replays the ratings, from the first game a change asked for, until the server stops.
 pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
-    apart("the ratings", interval, Rest::AsLongAsItRan, || {
+    repeat("the ratings", interval, Rest::AsLongAsItRan, || {
         db::run(&state.pool, crate::ratings::replay)
     })
     .await;
@@ -36,13 +34,13 @@ pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval:
 
 /// Computes the tables of the seasons whose events' views changed, until the server stops.
 pub(crate) async fn refresh_seasons(state: actix_web::web::Data<State>, interval: Duration) {
-    apart("the season tables", interval, Rest::Interval, || {
+    repeat("the season tables", interval, Rest::Interval, || {
         crate::seasons::refresh(&state)
     })
     .await;
 }
 
-/// How long a task beside the follower rests between two runs.
+/// How long a task of the read model rests between two runs.
 enum Rest {
     /// `interval`: what it serves should follow the events' views closely.
     Interval,
@@ -51,10 +49,11 @@ enum Rest {
     AsLongAsItRan,
 }
 
-/// Runs `work` over and over, apart from the follower, so that a long run of it (a replay of
-/// every game of the day after the one changed; a season table of thousands of players) never
-/// delays the event views.
-async fn apart<F, Run>(what: &str, interval: Duration, rest: Rest, mut work: F)
+/// Runs `work` over and over until the server stops. The follower, the season tables and the
+/// ratings each run in a task of their own, so that a long run of one (a replay of every game of
+/// the day after the one changed; a season table of thousands of players) never delays the event
+/// views.
+async fn repeat<F, Run>(what: &str, interval: Duration, rest: Rest, mut work: F)
 where
     F: FnMut() -> Run,
     Run: std::future::Future<Output = Result<(), ApiError>>,
@@ -72,8 +71,8 @@ where
     }
 }
 
-/// Reads every feed to its end and brings the touched views up to date. A producer that cannot be
-/// read is recorded as failing, and the views keep their last state.
+/// Reads what every feed holds now and brings the touched events' views up to date. A producer
+/// that cannot be read is recorded as failing, and the views keep their last state.
 pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
     let started = Utc::now();
     let clock = std::time::Instant::now();
@@ -83,7 +82,7 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
     }
     let read = clock.elapsed();
     let views_current = refresh_views(state).await?;
-    // The season tables and the ratings are brought up to date on their own (`apart`); the read
+    // The season tables and the ratings are brought up to date on their own (`repeat`); the read
     // model has caught up only once they include what was read too.
     let others_current = !db::run(&state.pool, |conn| {
         Ok(crate::ratings::pending(conn)? || crate::seasons::store::pending(conn)?)

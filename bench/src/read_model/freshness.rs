@@ -83,13 +83,16 @@ pub(super) async fn run(
     }
     let wanted = usize::try_from(u64::from(options.rate) * options.seconds)?;
     let events_needed = wanted.div_ceil(tables_per_event);
+    // Events played at once have fields of their own: a player sits at one table at a time. (A
+    // field shared by every event would also make each new game of the first event change every
+    // later game of its players that day, and the ratings replay them all.)
+    let everyone = options.fresh_players * events_needed;
     bench
-        .top_up_players(players, options.fresh_players.max(players.len()))
+        .top_up_players(players, everyone.max(players.len()))
         .await?;
-    let field = &players[..options.fresh_players];
     let mut events: Vec<Event> = Vec::with_capacity(events_needed);
     let mut rounds = Vec::with_capacity(events_needed);
-    for n in 1..=events_needed {
+    for (n, field) in (1..=events_needed).zip(players.chunks(options.fresh_players)) {
         let name = format!("Bench freshness {n} ({} players)", options.fresh_players);
         let event = bench
             .admin
@@ -162,17 +165,26 @@ pub(super) async fn run(
     let mut targets = Vec::new();
     let mut pollers = Vec::new();
     let mut season_pollers = Vec::new();
+    // One client for every poller: building one loads the system's certificates, tens of ms of
+    // CPU that would land on the first second of posting.
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(2 * events.len())
+        .timeout(Duration::from_secs(30))
+        .build()?;
     for (event, season) in events.iter().zip(&seasons) {
         let (target, watched) = watch::channel(None);
         let url = format!("{base}/v1/events/{}/standings", event.id);
-        pollers.push(tokio::spawn(poll(url, poll_every, watched.clone())));
+        pollers.push(tokio::spawn(poll(
+            client.clone(),
+            url,
+            poll_every,
+            watched.clone(),
+        )));
         let url = format!("{base}/v1/seasons/{season}/standings");
-        season_pollers.push(tokio::spawn(poll(url, poll_every, watched)));
+        season_pollers.push(tokio::spawn(poll(client.clone(), url, poll_every, watched)));
         targets.push(target);
     }
 
-    let (stop_watching, stopped) = watch::channel(false);
-    let follower = tokio::spawn(watch_follower(bench.public.clone(), poll_every, stopped));
     let cpu_before = cpu_seconds();
     let (posted, post_errors, first_sent, last_answered) =
         post(bench, options, &events, jobs).await?;
@@ -197,8 +209,6 @@ pub(super) async fn run(
     for poller in season_pollers {
         season_polls.push(poller.await??);
     }
-    stop_watching.send_replace(true);
-    let rounds = follower.await??;
 
     let (freshness, missing) = time_to_seen(&posted, &polls);
     let (season_freshness, season_missing) = time_to_seen(&posted, &season_polls);
@@ -232,16 +242,6 @@ pub(super) async fn run(
                 .as_secs_f64();
             ((suite1 - suite0) / window, (pg1 - pg0) / window)
         });
-    let round_lengths = Latencies::new(rounds.lengths);
-    let round_gaps = Latencies::new(rounds.gaps);
-    eprintln!(
-        "read-model: freshness: the follower's rounds over the results feed meanwhile: {} rounds, each p50 {:.0} ms, max {:.0} ms (begun to recorded); one begun every p50 {:.0} ms, max {:.0} ms",
-        round_lengths.len(),
-        round_lengths.quantile_ms(0.5),
-        round_lengths.max_ms(),
-        round_gaps.quantile_ms(0.5),
-        round_gaps.max_ms(),
-    );
     if let Some((suite, postgres)) = cpu {
         eprintln!(
             "read-model: freshness: CPU while posting: this process (suite and clients) {suite:.2} cores, PostgreSQL {postgres:.2} cores, of 2"
@@ -303,9 +303,6 @@ pub(super) async fn run(
         "posted_to_polled": posted_to_polled,
         "counted_at_end": counted_at_end,
         "updates_while_posting": updates_while_posting,
-        "follower_rounds": round_lengths.len(),
-        "follower_round_p50_ms": round1(round_lengths.quantile_ms(0.5)),
-        "follower_round_max_ms": round1(round_lengths.max_ms()),
         "cpu_cores_suite": cpu.map(|(suite, _)| round2(suite)),
         "cpu_cores_postgres": cpu.map(|(_, postgres)| round2(postgres)),
     }))
@@ -392,14 +389,11 @@ async fn post(
 
 /// Polls `url` every `every` until the target it is given is reached or given up on.
 async fn poll(
+    client: reqwest::Client,
     url: String,
     every: Duration,
     target: watch::Receiver<Target>,
 ) -> anyhow::Result<Polls> {
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(1)
-        .timeout(Duration::from_secs(30))
-        .build()?;
     let mut etag: Option<String> = None;
     let mut polls = Polls {
         seen: Vec::new(),
@@ -439,56 +433,6 @@ async fn poll(
         }
         tokio::time::sleep(every).await;
     }
-}
-
-/// The follower's rounds over the results feed, as `GET /v1/ranking/feeds` shows them: how long
-/// each took (from its `caught_up_at`, when it began, until a poll saw it recorded) and the time
-/// between the beginnings of two rounds, in microseconds.
-struct Rounds {
-    lengths: Vec<u64>,
-    gaps: Vec<u64>,
-}
-
-/// Watches the read model's state every `every` until told to stop.
-async fn watch_follower(
-    public: catan_api::ApiClient,
-    every: Duration,
-    mut stop: watch::Receiver<bool>,
-) -> anyhow::Result<Rounds> {
-    let micros = |d: chrono::TimeDelta| {
-        d.num_microseconds()
-            .and_then(|us| u64::try_from(us).ok())
-            .unwrap_or(0)
-    };
-    let mut rounds = Rounds {
-        lengths: Vec::new(),
-        gaps: Vec::new(),
-    };
-    let mut last: Option<DateTime<Utc>> = None;
-    while !*stop.borrow() {
-        let state = public.read_model_state().await?;
-        let seen = Utc::now();
-        let began = state
-            .feeds
-            .iter()
-            .find(|f| f.name == "results")
-            .and_then(|f| f.caught_up_at);
-        if let Some(began) = began
-            && last != Some(began)
-        {
-            // The first value seen may be a round that ended long before.
-            if let Some(previous) = last {
-                rounds.lengths.push(micros(seen - began));
-                rounds.gaps.push(micros(began - previous));
-            }
-            last = Some(began);
-        }
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = stop.changed() => {}
-        }
-    }
-    Ok(rounds)
 }
 
 /// CPU seconds used so far by this process (the suite and the bench's clients) and by every

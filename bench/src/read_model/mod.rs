@@ -100,7 +100,7 @@ pub struct Options {
     #[arg(
         long,
         env = "TEST_DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
     )]
     pub database_url: String,
 }

@@ -5,12 +5,13 @@
 //! replicas reading the same page at once apply it once; applying is idempotent besides.
 
 use crate::State;
-use crate::store::{self, Feed, Inputs, Views};
+use crate::store::{self, EntriesCache, Feed, Inputs, Views};
 use catan_api::standings::EventRecord;
 use catan_api::{EventFormat, RegistrationChanges, ResultChanges};
 use catan_kit::conditional::etag_of;
 use catan_kit::{ApiError, db};
 use chrono::Utc;
+use std::sync::Arc;
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -18,8 +19,9 @@ const PAGE: u32 = 500;
 
 /// Follows the feeds every `interval` until the server stops.
 pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duration) {
+    let entries = Arc::new(EntriesCache::default());
     repeat("the event views", interval, Rest::Interval, || {
-        catch_up(&state)
+        catch_up(&state, &entries)
     })
     .await;
 }
@@ -73,7 +75,7 @@ where
 
 /// Reads what every feed holds now and brings the touched events' views up to date. A producer
 /// that cannot be read is recorded as failing, and the views keep their last state.
-pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
+async fn catch_up(state: &State, entries: &Arc<EntriesCache>) -> Result<(), ApiError> {
     let started = Utc::now();
     let clock = std::time::Instant::now();
     let mut outcomes = Vec::new();
@@ -81,7 +83,7 @@ pub(crate) async fn catch_up(state: &State) -> Result<(), ApiError> {
         outcomes.push((feed, read_available(state, feed).await));
     }
     let read = clock.elapsed();
-    let views_current = refresh_views(state).await?;
+    let views_current = refresh_views(state, entries).await?;
     // The season tables and the ratings are brought up to date on their own (`repeat`); the read
     // model has caught up only once they include what was read too.
     let others_current = !db::run(&state.pool, |conn| {
@@ -160,8 +162,19 @@ async fn read_available(state: &State, feed: Feed) -> Result<bool, ApiError> {
         let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
         let page = fetch(state, feed, &after).await?;
         let (len, held_back) = (page.len(), page.held_back());
+        if let Page::Results(p) = &page
+            && let Some(oldest) = p.items.iter().map(|r| r.recorded_at).min()
+        {
+            tracing::debug!(
+                len,
+                held_back,
+                oldest_ms = (Utc::now() - oldest).num_milliseconds(),
+                "a page of results"
+            );
+        }
         if len > 0 {
             db::transaction(&state.pool, move |conn| {
+                db::commit_without_flush(conn)?;
                 if store::advance(conn, feed, &after, page.next())? {
                     match &page {
                         Page::Registration(p) => store::apply_registration(conn, &p.items)?,
@@ -192,7 +205,7 @@ enum Refresh {
 }
 
 /// Computes the views of every stale event; whether every one could be.
-async fn refresh_views(state: &State) -> Result<bool, ApiError> {
+async fn refresh_views(state: &State, entries: &Arc<EntriesCache>) -> Result<bool, ApiError> {
     use futures_util::{StreamExt, TryStreamExt, stream};
     const BATCH: i64 = 100;
     let mut failed = false;
@@ -200,7 +213,7 @@ async fn refresh_views(state: &State) -> Result<bool, ApiError> {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
         let outcomes: Vec<Refresh> = stream::iter(stale)
-            .map(|(event_id, marked)| refresh_event(state, event_id, marked))
+            .map(|(event_id, marked)| refresh_event(state, entries, event_id, marked))
             .buffer_unordered(VIEWS_AT_ONCE)
             .try_collect()
             .await?;
@@ -216,8 +229,17 @@ async fn refresh_views(state: &State) -> Result<bool, ApiError> {
 }
 
 /// Computes and stores one stale event's views.
-async fn refresh_event(state: &State, event_id: Uuid, marked: i64) -> Result<Refresh, ApiError> {
-    let inputs = db::run(&state.pool, move |conn| store::inputs_of(conn, event_id)).await?;
+async fn refresh_event(
+    state: &State,
+    entries: &Arc<EntriesCache>,
+    event_id: Uuid,
+    marked: i64,
+) -> Result<Refresh, ApiError> {
+    let entries = Arc::clone(entries);
+    let inputs = db::run(&state.pool, move |conn| {
+        store::inputs_of(conn, event_id, &entries)
+    })
+    .await?;
     let Some(inputs) = inputs else {
         db::run(&state.pool, move |conn| {
             store::unmark(conn, event_id, marked)
@@ -228,6 +250,7 @@ async fn refresh_event(state: &State, event_id: Uuid, marked: i64) -> Result<Ref
     match views_of(state, event_id, inputs).await {
         Ok(views) => {
             db::transaction(&state.pool, move |conn| {
+                db::commit_without_flush(conn)?;
                 store::store_views(conn, event_id, marked, &views)
             })
             .await?;

@@ -77,6 +77,7 @@ pub fn pending(conn: &mut PgConnection) -> Result<bool, ApiError> {
 /// replays at a time; the others leave it to it.
 pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
     conn.transaction(|conn| {
+        catan_kit::db::commit_without_flush(conn)?;
         let locked: bool = diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(
             "pg_try_advisory_xact_lock(hashtext('ranking.ratings'))",
         ))
@@ -193,7 +194,9 @@ impl HistoryColumns {
         self.sigma_after.push(after.sigma);
     }
 
-    fn insert(&self, conn: &mut PgConnection) -> Result<(), ApiError> {
+    /// Writes the rows: new ones inserted, ones already stored for the same game and player
+    /// replaced.
+    fn upsert(&self, conn: &mut PgConnection) -> Result<(), ApiError> {
         use diesel::sql_types::{Array, Date, Double, Integer, Uuid as SqlUuid};
         if self.player_id.is_empty() {
             return Ok(());
@@ -201,7 +204,10 @@ impl HistoryColumns {
         diesel::sql_query(
             "INSERT INTO rating_history (played_on, event_id, round, table_number, player_id, \
                 mu_before, sigma_before, mu_after, sigma_after) \
-             SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+             ON CONFLICT (played_on, event_id, round, table_number, player_id) DO UPDATE SET \
+                mu_before = excluded.mu_before, sigma_before = excluded.sigma_before, \
+                mu_after = excluded.mu_after, sigma_after = excluded.sigma_after",
         )
         .bind::<Array<Date>, _>(&self.played_on)
         .bind::<Array<SqlUuid>, _>(&self.event_id)
@@ -215,6 +221,83 @@ impl HistoryColumns {
         .execute(conn)?;
         Ok(())
     }
+}
+
+/// A stored history row: the game, the player, and his rating before and after.
+type HistoryRow = (NaiveDate, Uuid, i32, i32, Uuid, f64, f64, f64, f64);
+
+/// A player's rating before and after each game he played, by game and player.
+type History = HashMap<(GameKey, Uuid), (Rating, Rating)>;
+
+/// The history stored from `from` on.
+fn stored_history(conn: &mut PgConnection, from: GameKey) -> Result<History, ApiError> {
+    let (day, event, round, table) = from;
+    let rows: Vec<HistoryRow> = rating_history::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Bool>(
+                "(played_on, event_id, round, table_number) >= (",
+            )
+            .bind::<diesel::sql_types::Date, _>(day)
+            .sql(", ")
+            .bind::<diesel::sql_types::Uuid, _>(event)
+            .sql(", ")
+            .bind::<diesel::sql_types::Integer, _>(round)
+            .sql(", ")
+            .bind::<diesel::sql_types::Integer, _>(table)
+            .sql(")"),
+        )
+        .select((
+            rating_history::played_on,
+            rating_history::event_id,
+            rating_history::round,
+            rating_history::table_number,
+            rating_history::player_id,
+            rating_history::mu_before,
+            rating_history::sigma_before,
+            rating_history::mu_after,
+            rating_history::sigma_after,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(d, e, r, t, player, mu0, sigma0, mu1, sigma1)| {
+            let before = Rating {
+                mu: mu0,
+                sigma: sigma0,
+            };
+            let after = Rating {
+                mu: mu1,
+                sigma: sigma1,
+            };
+            (((d, e, r, t), player), (before, after))
+        })
+        .collect())
+}
+
+/// Deletes the history rows of these games and players.
+fn delete_history(conn: &mut PgConnection, gone: &[(GameKey, Uuid)]) -> Result<(), ApiError> {
+    use diesel::sql_types::{Array, Date, Integer, Uuid as SqlUuid};
+    if gone.is_empty() {
+        return Ok(());
+    }
+    let days: Vec<NaiveDate> = gone.iter().map(|((d, ..), _)| *d).collect();
+    let events: Vec<Uuid> = gone.iter().map(|((_, e, ..), _)| *e).collect();
+    let rounds: Vec<i32> = gone.iter().map(|((_, _, r, _), _)| *r).collect();
+    let tables: Vec<i32> = gone.iter().map(|((.., t), _)| *t).collect();
+    let players: Vec<Uuid> = gone.iter().map(|(_, p)| *p).collect();
+    diesel::sql_query(
+        "DELETE FROM rating_history h USING unnest($1, $2, $3, $4, $5) \
+            AS g(played_on, event_id, round, table_number, player_id) \
+         WHERE (h.played_on, h.event_id, h.round, h.table_number, h.player_id) = \
+            (g.played_on, g.event_id, g.round, g.table_number, g.player_id)",
+    )
+    .bind::<Array<Date>, _>(&days)
+    .bind::<Array<SqlUuid>, _>(&events)
+    .bind::<Array<Integer>, _>(&rounds)
+    .bind::<Array<Integer>, _>(&tables)
+    .bind::<Array<SqlUuid>, _>(&players)
+    .execute(conn)?;
+    Ok(())
 }
 
 fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
@@ -231,14 +314,9 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     .bind::<Integer, _>(round)
     .bind::<Integer, _>(table)
     .load(conn)?;
-    diesel::sql_query(
-        "DELETE FROM rating_history WHERE (played_on, event_id, round, table_number) >= ($1, $2, $3, $4)",
-    )
-    .bind::<Date, _>(day)
-    .bind::<SqlUuid, _>(event)
-    .bind::<Integer, _>(round)
-    .bind::<Integer, _>(table)
-    .execute(conn)?;
+    // What is stored from `from` on: a replay writes only the rows it changes. A new game
+    // changes its players' later games only, so most of a day's history stays as it is.
+    let mut stored = stored_history(conn, from)?;
     let played: Vec<ToReplay> = diesel::sql_query(
         "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k JOIN events e ON e.id = k.event_id \
          WHERE (e.starts_on, k.event_id, k.round, k.table_number) >= ($1, $2, $3, $4)",
@@ -292,15 +370,27 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
             },
         );
     }
+    let full = from.1.is_nil();
     let mut rows = HistoryColumns::default();
     for (key, game) in &games {
         for (player, before, after) in known.play(game).into_iter().flatten() {
+            // Computed the same way from the same ratings: equal to the last bit.
+            if stored.remove(&(*key, player)) == Some((before, after)) {
+                if full {
+                    touched.push(player);
+                }
+                continue;
+            }
             touched.push(player);
             rows.push(*key, player, before, after);
         }
     }
-    rows.insert(conn)?;
-    if from.1.is_nil() {
+    // Rows of games no longer rated (or of players merged away) go.
+    let gone: Vec<(GameKey, Uuid)> = stored.into_keys().collect();
+    touched.extend(gone.iter().map(|(_, player)| *player));
+    delete_history(conn, &gone)?;
+    rows.upsert(conn)?;
+    if full {
         // A full replay: players merged away keep no rating of their own.
         diesel::delete(ratings::table).execute(conn)?;
     }
@@ -309,9 +399,16 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     refresh_current(conn, &touched)
 }
 
-/// Each touched player's current rating: the last game's, with his count of games.
+/// Each touched player's current rating: the last game's, with his count of games; none for a
+/// player left with no game.
 fn refresh_current(conn: &mut PgConnection, players: &[Uuid]) -> Result<(), ApiError> {
     for chunk in players.chunks(5000) {
+        diesel::sql_query(
+            "DELETE FROM ratings r WHERE r.player_id = ANY($1) \
+             AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.player_id = r.player_id)",
+        )
+        .bind::<diesel::sql_types::Array<diesel::sql_types::Uuid>, _>(chunk)
+        .execute(conn)?;
         diesel::sql_query(
             "INSERT INTO ratings (player_id, mu, sigma, rating, games) \
              SELECT DISTINCT ON (player_id) player_id, mu_after, sigma_after, mu_after - 3 * sigma_after, \

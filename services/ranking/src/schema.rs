@@ -11,6 +11,13 @@ pub mod ranking {
     }
 
     diesel::table! {
+        ranking.entry_versions (event_id) {
+            event_id -> Uuid,
+            version -> Int8,
+        }
+    }
+
+    diesel::table! {
         ranking.event_views (event_id) {
             event_id -> Uuid,
             standings -> Text,
@@ -115,14 +122,14 @@ pub mod ranking {
     }
 
     diesel::table! {
-        ranking.season_rows (season_id, position) {
+        ranking.season_rows (season_id, player_id) {
             season_id -> Uuid,
-            position -> Int4,
             player_id -> Uuid,
             region_id -> Nullable<Uuid>,
             body -> Text,
             summary -> Text,
             csv -> Text,
+            digest -> Int8,
         }
     }
 
@@ -132,6 +139,8 @@ pub mod ranking {
             etag -> Text,
             as_of -> Timestamptz,
             qualified -> Text,
+            players -> Array<Uuid>,
+            ranks -> Array<Int4>,
         }
     }
 
@@ -168,6 +177,7 @@ pub mod ranking {
 
     diesel::allow_tables_to_appear_in_same_query!(
         entries,
+        entry_versions,
         event_views,
         events,
         feeds,

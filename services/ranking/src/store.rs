@@ -3,13 +3,15 @@
 
 use crate::ratings;
 use crate::schema::ranking::{
-    entries, event_views, events, feeds, known_results, players, stale_views,
+    entries, entry_versions, event_views, events, feeds, known_results, players, stale_views,
 };
 use catan_api::{Entry, Event, RegistrationChange, RegistrationChangeKind, TableResult};
 use catan_kit::ApiError;
 use catan_kit::db::enum_to_text;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;
 
 /// The feeds ranking follows.
@@ -118,6 +120,7 @@ pub fn apply_registration(
     changes: &[RegistrationChange],
 ) -> Result<(), ApiError> {
     let mut touched = Vec::new();
+    let mut entries_changed = Vec::new();
     for change in changes {
         let at = change.changed_at;
         match (change.kind, &change.event, &change.entry, &change.player) {
@@ -155,6 +158,7 @@ pub fn apply_registration(
                     .set((entries::body.eq(&body), entries::changed_at.eq(at)))
                     .execute(conn)?;
                 touched.push(entry.event_id);
+                entries_changed.push(entry.event_id);
             }
             (RegistrationChangeKind::Player, _, _, Some(player)) => {
                 let body = to_json(player)?;
@@ -184,6 +188,20 @@ pub fn apply_registration(
                 )));
             }
         }
+    }
+    entries_changed.sort_unstable();
+    entries_changed.dedup();
+    for event_id in entries_changed {
+        diesel::insert_into(entry_versions::table)
+            .values(entry_versions::event_id.eq(event_id))
+            .on_conflict(entry_versions::event_id)
+            .do_update()
+            .set(
+                entry_versions::version.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                    "nextval('entry_versions_version_seq')",
+                )),
+            )
+            .execute(conn)?;
     }
     touched.sort_unstable();
     touched.dedup();
@@ -266,7 +284,84 @@ pub struct Inputs {
     pub as_of: DateTime<Utc>,
 }
 
-pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Inputs>, ApiError> {
+/// An event's entries as parsed, in registration's order, and the last change among them.
+pub struct EventEntries {
+    entries: Vec<Entry>,
+    changed_at: Option<DateTime<Utc>>,
+}
+
+/// Each event's entries as last read, by their version (`entry_versions`): a large event's
+/// thousand entries change rarely, and reading and parsing them again for every new result
+/// was the largest part of computing its views.
+#[derive(Default)]
+pub struct EntriesCache {
+    events: Mutex<HashMap<Uuid, (i64, Arc<EventEntries>)>>,
+}
+
+impl EntriesCache {
+    /// Events whose entries are kept at most; past it the cache starts again empty.
+    const EVENTS: usize = 256;
+
+    fn get(&self, event_id: Uuid, version: i64) -> Option<Arc<EventEntries>> {
+        let events = self.events.lock().unwrap_or_else(PoisonError::into_inner);
+        events
+            .get(&event_id)
+            .filter(|(kept, _)| *kept == version)
+            .map(|(_, entries)| Arc::clone(entries))
+    }
+
+    fn put(&self, event_id: Uuid, version: i64, entries: Arc<EventEntries>) {
+        let mut events = self.events.lock().unwrap_or_else(PoisonError::into_inner);
+        if events.len() >= Self::EVENTS && !events.contains_key(&event_id) {
+            events.clear();
+        }
+        events.insert(event_id, (version, entries));
+    }
+}
+
+/// An event's entries: kept ones while their version stands, else read (after the version, so
+/// that what is kept is never older than the version it is kept for).
+fn entries_of(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    cache: &EntriesCache,
+) -> Result<Arc<EventEntries>, ApiError> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::Text;
+    let version: i64 = entry_versions::table
+        .find(event_id)
+        .select(entry_versions::version)
+        .first(conn)
+        .optional()?
+        .unwrap_or(0);
+    if let Some(kept) = cache.get(event_id, version) {
+        return Ok(kept);
+    }
+    let rows: Vec<(String, DateTime<Utc>)> = entries::table
+        .filter(entries::event_id.eq(event_id))
+        .order(entries::id)
+        .select((sql::<Text>("body::text"), entries::changed_at))
+        .load(conn)?;
+    let changed_at = rows.iter().map(|(_, at)| *at).max();
+    // An entry's order is its registration's, as registration lists them.
+    let mut entries: Vec<Entry> = rows
+        .iter()
+        .map(|(body, _)| parse_text(body))
+        .collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e: &Entry| (e.created_at, e.id));
+    let read = Arc::new(EventEntries {
+        entries,
+        changed_at,
+    });
+    cache.put(event_id, version, Arc::clone(&read));
+    Ok(read)
+}
+
+pub fn inputs_of(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    cache: &EntriesCache,
+) -> Result<Option<Inputs>, ApiError> {
     use diesel::dsl::sql;
     use diesel::sql_types::Text;
     // Bodies are read as JSON text and parsed once, straight into their types.
@@ -278,11 +373,7 @@ pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Input
     else {
         return Ok(None);
     };
-    let entry_rows: Vec<(String, DateTime<Utc>)> = entries::table
-        .filter(entries::event_id.eq(event_id))
-        .order(entries::id)
-        .select((sql::<Text>("body::text"), entries::changed_at))
-        .load(conn)?;
+    let entries = entries_of(conn, event_id, cache)?;
     let result_rows: Vec<String> = known_results::table
         .filter(known_results::event_id.eq(event_id))
         .select(sql::<Text>("result::text"))
@@ -291,20 +382,14 @@ pub fn inputs_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Option<Input
         .iter()
         .map(|text| parse_text(text))
         .collect::<Result<_, _>>()?;
-    let as_of = entry_rows
-        .iter()
-        .map(|(_, at)| *at)
+    let as_of = entries
+        .changed_at
+        .into_iter()
         .chain(results.iter().map(|r| r.recorded_at))
         .fold(event_changed, DateTime::max);
-    // An entry's order is its registration's, as registration lists them.
-    let mut entries: Vec<Entry> = entry_rows
-        .iter()
-        .map(|(body, _)| parse_text(body))
-        .collect::<Result<_, _>>()?;
-    entries.sort_by_key(|e: &Entry| (e.created_at, e.id));
     Ok(Some(Inputs {
         event: parse_text(&event)?,
-        entries,
+        entries: entries.entries.clone(),
         results,
         as_of,
     }))

@@ -10,7 +10,8 @@ use std::process::Command;
 pub const DATABASE: &str = "catan";
 /// `catan-suite demo` plays in a database of its own, made anew each run.
 pub const DEMO_DATABASE: &str = "catan_demo";
-const LOCAL_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+/// Loopback connections skip TLS: it would only cost CPU on both ends.
+const LOCAL_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable";
 const PRIVATE_PORT: u16 = 5433;
 
 /// The URL of database `name` (created if missing; dropped and made anew when `fresh`) on the
@@ -141,7 +142,7 @@ fn start_private_cluster(data_dir: &Path) -> anyhow::Result<String> {
         .args(["-w", "start"])
         .status()
         .context("pg_ctl start")?;
-    let url = format!("postgres://postgres@127.0.0.1:{PRIVATE_PORT}/postgres");
+    let url = format!("postgres://postgres@127.0.0.1:{PRIVATE_PORT}/postgres?sslmode=disable");
     if !status.success() && PgConnection::establish(&url).is_err() {
         bail!(
             "could not start PostgreSQL in {}; see its server.log",

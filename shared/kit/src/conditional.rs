@@ -64,41 +64,57 @@ pub fn respond_json(
 /// Bodies shorter than this are sent as they are: gzip would save little and cost a header.
 const GZIP_FROM_BYTES: usize = 1024;
 
-/// A body as it is served, and its gzip encoding when it is long enough to be worth one; made
-/// once per version of the body and kept, so that no read compresses anything.
+/// A body as it is served, and its gzip encoding when it is long enough to be worth one. The
+/// gzip is made on the first read that asks for it and kept with the body (clones share it), so
+/// that a version no client asks gzipped costs no compression, and no version costs two.
 #[derive(Debug, Clone)]
 pub struct Encoded {
     identity: Bytes,
-    gzip: Option<Bytes>,
+    gzip: std::sync::Arc<std::sync::OnceLock<Option<Bytes>>>,
 }
 
 impl Encoded {
     pub fn new(identity: Bytes) -> Self {
-        let gzip = (identity.len() >= GZIP_FROM_BYTES).then(|| {
-            let mut encoder = flate2::write::GzEncoder::new(
-                Vec::with_capacity(identity.len() / 4),
-                flate2::Compression::default(),
-            );
-            // Writing to a Vec cannot fail.
-            encoder
-                .write_all(&identity)
-                .and_then(|()| encoder.finish())
-                .map(Bytes::from)
-                .ok()
-        });
         Encoded {
             identity,
-            gzip: gzip.flatten(),
+            gzip: std::sync::Arc::default(),
         }
     }
 
-    /// The bytes kept for both encodings.
+    /// The bytes kept for both encodings, counting the gzip as at most half the body before it
+    /// is made (JSON compresses to about a quarter), so that a cache's budget holds either way.
     pub fn kept_bytes(&self) -> usize {
-        self.identity.len() + self.gzip.as_ref().map_or(0, Bytes::len)
+        let gzip = if self.identity.len() >= GZIP_FROM_BYTES {
+            self.identity.len() / 2
+        } else {
+            0
+        };
+        self.identity.len() + gzip
     }
 
     pub fn identity(&self) -> &Bytes {
         &self.identity
+    }
+
+    /// The gzip encoding, made now if no read made it yet; none for a short body.
+    fn gzip(&self) -> Option<&Bytes> {
+        self.gzip
+            .get_or_init(|| {
+                if self.identity.len() < GZIP_FROM_BYTES {
+                    return None;
+                }
+                let mut encoder = flate2::write::GzEncoder::new(
+                    Vec::with_capacity(self.identity.len() / 4),
+                    flate2::Compression::default(),
+                );
+                // Writing to a Vec cannot fail.
+                encoder
+                    .write_all(&self.identity)
+                    .and_then(|()| encoder.finish())
+                    .map(Bytes::from)
+                    .ok()
+            })
+            .as_ref()
     }
 }
 
@@ -132,8 +148,8 @@ pub fn respond_encoded(
     body: &Encoded,
 ) -> HttpResponse {
     response.insert_header((header::VARY, "Accept-Encoding"));
-    match &body.gzip {
-        Some(gzip) if accepts_gzip(request) => {
+    match accepts_gzip(request).then(|| body.gzip()).flatten() {
+        Some(gzip) => {
             response.insert_header((header::CONTENT_ENCODING, "gzip"));
             respond(
                 request,
@@ -250,5 +266,6 @@ mod tests {
         // A short body is never gzipped.
         let short = Encoded::new(Bytes::from_static(b"{}"));
         assert_eq!(short.kept_bytes(), 2);
+        assert_eq!(short.gzip(), None);
     }
 }

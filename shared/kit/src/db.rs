@@ -145,6 +145,15 @@ where
     run(pool, move |conn| conn.transaction(|tx| work(tx))).await
 }
 
+/// Lets the current transaction commit without waiting for its WAL to reach the disk. Only for
+/// work that is derived and redone when lost: a crash may lose the last such commits, all of
+/// them after any one lost, as PostgreSQL replays its WAL in order (the read model's copies and
+/// views, whose feed cursors and stale marks commit with them).
+pub fn commit_without_flush(conn: &mut PgConnection) -> Result<(), crate::ApiError> {
+    diesel::sql_query("SET LOCAL synchronous_commit = off").execute(conn)?;
+    Ok(())
+}
+
 impl From<diesel::result::Error> for crate::ApiError {
     fn from(e: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error};

@@ -33,7 +33,7 @@ pub use problem::{assert_refused, assert_sheet_refused, names, problem_of};
 /// The server tests create their databases on: `TEST_DATABASE_URL`, else the local one.
 pub fn server_url() -> String {
     std::env::var("TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable".into())
 }
 
 /// A running suite over its own database, with an admin client.

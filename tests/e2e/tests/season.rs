@@ -13,8 +13,8 @@
 
 use catan_api::{
     CreateEntry, CreateEvent, CreatePlayer, CreateSeason, EventSearch, OutcomeKind,
-    QualifiedPlayer, QualifiedVia, ScoreInput, SeasonStandingRow, SmallFieldRule, Stage,
-    SubmitResult, TableResult,
+    QualifiedPlayer, QualifiedVia, ScoreInput, SeasonStandingRow, SeasonStandings, SmallFieldRule,
+    Stage, SubmitResult, TableResult,
 };
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::{EventFixture, TestSuite, assert_refused, names, problem_of, seated, spawn_suite};
@@ -964,6 +964,16 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
             .header("link")
             .expect("a next page")
             .contains("offset=2")
+    );
+    let middle: SeasonStandings = ts
+        .http(Method::GET, &format!("{path}?limit=2&offset=2"))
+        .send()
+        .await
+        .json();
+    assert_eq!(
+        middle.rows,
+        summary.rows[2..4],
+        "a page from the middle is the table's rows there, with their ranks"
     );
 
     // A late correction: North 1's first table of round 1, after every event was played, now

@@ -155,26 +155,37 @@ fn validation(errors: Vec<FieldError>) -> ApiError {
     ApiError::Validation { detail, errors }
 }
 
+/// How many seasons' views are computed at once: loading, computing and storing a large table
+/// are each a part of the work that two cores overlap.
+const SEASONS_AT_ONCE: usize = 2;
+
 /// Computes the views of every stale season.
 pub(crate) async fn refresh(state: &State) -> Result<(), ApiError> {
+    use futures_util::{StreamExt, stream};
     const BATCH: i64 = 50;
     loop {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
-        let mut refreshed = 0;
-        for (season_id, marked) in stale {
-            let done = db::transaction(&state.pool, move |conn| {
-                views::refresh(conn, season_id, marked)
-            })
-            .await;
-            match done {
-                Ok(()) => refreshed += 1,
-                // The season keeps its last views and stays stale: the next round tries again.
-                Err(e) => {
-                    tracing::warn!(%season_id, error = %e, "a season's views could not be computed")
+        let refreshed = stream::iter(stale)
+            .map(|(season_id, marked)| async move {
+                let done = db::transaction(&state.pool, move |conn| {
+                    views::refresh(conn, season_id, marked)
+                })
+                .await;
+                match done {
+                    Ok(()) => true,
+                    // The season keeps its last views and stays stale: the next round tries
+                    // again.
+                    Err(e) => {
+                        tracing::warn!(%season_id, error = %e, "a season's views could not be computed");
+                        false
+                    }
                 }
-            }
-        }
+            })
+            .buffer_unordered(SEASONS_AT_ONCE)
+            .filter(|done| std::future::ready(*done))
+            .count()
+            .await;
         if last_batch || refreshed == 0 {
             return Ok(());
         }

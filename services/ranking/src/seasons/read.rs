@@ -107,14 +107,37 @@ pub fn standings(
     // One of three fixed names.
     let column = format.column();
     let (limit, offset) = bounds;
+    // Rows are stored without their ranks, and the table's order (each place's player and
+    // rank) with the season's view: a page takes its places from the order and puts each rank
+    // back in front of its row.
+    let ranked = if csv {
+        "o.player_rank || ',' || r.{column}"
+    } else {
+        "'{\"rank\":' || o.player_rank || ',' || r.{column}"
+    }
+    .replace("{column}", column);
+    // A page of the whole table takes only its slice of the order; a region's page goes down the
+    // order until it has its rows.
+    let order = if region.is_none() {
+        // Array subscripts are 32-bit; no table reaches the clamp, and past its end a slice is
+        // empty.
+        "unnest(v.players[least($4, 2147480000) + 1 : least($4, 2147480000) + $3], \
+                v.ranks[least($4, 2147480000) + 1 : least($4, 2147480000) + $3]) \
+            WITH ORDINALITY AS o(player, player_rank, place)"
+    } else {
+        "unnest(v.players, v.ranks) WITH ORDINALITY AS o(player, player_rank, place)"
+    };
+    let skip = if region.is_none() { "" } else { "OFFSET $4" };
     let page: Option<PageRow> = diesel::sql_query(format!(
-        "WITH page AS (SELECT position, {column} AS served FROM season_rows \
-             WHERE season_id = $1 AND ($2::uuid IS NULL OR region_id = $2) \
-             ORDER BY position LIMIT $3 OFFSET $4) \
+        "WITH page AS (SELECT o.place, {ranked} AS served \
+             FROM season_views v CROSS JOIN LATERAL {order} \
+             JOIN season_rows r ON r.season_id = $1 AND r.player_id = o.player \
+             WHERE v.season_id = $1 AND ($2::uuid IS NULL OR r.region_id = $2) \
+             ORDER BY o.place LIMIT $3 {skip}) \
          SELECT v.etag, v.as_of, \
              EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind, \
              (SELECT count(*) FROM page) AS n, \
-             coalesce((SELECT string_agg(served, $5 ORDER BY position) FROM page), '') AS joined \
+             coalesce((SELECT string_agg(served, $5 ORDER BY place) FROM page), '') AS joined \
          FROM season_views v WHERE v.season_id = $1"
     ))
     .bind::<SqlUuid, _>(season_id)

@@ -7,8 +7,8 @@ use super::store;
 use crate::ratings::survivors;
 use crate::schema::ranking::{players, season_rows, season_views, seasons};
 use catan_api::{
-    Event, Player, QualifiedPlayer, QualifiedVia, SeasonEventResult, SeasonQualification,
-    SeasonScoring, SeasonStandingRow,
+    Event, QualifiedPlayer, QualifiedVia, SeasonEventResult, SeasonQualification, SeasonScoring,
+    SeasonStandingRow,
 };
 use catan_domain::season::{
     self as rules, Scoring, SeasonEvent, SeasonRow, qualify, season_standings, validate_scoring,
@@ -37,6 +37,8 @@ pub struct Member {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServedRow {
     pub player: Uuid,
+    /// The rank that leads `body`, `summary` and `csv`.
+    pub rank: u32,
     pub region: Option<Uuid>,
     pub body: String,
     /// The row without its per-event results.
@@ -65,7 +67,7 @@ pub fn compute(
     members: &[Member],
     survivor: &HashMap<Uuid, Uuid>,
     declined: &HashSet<Uuid>,
-    people: &HashMap<Uuid, Player>,
+    people: &HashMap<Uuid, Person>,
 ) -> Result<Computed, ApiError> {
     let (played, events): (Vec<&Event>, Vec<SeasonEvent>) = members
         .iter()
@@ -96,6 +98,7 @@ pub fn compute(
             served.results = Vec::new();
             Ok(ServedRow {
                 player: row.player,
+                rank: row.rank,
                 region,
                 body,
                 summary: serde_json::to_string(&served).map_err(ApiError::internal)?,
@@ -238,6 +241,7 @@ fn members(conn: &mut PgConnection, season_id: Uuid) -> Result<Vec<Member>, ApiE
 /// Computes a season's views and stores them, then clears its stale mark unless a change marked
 /// it again meanwhile. One replica computes a season at a time.
 pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<(), ApiError> {
+    catan_kit::db::commit_without_flush(conn)?;
     diesel::sql_query(
         "SELECT pg_advisory_xact_lock(hashtextextended('ranking.season ' || $1::text, 0))",
     )
@@ -263,6 +267,7 @@ pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<
         .map(serde_json::from_value)
         .transpose()
         .map_err(ApiError::internal)?;
+    let clock = std::time::Instant::now();
     let members = members(conn, season_id)?;
     let survivor = survivors(conn)?;
     let canonical = |p: Uuid| survivor.get(&p).copied().unwrap_or(p);
@@ -285,6 +290,7 @@ pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<
         .into_iter()
         .collect();
     let people = people(conn, &listed)?;
+    let loaded = clock.elapsed();
     let computed = compute(
         &scoring,
         qualification.as_ref(),
@@ -297,73 +303,97 @@ pub fn refresh(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<
         .iter()
         .filter_map(|m| m.as_of)
         .fold(changed_at, DateTime::max);
+    let computed_at = clock.elapsed();
     save(conn, season_id, &computed, as_of)?;
+    tracing::debug!(
+        %season_id,
+        load_ms = loaded.as_millis(),
+        compute_ms = (computed_at - loaded).as_millis(),
+        save_ms = (clock.elapsed() - computed_at).as_millis(),
+        "a season's views computed"
+    );
     store::unmark(conn, season_id, marked)
 }
 
-/// The current identities of `ids`.
-fn people(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, Player>, ApiError> {
+/// What a season's table shows of a player: his name and region now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub name: String,
+    pub region_id: Option<Uuid>,
+}
+
+/// The current names and regions of `ids`, read as two fields of each stored player.
+fn people(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, Person>, ApiError> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::{Nullable, Text};
     let mut people = HashMap::new();
     for chunk in ids.chunks(5000) {
-        let bodies: Vec<String> = players::table
+        let rows: Vec<(Uuid, String, Option<String>)> = players::table
             .filter(players::id.eq_any(chunk))
-            .select(diesel::dsl::sql::<diesel::sql_types::Text>("body::text"))
+            .select((
+                players::id,
+                sql::<Text>("body->>'name'"),
+                sql::<Nullable<Text>>("body->>'region_id'"),
+            ))
             .load(conn)?;
-        for body in bodies {
-            let player: Player = serde_json::from_str(&body).map_err(ApiError::internal)?;
-            people.insert(player.id, player);
+        for (id, name, region) in rows {
+            let region_id = region
+                .map(|r| r.parse::<Uuid>())
+                .transpose()
+                .map_err(ApiError::internal)?;
+            people.insert(id, Person { name, region_id });
         }
     }
     Ok(people)
 }
 
-/// Replaces a season's stored views.
+/// Replaces a season's stored views: the rows of the players whose own figures changed (found by
+/// their digests), and the table's order. A result moves a few players, and shifts every row
+/// between their old and new places; a row is stored without its rank, so that a shift writes
+/// nothing but the order.
 fn save(
     conn: &mut PgConnection,
     season_id: Uuid,
     computed: &Computed,
     as_of: DateTime<Utc>,
 ) -> Result<(), ApiError> {
-    // One statement of arrays for every row (a large season has thousands), and only the rows
-    // that changed are written: a result moves a few players, and the rows between them.
-    let rows = &computed.rows;
-    let positions: Vec<i32> = (0..).take(rows.len()).collect();
-    let players: Vec<Uuid> = rows.iter().map(|r| r.player).collect();
-    let regions: Vec<Option<Uuid>> = rows.iter().map(|r| r.region).collect();
-    let bodies: Vec<&str> = rows.iter().map(|r| r.body.as_str()).collect();
-    let summaries: Vec<&str> = rows.iter().map(|r| r.summary.as_str()).collect();
-    let csv_lines: Vec<&str> = rows.iter().map(|r| r.csv.as_str()).collect();
-    {
-        use diesel::sql_types::{Array, Integer, Nullable, Text, Uuid as SqlUuid};
-        diesel::sql_query(
-            "INSERT INTO season_rows AS r (season_id, position, player_id, region_id, body, summary, csv) \
-             SELECT $1, * FROM unnest($2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (season_id, position) DO UPDATE SET player_id = excluded.player_id, \
-                region_id = excluded.region_id, body = excluded.body, summary = excluded.summary, csv = excluded.csv \
-             WHERE (r.player_id, r.region_id, r.body, r.summary, r.csv) IS DISTINCT FROM \
-                (excluded.player_id, excluded.region_id, excluded.body, excluded.summary, excluded.csv)",
+    let mut stored: HashMap<Uuid, i64> = season_rows::table
+        .filter(season_rows::season_id.eq(season_id))
+        .select((season_rows::player_id, season_rows::digest))
+        .load::<(Uuid, i64)>(conn)?
+        .into_iter()
+        .collect();
+    let mut changed = RowColumns::default();
+    for row in &computed.rows {
+        let unranked = Unranked::of(row)?;
+        if stored.remove(&row.player) != Some(unranked.digest) {
+            changed.push(unranked);
+        }
+    }
+    changed.upsert(conn, season_id)?;
+    // Players no longer in the table (merged into another).
+    let gone: Vec<Uuid> = stored.into_keys().collect();
+    if !gone.is_empty() {
+        diesel::delete(
+            season_rows::table
+                .filter(season_rows::season_id.eq(season_id))
+                .filter(season_rows::player_id.eq_any(&gone)),
         )
-        .bind::<SqlUuid, _>(season_id)
-        .bind::<Array<Integer>, _>(&positions)
-        .bind::<Array<SqlUuid>, _>(&players)
-        .bind::<Array<Nullable<SqlUuid>>, _>(&regions)
-        .bind::<Array<Text>, _>(&bodies)
-        .bind::<Array<Text>, _>(&summaries)
-        .bind::<Array<Text>, _>(&csv_lines)
         .execute(conn)?;
     }
-    let kept = i32::try_from(rows.len()).map_err(ApiError::internal)?;
-    diesel::delete(
-        season_rows::table
-            .filter(season_rows::season_id.eq(season_id))
-            .filter(season_rows::position.ge(kept)),
-    )
-    .execute(conn)?;
+    let players: Vec<Uuid> = computed.rows.iter().map(|r| r.player).collect();
+    let ranks: Vec<i32> = computed
+        .rows
+        .iter()
+        .map(|r| i32::try_from(r.rank).map_err(ApiError::internal))
+        .collect::<Result<_, _>>()?;
     let etag = version(computed, as_of);
     let view = (
         season_views::etag.eq(&etag),
         season_views::as_of.eq(as_of),
         season_views::qualified.eq(&computed.qualified),
+        season_views::players.eq(&players),
+        season_views::ranks.eq(&ranks),
     );
     diesel::insert_into(season_views::table)
         .values((season_views::season_id.eq(season_id), view))
@@ -372,6 +402,94 @@ fn save(
         .set(view)
         .execute(conn)?;
     Ok(())
+}
+
+/// A row as stored: its texts without the rank that leads them, and their digest.
+struct Unranked<'a> {
+    player: Uuid,
+    region: Option<Uuid>,
+    body: &'a str,
+    summary: &'a str,
+    csv: &'a str,
+    digest: i64,
+}
+
+impl<'a> Unranked<'a> {
+    fn of(row: &'a ServedRow) -> Result<Self, ApiError> {
+        let json_lead = format!("{{\"rank\":{},", row.rank);
+        let csv_lead = format!("{},", row.rank);
+        let tail = |text: &'a str, lead: &str| {
+            text.strip_prefix(lead)
+                .ok_or_else(|| ApiError::internal("a season row does not begin with its rank"))
+        };
+        let (body, summary, csv) = (
+            tail(&row.body, &json_lead)?,
+            tail(&row.summary, &json_lead)?,
+            tail(&row.csv, &csv_lead)?,
+        );
+        Ok(Unranked {
+            player: row.player,
+            region: row.region,
+            body,
+            summary,
+            csv,
+            digest: digest_of(row.player, row.region, [body, summary, csv]),
+        })
+    }
+}
+
+/// A stored row's digest: equal rows, equal digests. (Were it to differ between two builds of
+/// the service, a row would only be written once more.)
+fn digest_of(player: Uuid, region: Option<Uuid>, texts: [&str; 3]) -> i64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut hasher = DefaultHasher::new();
+    (player, region, texts).hash(&mut hasher);
+    i64::from_ne_bytes(hasher.finish().to_ne_bytes())
+}
+
+/// Season rows to write, column by column.
+#[derive(Default)]
+struct RowColumns<'a> {
+    players: Vec<Uuid>,
+    regions: Vec<Option<Uuid>>,
+    bodies: Vec<&'a str>,
+    summaries: Vec<&'a str>,
+    csv_lines: Vec<&'a str>,
+    digests: Vec<i64>,
+}
+
+impl<'a> RowColumns<'a> {
+    fn push(&mut self, row: Unranked<'a>) {
+        self.players.push(row.player);
+        self.regions.push(row.region);
+        self.bodies.push(row.body);
+        self.summaries.push(row.summary);
+        self.csv_lines.push(row.csv);
+        self.digests.push(row.digest);
+    }
+
+    fn upsert(&self, conn: &mut PgConnection, season_id: Uuid) -> Result<(), ApiError> {
+        use diesel::sql_types::{Array, BigInt, Nullable, Text, Uuid as SqlUuid};
+        if self.players.is_empty() {
+            return Ok(());
+        }
+        diesel::sql_query(
+            "INSERT INTO season_rows (season_id, player_id, region_id, body, summary, csv, digest) \
+             SELECT $1, * FROM unnest($2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (season_id, player_id) DO UPDATE SET region_id = excluded.region_id, \
+                body = excluded.body, summary = excluded.summary, csv = excluded.csv, \
+                digest = excluded.digest",
+        )
+        .bind::<SqlUuid, _>(season_id)
+        .bind::<Array<SqlUuid>, _>(&self.players)
+        .bind::<Array<Nullable<SqlUuid>>, _>(&self.regions)
+        .bind::<Array<Text>, _>(&self.bodies)
+        .bind::<Array<Text>, _>(&self.summaries)
+        .bind::<Array<Text>, _>(&self.csv_lines)
+        .bind::<Array<BigInt>, _>(&self.digests)
+        .execute(conn)?;
+        Ok(())
+    }
 }
 
 /// The views' validator: a digest of everything served.
@@ -436,13 +554,12 @@ mod tests {
         }
     }
 
-    fn person(n: u128, name: &str, region: Option<u128>) -> (Uuid, Player) {
-        let player: Player = serde_json::from_value(serde_json::json!({
-            "id": id(n), "name": name, "region_id": region.map(id), "merged_into": null,
-            "created_at": "2027-01-01T00:00:00Z"
-        }))
-        .unwrap();
-        (id(n), player)
+    fn person(n: u128, name: &str, region: Option<u128>) -> (Uuid, Person) {
+        let person = Person {
+            name: name.to_owned(),
+            region_id: region.map(id),
+        };
+        (id(n), person)
     }
 
     fn scoring() -> Scoring {

@@ -1,0 +1,2 @@
+DROP INDEX players_merged;
+DROP TABLE entry_versions;

@@ -27,6 +27,11 @@ use uuid::Uuid;
 const IN_FLIGHT: usize = 256;
 /// How long after the last post the standings may take to include everything.
 const GIVE_UP: Duration = Duration::from_secs(30);
+/// One posted result in this many is followed into the ratings: its first player's rating
+/// history is polled until it lists the game.
+const RATINGS_SAMPLE_EVERY: usize = 50;
+/// How often a sampled player's rating history is polled.
+const RATINGS_POLL: Duration = Duration::from_millis(50);
 
 /// One result to post.
 struct Job {
@@ -186,7 +191,7 @@ pub(super) async fn run(
     }
 
     let cpu_before = cpu_seconds();
-    let (posted, post_errors, first_sent, last_answered) =
+    let (posted, post_errors, first_sent, last_answered, rating_waits) =
         post(bench, options, &events, jobs).await?;
     let cpu_after = cpu_seconds();
     let failed: usize = post_errors.values().sum();
@@ -212,6 +217,15 @@ pub(super) async fn run(
 
     let (freshness, missing) = time_to_seen(&posted, &polls);
     let (season_freshness, season_missing) = time_to_seen(&posted, &season_polls);
+    let mut rated_micros = Vec::new();
+    let mut rated_missing = 0;
+    for wait in rating_waits {
+        match wait.await? {
+            Some(micros) => rated_micros.push(micros),
+            None => rated_missing += 1,
+        }
+    }
+    let rated = Latencies::new(rated_micros);
     let posts = Latencies::new(posted.iter().map(|p| p.post_micros).collect());
     let window = last_answered
         .saturating_duration_since(first_sent)
@@ -273,6 +287,14 @@ pub(super) async fn run(
         season_freshness.quantile_ms(0.99),
         season_freshness.max_ms(),
     );
+    eprintln!(
+        "read-model: freshness: POST answered → in the ratings (1 result in {RATINGS_SAMPLE_EVERY}, {} sampled: its first player's rating history polled every {} ms until it lists the game): p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {rated_missing} never seen (target p99 ≤ 1000 ms)",
+        rated.len(),
+        RATINGS_POLL.as_millis(),
+        rated.quantile_ms(0.5),
+        rated.quantile_ms(0.99),
+        rated.max_ms(),
+    );
     if freshness.is_empty() {
         bail!("no posted result was seen in the standings");
     }
@@ -296,6 +318,11 @@ pub(super) async fn run(
         "season_p99_ms": round1(season_freshness.quantile_ms(0.99)),
         "season_max_ms": round1(season_freshness.max_ms()),
         "season_missing": season_missing,
+        "ratings_sampled": rated.len(),
+        "ratings_p50_ms": round1(rated.quantile_ms(0.5)),
+        "ratings_p99_ms": round1(rated.quantile_ms(0.99)),
+        "ratings_max_ms": round1(rated.max_ms()),
+        "ratings_missing": rated_missing,
         "poll_ms": options.poll_ms,
         "events_polled": polls.len(),
         "polls": poll_count,
@@ -336,17 +363,27 @@ async fn post(
     options: &Options,
     events: &[Event],
     jobs: Vec<Job>,
-) -> anyhow::Result<(Vec<Posted>, BTreeMap<String, usize>, Instant, Instant)> {
+) -> anyhow::Result<(
+    Vec<Posted>,
+    BTreeMap<String, usize>,
+    Instant,
+    Instant,
+    Vec<RatingWait>,
+)> {
     let slots = Arc::new(Semaphore::new(IN_FLIGHT));
     let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(options.rate)));
     ticker.set_missed_tick_behavior(MissedTickBehavior::Burst);
     let mut tasks = tokio::task::JoinSet::new();
     let first_sent = Instant::now();
-    for job in jobs {
+    for (n, job) in jobs.into_iter().enumerate() {
         ticker.tick().await;
         let slot = slots.clone().acquire_owned().await?;
         let client = bench.admin.clone();
         let event_id = events.get(job.event).context("the job's event")?.id;
+        let sampled = (n % RATINGS_SAMPLE_EVERY == RATINGS_SAMPLE_EVERY / 2)
+            .then(|| job.sheet.scores.first().map(|s| s.player_id))
+            .flatten();
+        let public = bench.public.clone();
         tasks.spawn(async move {
             let sent = Instant::now();
             let answer = client
@@ -354,6 +391,15 @@ async fn post(
                 .await;
             let answered = Instant::now();
             drop(slot);
+            let rating_wait = match (&answer, sampled) {
+                (Ok(_), Some(player)) => Some(tokio::spawn(rated(
+                    public,
+                    player,
+                    (event_id, job.round, job.table),
+                    answered,
+                ))),
+                _ => None,
+            };
             let posted = answer.map(|result| Posted {
                 event: job.event,
                 answered,
@@ -362,15 +408,17 @@ async fn post(
                 post_micros: u64::try_from(answered.duration_since(sent).as_micros())
                     .unwrap_or(u64::MAX),
             });
-            (answered, posted)
+            (answered, posted, rating_wait)
         });
     }
     let mut posted = Vec::new();
+    let mut rating_waits = Vec::new();
     let mut errors = BTreeMap::new();
     let mut last_answered = first_sent;
     while let Some(done) = tasks.join_next().await {
-        let (answered, outcome) = done?;
+        let (answered, outcome, rating_wait) = done?;
         last_answered = last_answered.max(answered);
+        rating_waits.extend(rating_wait);
         match outcome {
             Ok(p) => posted.push(p),
             Err(e) => {
@@ -384,7 +432,32 @@ async fn post(
             }
         }
     }
-    Ok((posted, errors, first_sent, last_answered))
+    Ok((posted, errors, first_sent, last_answered, rating_waits))
+}
+
+/// A sampled result's wait for the ratings: microseconds from the POST's answer until its first
+/// player's rating history listed the game; none when it did not within [`GIVE_UP`].
+type RatingWait = tokio::task::JoinHandle<Option<u64>>;
+
+async fn rated(
+    public: catan_api::ApiClient,
+    player: Uuid,
+    (event_id, round, table): (Uuid, u32, u32),
+    answered: Instant,
+) -> Option<u64> {
+    let give_up = answered + GIVE_UP;
+    while Instant::now() < give_up {
+        if let Ok(history) = public.player_ratings(player).await
+            && history
+                .games
+                .iter()
+                .any(|g| (g.event_id, g.round, g.table) == (event_id, round, table))
+        {
+            return u64::try_from(answered.elapsed().as_micros()).ok();
+        }
+        tokio::time::sleep(RATINGS_POLL).await;
+    }
+    None
 }
 
 /// Polls `url` every `every` until the target it is given is reached or given up on.

@@ -162,7 +162,8 @@ async fn read_available(state: &State, feed: Feed) -> Result<bool, ApiError> {
         let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
         let page = fetch(state, feed, &after).await?;
         let (len, held_back) = (page.len(), page.held_back());
-        if let Page::Results(p) = &page
+        if tracing::enabled!(tracing::Level::DEBUG)
+            && let Page::Results(p) = &page
             && let Some(oldest) = p.items.iter().map(|r| r.recorded_at).min()
         {
             tracing::debug!(

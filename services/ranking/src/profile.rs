@@ -153,12 +153,16 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
     .bind::<Array<Text>, _>(&texts)
     .load(conn)?;
 
-    let listed: Vec<Listed> = diesel::sql_query(
-        "SELECT r.season_id, s.name, '{\"rank\":' || v.ranks[array_position(v.players, r.player_id)] || ',' || r.body AS body, \
-            v.qualified FROM season_rows r JOIN seasons s ON s.id = r.season_id \
-         JOIN season_views v ON v.season_id = r.season_id \
-         WHERE r.player_id = $1 ORDER BY s.starts_on DESC, s.id DESC",
-    )
+    let body = crate::seasons::read::with_rank(
+        "v.ranks[array_position(v.players, r.player_id)]",
+        "r.body",
+        false,
+    );
+    let listed: Vec<Listed> = diesel::sql_query(format!(
+        "SELECT r.season_id, s.name, {body} AS body, v.qualified FROM season_rows r \
+         JOIN seasons s ON s.id = r.season_id JOIN season_views v ON v.season_id = r.season_id \
+         WHERE r.player_id = $1 ORDER BY s.starts_on DESC, s.id DESC"
+    ))
     .bind::<SqlUuid, _>(me)
     .load(conn)?;
     let mut seasons = Vec::new();

@@ -92,6 +92,16 @@ pub fn page_etag(
     Ok(row.map(|row| (page_etag_of(&row.etag, region, bounds, format), row.behind)))
 }
 
+/// SQL for a stored season row (`row`, a JSON object or a CSV line stored without the rank that
+/// leads it) with its rank (`rank`) put back in front.
+pub fn with_rank(rank: &str, row: &str, csv: bool) -> String {
+    if csv {
+        format!("{rank} || ',' || {row}")
+    } else {
+        format!("'{{\"rank\":' || {rank} || ',' || {row}")
+    }
+}
+
 /// A page of a season's table, of one region's players if asked (they keep their season-wide
 /// rank); `None` for an unknown season.
 pub fn standings(
@@ -110,12 +120,7 @@ pub fn standings(
     // Rows are stored without their ranks, and the table's order (each place's player and
     // rank) with the season's view: a page takes its places from the order and puts each rank
     // back in front of its row.
-    let ranked = if csv {
-        "o.player_rank || ',' || r.{column}"
-    } else {
-        "'{\"rank\":' || o.player_rank || ',' || r.{column}"
-    }
-    .replace("{column}", column);
+    let ranked = with_rank("o.player_rank", &format!("r.{column}"), csv);
     // A page of the whole table takes only its slice of the order; a region's page goes down the
     // order until it has its rows.
     let order = if region.is_none() {

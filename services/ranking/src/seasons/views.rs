@@ -363,11 +363,16 @@ fn save(
         .load::<(Uuid, i64)>(conn)?
         .into_iter()
         .collect();
+    let unranked: Vec<Unranked> = computed
+        .rows
+        .iter()
+        .map(Unranked::of)
+        .collect::<Result<_, _>>()?;
+    let etag = version(&unranked, computed, as_of);
     let mut changed = RowColumns::default();
-    for row in &computed.rows {
-        let unranked = Unranked::of(row)?;
-        if stored.remove(&row.player) != Some(unranked.digest) {
-            changed.push(unranked);
+    for row in unranked {
+        if stored.remove(&row.player) != Some(row.digest) {
+            changed.push(row);
         }
     }
     changed.upsert(conn, season_id)?;
@@ -387,7 +392,6 @@ fn save(
         .iter()
         .map(|r| i32::try_from(r.rank).map_err(ApiError::internal))
         .collect::<Result<_, _>>()?;
-    let etag = version(computed, as_of);
     let view = (
         season_views::etag.eq(&etag),
         season_views::as_of.eq(as_of),
@@ -493,11 +497,12 @@ impl<'a> RowColumns<'a> {
 }
 
 /// The views' validator: a digest of everything served.
-fn version(computed: &Computed, as_of: DateTime<Utc>) -> String {
+fn version(rows: &[Unranked], computed: &Computed, as_of: DateTime<Utc>) -> String {
+    // Each row's digest stands for its texts, and its place and rank for the rest of it.
     let mut all = as_of.to_rfc3339().into_bytes();
-    for row in &computed.rows {
-        all.extend_from_slice(row.body.as_bytes());
-        all.push(b'\n');
+    for (row, ranked) in rows.iter().zip(&computed.rows) {
+        all.extend_from_slice(&row.digest.to_le_bytes());
+        all.extend_from_slice(&ranked.rank.to_le_bytes());
     }
     all.extend_from_slice(computed.qualified.as_bytes());
     etag_of(&all)

@@ -237,6 +237,7 @@ async fn refresh_event(
     marked: i64,
 ) -> Result<Refresh, ApiError> {
     let entries = Arc::clone(entries);
+    let started = std::time::Instant::now();
     let inputs = db::run(&state.pool, move |conn| {
         store::inputs_of(conn, event_id, &entries)
     })
@@ -248,13 +249,16 @@ async fn refresh_event(
         .await?;
         return Ok(Refresh::NotKnown);
     };
+    let loaded = started.elapsed();
     match views_of(state, event_id, inputs).await {
         Ok(views) => {
+            let computed = started.elapsed();
             db::transaction(&state.pool, move |conn| {
                 db::commit_without_flush(conn)?;
                 store::store_views(conn, event_id, marked, &views)
             })
             .await?;
+            tracing::debug!(%event_id, ?loaded, ?computed, stored = ?started.elapsed(), "an event's views");
             Ok(Refresh::Stored)
         }
         Err(e) => {

@@ -4,6 +4,7 @@ use crate::ratings::{Played, rated_game, survivors};
 use crate::schema::ranking::players;
 use catan_api::{Event, HeadToHead, SharedGame, TableResult};
 use catan_kit::ApiError;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -27,11 +28,11 @@ pub fn head_to_head(
     player: Uuid,
     opponent: Uuid,
 ) -> Result<Option<HeadToHead>, ApiError> {
-    let known: i64 = players::table
+    let known: Vec<DateTime<Utc>> = players::table
         .filter(players::id.eq_any([player, opponent]))
-        .count()
-        .get_result(conn)?;
-    if known < if player == opponent { 1 } else { 2 } {
+        .select(players::changed_at)
+        .load(conn)?;
+    if known.len() < if player == opponent { 1 } else { 2 } {
         return Ok(None);
     }
     let survivor = survivors(conn)?;
@@ -53,10 +54,12 @@ pub fn head_to_head(
         behind: 0,
         level: 0,
         games: Vec::new(),
+        as_of: known.into_iter().max().unwrap_or_default(),
     };
     for row in rows {
         let event: Event = serde_json::from_value(row.event).map_err(ApiError::internal)?;
         let result: TableResult = serde_json::from_value(row.result).map_err(ApiError::internal)?;
+        answer.as_of = answer.as_of.max(result.recorded_at);
         let Some(game) = rated_game(&event, &result, &survivor) else {
             continue;
         };

@@ -12,6 +12,7 @@ use catan_api::{
 use catan_domain::ratings::Model;
 use catan_domain::standings::format_percent;
 use catan_kit::ApiError;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -84,6 +85,9 @@ struct Played {
     event: serde_json::Value,
     #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
     input: Option<serde_json::Value>,
+    /// The last change the event's input includes, or the event's own.
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    as_of: DateTime<Utc>,
 }
 
 #[derive(QueryableByName)]
@@ -96,6 +100,8 @@ struct Listed {
     body: String,
     #[diesel(sql_type = diesel::sql_types::Text)]
     qualified: String,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    as_of: DateTime<Utc>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
@@ -121,7 +127,12 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
         .map(|(merged, _)| *merged)
         .chain([me])
         .collect();
-    let person: Player = parse(players::table.find(me).select(players::body).first(conn)?)?;
+    let (person, changed_at): (serde_json::Value, DateTime<Utc>) = players::table
+        .find(me)
+        .select((players::body, players::changed_at))
+        .first(conn)?;
+    let person: Player = parse(person)?;
+    let mut as_of = changed_at.max(crate::ratings::as_of(conn)?);
 
     let rated: Option<(f64, f64, f64, i32)> = ratings::table
         .find(me)
@@ -145,7 +156,7 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
 
     let texts: Vec<String> = ids.iter().map(Uuid::to_string).collect();
     let played: Vec<Played> = diesel::sql_query(
-        "SELECT e.body AS event, i.body AS input FROM events e \
+        "SELECT e.body AS event, i.body AS input, coalesce(i.as_of, e.changed_at) AS as_of FROM events e \
          LEFT JOIN season_inputs i ON i.event_id = e.id \
          WHERE e.id IN (SELECT event_id FROM entries WHERE body -> 'player_ids' ?| $1) \
          ORDER BY e.starts_on DESC, e.id DESC",
@@ -159,7 +170,7 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
         false,
     );
     let listed: Vec<Listed> = diesel::sql_query(format!(
-        "SELECT r.season_id, s.name, {body} AS body, v.qualified FROM season_rows r \
+        "SELECT r.season_id, s.name, {body} AS body, v.qualified, v.as_of FROM season_rows r \
          JOIN seasons s ON s.id = r.season_id JOIN season_views v ON v.season_id = r.season_id \
          WHERE r.player_id = $1 ORDER BY s.starts_on DESC, s.id DESC"
     ))
@@ -169,6 +180,7 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
     let mut qualifications = Vec::new();
     let mut season_points: HashMap<Uuid, Vec<ProfileSeasonPoints>> = HashMap::new();
     for season in listed {
+        as_of = as_of.max(season.as_of);
         let row: SeasonStandingRow =
             serde_json::from_str(&season.body).map_err(ApiError::internal)?;
         for result in &row.results {
@@ -212,6 +224,7 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
     let events = played
         .into_iter()
         .map(|p| {
+            as_of = as_of.max(p.as_of);
             let event: Event = parse(p.event)?;
             let input: Option<EventInput> = p.input.map(parse).transpose()?;
             let line = input.as_ref().map(|i| event_line(i, &ids));
@@ -245,6 +258,7 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
         events,
         seasons,
         qualifications,
+        as_of,
     }))
 }
 

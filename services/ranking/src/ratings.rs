@@ -1,11 +1,13 @@
 //! Ratings in the read model: replayed game by game, in the order the games were played (event
 //! date, event, round, table), from the first game a change affects.
 
-use crate::schema::ranking::{events, players, rating_history, ratings, ratings_stale};
+use crate::schema::ranking::{
+    events, players, rating_history, ratings, ratings_as_of, ratings_stale,
+};
 use catan_api::{Event, Player, ResultStatus, Stage, StandingsCount, TableResult};
 use catan_domain::ratings::{Model, RatedGame, Rating, Ratings};
 use catan_kit::ApiError;
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -14,18 +16,27 @@ use uuid::Uuid;
 type GameKey = (NaiveDate, Uuid, i32, i32);
 
 /// Asks for the ratings to be replayed from `event`'s round `from_round` (the nil event: from the
-/// first game of all).
-pub fn mark_stale(conn: &mut PgConnection, event: Uuid, from_round: i32) -> Result<(), ApiError> {
+/// first game of all), for a change made at `changed_at`.
+pub fn mark_stale(
+    conn: &mut PgConnection,
+    event: Uuid,
+    from_round: i32,
+    changed_at: DateTime<Utc>,
+) -> Result<(), ApiError> {
     diesel::insert_into(ratings_stale::table)
         .values((
             ratings_stale::event_id.eq(event),
             ratings_stale::from_round.eq(from_round),
+            ratings_stale::as_of.eq(changed_at),
         ))
         .on_conflict(ratings_stale::event_id)
         .do_update()
         .set((
             ratings_stale::from_round.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
                 "least(ratings_stale.from_round, excluded.from_round)",
+            )),
+            ratings_stale::as_of.eq(diesel::dsl::sql::<diesel::sql_types::Timestamptz>(
+                "greatest(ratings_stale.as_of, excluded.as_of)",
             )),
             // Numbered anew: a replay running meanwhile read the mark before this change.
             ratings_stale::marked.eq(diesel::dsl::sql::<diesel::sql_types::BigInt>(
@@ -65,6 +76,13 @@ pub fn survivors(conn: &mut PgConnection) -> Result<HashMap<Uuid, Uuid>, ApiErro
         .collect())
 }
 
+/// The last change the ratings include.
+pub fn as_of(conn: &mut PgConnection) -> Result<DateTime<Utc>, ApiError> {
+    Ok(ratings_as_of::table
+        .select(ratings_as_of::as_of)
+        .first(conn)?)
+}
+
 /// Whether a change still waits for the ratings to be replayed.
 pub fn pending(conn: &mut PgConnection) -> Result<bool, ApiError> {
     Ok(diesel::select(diesel::dsl::exists(
@@ -85,19 +103,31 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
         if !locked {
             return Ok(());
         }
-        let marks: Vec<(Uuid, i32, i64)> = ratings_stale::table
+        let marks: Vec<(Uuid, i32, i64, DateTime<Utc>)> = ratings_stale::table
             .select((
                 ratings_stale::event_id,
                 ratings_stale::from_round,
                 ratings_stale::marked,
+                ratings_stale::as_of,
             ))
             .load(conn)?;
-        let from_rounds: Vec<(Uuid, i32)> = marks.iter().map(|&(e, r, _)| (e, r)).collect();
+        let from_rounds: Vec<(Uuid, i32)> = marks.iter().map(|&(e, r, ..)| (e, r)).collect();
         let Some(from) = first_affected(conn, &from_rounds)? else {
             return Ok(());
         };
         replay_from(conn, from)?;
-        for (event, _, marked) in marks {
+        if let Some(latest) = marks.iter().map(|&(.., at)| at).max() {
+            diesel::update(ratings_as_of::table)
+                .set(
+                    ratings_as_of::as_of.eq(diesel::dsl::sql::<diesel::sql_types::Timestamptz>(
+                        "greatest(ratings_as_of.as_of, ",
+                    )
+                    .bind::<diesel::sql_types::Timestamptz, _>(latest)
+                    .sql(")")),
+                )
+                .execute(conn)?;
+        }
+        for (event, _, marked, _) in marks {
             diesel::delete(
                 ratings_stale::table
                     .find(event)
@@ -474,8 +504,10 @@ pub fn leaderboard(
     region: Option<Uuid>,
     min_games: u32,
     (limit, offset): (i64, i64),
-) -> Result<Vec<catan_api::RatingRow>, ApiError> {
+) -> Result<catan_api::RatingsLeaderboard, ApiError> {
     use diesel::sql_types::{BigInt, Nullable, Text};
+    // Read before the rows: a replay committing in between makes the rows newer than it says.
+    let as_of = as_of(conn)?;
     let rows: Vec<Ranked> = diesel::sql_query(
         "SELECT r.player_id, p.body AS player, r.rating, r.mu, r.sigma, r.games \
          FROM ratings r JOIN players p ON p.id = r.player_id \
@@ -486,7 +518,8 @@ pub fn leaderboard(
     .bind::<BigInt, _>(limit)
     .bind::<BigInt, _>(offset)
     .load(conn)?;
-    rows.into_iter()
+    let rows = rows
+        .into_iter()
         .zip(offset.max(0)..)
         .map(|(row, index)| {
             let player: Player = serde_json::from_value(row.player).map_err(ApiError::internal)?;
@@ -503,7 +536,8 @@ pub fn leaderboard(
                 provisional: games < min_games,
             })
         })
-        .collect()
+        .collect::<Result<_, ApiError>>()?;
+    Ok(catan_api::RatingsLeaderboard { as_of, rows })
 }
 
 /// A player's rating history, oldest game first; `None` for a player ranking does not know.
@@ -521,6 +555,7 @@ pub fn history_of(
     }
     // A merged player's history is his survivor's.
     let player = survivors(conn)?.get(&player).copied().unwrap_or(player);
+    let as_of = as_of(conn)?;
     type Row = (NaiveDate, Uuid, i32, i32, f64, f64, f64, f64);
     let rows: Vec<Row> = rating_history::table
         .filter(rating_history::player_id.eq(player))
@@ -550,6 +585,7 @@ pub fn history_of(
     );
     Ok(Some(catan_api::PlayerRatings {
         player_id: player,
+        as_of,
         rating: now.ordinal(),
         mu: now.mu,
         sigma: now.sigma,

@@ -95,6 +95,14 @@ pub mod ranking {
             event_id -> Uuid,
             from_round -> Int4,
             marked -> Int8,
+            as_of -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        ranking.ratings_as_of (only_row) {
+            only_row -> Bool,
+            as_of -> Timestamptz,
         }
     }
 
@@ -185,6 +193,7 @@ pub mod ranking {
         players,
         rating_history,
         ratings,
+        ratings_as_of,
         ratings_stale,
         season_declines,
         season_events,

@@ -140,7 +140,7 @@ pub fn apply_registration(
                     .execute(conn)?;
                 touched.push(event.id);
                 // Its date orders its games among everyone's.
-                ratings::mark_stale(conn, event.id, 0)?;
+                ratings::mark_stale(conn, event.id, 0, at)?;
                 // Its name and days show in the season tables that hold it.
                 crate::seasons::store::mark_for_event(conn, event.id)?;
             }
@@ -173,7 +173,7 @@ pub fn apply_registration(
                     .set((players::body.eq(&body), players::changed_at.eq(at)))
                     .execute(conn)?;
                 if player.merged_into.is_some() {
-                    ratings::mark_stale(conn, Uuid::nil(), 0)?;
+                    ratings::mark_stale(conn, Uuid::nil(), 0, at)?;
                     // Every season's table may list the duplicate.
                     crate::seasons::store::mark_all(conn)?;
                 } else {
@@ -239,11 +239,13 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
         .iter()
         .map(|r| serde_json::to_value(r).map_err(ApiError::internal))
         .collect::<Result<_, _>>()?;
-    // Each event's first round touched.
-    let mut first_round: BTreeMap<Uuid, i32> = BTreeMap::new();
-    for (&event, &round) in event_ids.iter().zip(&rounds) {
-        let first = first_round.entry(event).or_insert(round);
-        *first = (*first).min(round);
+    // Each event's first round touched, and its latest change.
+    let mut first_round: BTreeMap<Uuid, (i32, DateTime<Utc>)> = BTreeMap::new();
+    for ((&event, &round), result) in event_ids.iter().zip(&rounds).zip(&newest) {
+        let first = first_round
+            .entry(event)
+            .or_insert((round, result.recorded_at));
+        *first = (first.0.min(round), first.1.max(result.recorded_at));
     }
     // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
     diesel::sql_query(
@@ -259,8 +261,8 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
     .bind::<Array<BigInt>, _>(&seqs)
     .bind::<Array<Jsonb>, _>(&bodies)
     .execute(conn)?;
-    for (&event, &round) in &first_round {
-        ratings::mark_stale(conn, event, round)?;
+    for (&event, &(round, changed_at)) in &first_round {
+        ratings::mark_stale(conn, event, round, changed_at)?;
     }
     let touched: Vec<Uuid> = first_round.into_keys().collect();
     mark_stale(conn, &touched)

@@ -9,7 +9,7 @@ use crate::types::{
 use catan_domain::partner::{PartnerGame, partner_standings_with_drops};
 use catan_domain::playoffs::{PlayoffPlan, placements, playoff_plan};
 use catan_domain::results::Stage;
-use catan_domain::standings::{ClassicRow, Game, classic_standings, format_percent};
+use catan_domain::standings::{ClassicRow, Game, classic_standings};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap};
 use uuid::Uuid;
@@ -102,8 +102,8 @@ impl EventRecord {
                     name: entry.name.clone(),
                     status: entry.status,
                     vp: row.vp,
-                    vp_share: format_percent(&row.vp_share),
-                    vp_share_exact: format!("{}/{}", row.vp_share.numer(), row.vp_share.denom()),
+                    vp_share: row.vp_share.percent(),
+                    vp_share_exact: row.vp_share.exact(),
                     games: row.games,
                     wins: row.wins,
                     three_player_games: row.three_player_games,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive};
 
 use crate::PlayerId;
 use crate::results::{TableResult, WINNING_VP};
@@ -33,22 +33,80 @@ impl Game {
     }
 }
 
+/// Every table's share basis divides this: a 4-player table's total (at most 4 × 10 credited VP)
+/// and four times a 3-player table's (at most 4 × 30). It is twice lcm(1..=40), for 4 × 16 = 2⁶.
+const SHARE_UNITS: i128 = 10_685_862_914_126_400;
+
+/// A VP share, or a sum of them, in percent and exact: a whole number of 1/`SHARE_UNITS` of a
+/// percent. Adding and comparing are integer operations (an event's standings add up thousands;
+/// unbounded rationals cost a division by their gcd at every step). A sum of a million games
+/// stays far below `i128::MAX`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VpShare(i128);
+
+impl VpShare {
+    pub const ZERO: VpShare = VpShare(0);
+
+    /// The same value as an unbounded rational.
+    pub fn to_rational(self) -> BigRational {
+        BigRational::new(BigInt::from(self.0), BigInt::from(SHARE_UNITS))
+    }
+
+    /// Two decimals, halves rounded up, as [`format_percent`] writes them.
+    pub fn percent(self) -> String {
+        hundredths_text(self.0, SHARE_UNITS).unwrap_or_else(|| format_percent(&self.to_rational()))
+    }
+
+    /// In lowest terms, `numerator/denominator` ("8000/9", "0/1").
+    pub fn exact(self) -> String {
+        let divisor = self.0.gcd(&SHARE_UNITS);
+        format!("{}/{}", self.0 / divisor, SHARE_UNITS / divisor)
+    }
+}
+
+impl std::ops::Add for VpShare {
+    type Output = VpShare;
+    fn add(self, other: VpShare) -> VpShare {
+        VpShare(self.0 + other.0)
+    }
+}
+
+impl std::ops::AddAssign for VpShare {
+    fn add_assign(&mut self, other: VpShare) {
+        self.0 += other.0;
+    }
+}
+
+impl std::iter::Sum for VpShare {
+    fn sum<I: Iterator<Item = VpShare>>(shares: I) -> VpShare {
+        shares.fold(VpShare::ZERO, |a, b| a + b)
+    }
+}
+
 /// A player's share of the table, in percent, exact: credited / table total * 100, where a
 /// 3-player table's total is raised by its average (total * 4/3) so that 3-player tables give no
-/// advantage. `table` holds every player's credited VP, this player's included.
+/// advantage. `table` holds every player's credited VP, this player's included: 3 or 4 players of
+/// at most 10 credited VP each, as every validated sheet has.
 ///
 /// A table total of 0 cannot come from validated sheets (everyone has at least 2 VP); it gives a
 /// share of 0 rather than a division by zero.
-pub fn vp_share(credited: u8, table: &[u8]) -> BigRational {
-    let total: u32 = table.iter().map(|&vp| u32::from(vp)).sum();
+pub fn vp_share(credited: u8, table: &[u8]) -> VpShare {
+    let total: i128 = table.iter().map(|&vp| i128::from(vp)).sum();
     if total == 0 {
-        return BigRational::zero();
+        return VpShare::ZERO;
     }
-    let mut basis = BigRational::from_integer(BigInt::from(total));
-    if table.len() == 3 {
-        basis *= BigRational::new(BigInt::from(4), BigInt::from(3));
-    }
-    BigRational::from_integer(BigInt::from(u32::from(credited) * 100)) / basis
+    // 100 c / t, or on a 3-player table 100 c / (4t / 3) = 300 c / 4t.
+    let (numerator, basis) = if table.len() == 3 {
+        (300 * i128::from(credited), 4 * total)
+    } else {
+        (100 * i128::from(credited), total)
+    };
+    debug_assert_eq!(
+        SHARE_UNITS % basis,
+        0,
+        "a table beyond the rules: {table:?}"
+    );
+    VpShare(numerator * (SHARE_UNITS / basis))
 }
 
 /// One line of the classic standings.
@@ -60,7 +118,7 @@ pub struct ClassicRow {
     /// Credited VP over all games.
     pub vp: u32,
     /// Sum of the player's [`vp_share`]s, in percent.
-    pub vp_share: BigRational,
+    pub vp_share: VpShare,
     pub games: u32,
     /// Games credited 10, i.e. won.
     pub wins: u32,
@@ -95,7 +153,7 @@ pub fn classic_standings(entrants: &[PlayerId], games: &[Game]) -> Vec<ClassicRo
                 rank: 0,
                 player,
                 vp: 0,
-                vp_share: BigRational::zero(),
+                vp_share: VpShare::ZERO,
                 games: 0,
                 wins: 0,
                 three_player_games: 0,
@@ -137,6 +195,12 @@ pub fn classic_standings(entrants: &[PlayerId], games: &[Game]) -> Vec<ClassicRo
 /// Two decimals, halves rounded up (away from zero): 85.694.. -> "85.69", 28.125 -> "28.13",
 /// 15.625 -> "15.63".
 pub fn format_percent(value: &BigRational) -> String {
+    // Season points and shares fit in 128 bits unless a season is absurdly long.
+    if let (Some(numerator), Some(denominator)) = (value.numer().to_i128(), value.denom().to_i128())
+        && let Some(text) = hundredths_text(numerator, denominator)
+    {
+        return text;
+    }
     // `Ratio::round` rounds halves away from zero.
     let hundredths = (value * BigRational::from_integer(BigInt::from(100)))
         .round()
@@ -144,6 +208,25 @@ pub fn format_percent(value: &BigRational) -> String {
     let sign = if hundredths.is_negative() { "-" } else { "" };
     let (units, cents) = hundredths.abs().div_rem(&BigInt::from(100));
     format!("{sign}{units}.{cents:02}")
+}
+
+/// `numerator / denominator` (a positive denominator) with two decimals, halves rounded away from
+/// zero; none when 100 × `numerator` is beyond 128 bits.
+fn hundredths_text(numerator: i128, denominator: i128) -> Option<String> {
+    let scaled = numerator.unsigned_abs().checked_mul(100)?;
+    let denominator = denominator.unsigned_abs();
+    let (quotient, remainder) = (scaled / denominator, scaled % denominator);
+    let hundredths = quotient + u128::from(remainder >= denominator - remainder);
+    let sign = if numerator < 0 && hundredths > 0 {
+        "-"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{sign}{}.{:02}",
+        hundredths / 100,
+        hundredths % 100
+    ))
 }
 
 #[cfg(test)]
@@ -202,18 +285,19 @@ mod tests {
                         .find(|&&(p, _)| p == who)
                         .unwrap()
                         .1;
-                    format_percent(&vp_share(credited, &table))
+                    vp_share(credited, &table).percent()
                 })
                 .collect()
         };
         assert_eq!(shares(&[0, 1, 2], a), ["31.25", "26.67", "27.78"]);
         assert_eq!(shares(&[3, 4, 5], b), ["33.33", "30.30", "22.22"]);
-        assert_eq!(format_percent(&row_a.vp_share), "85.69");
-        assert_eq!(format_percent(&row_b.vp_share), "85.86");
+        assert_eq!(row_a.vp_share.percent(), "85.69");
+        assert_eq!(row_b.vp_share.percent(), "85.86");
         assert_eq!(
-            row_a.vp_share,
+            row_a.vp_share.to_rational(),
             ratio(1000, 32) + ratio(800, 30) + ratio(1000, 36)
         );
+        assert_eq!(row_a.vp_share.exact(), "3085/36");
         let order: Vec<(u32, PlayerId)> = standings.iter().map(|r| (r.rank, r.player)).collect();
         assert_eq!(order, [(1, b), (2, a)]);
     }
@@ -223,24 +307,27 @@ mod tests {
         let (a, b, c) = (player(1), player(2), player(3));
         let game = played(&[(a, 10), (b, 9), (c, 5)], Some(a));
         let table = game.table();
-        assert_eq!(vp_share(10, &table), ratio(1000, 32));
+        assert_eq!(vp_share(10, &table).to_rational(), ratio(1000, 32));
         let formatted: Vec<String> = [10, 9, 5]
             .iter()
-            .map(|&vp| format_percent(&vp_share(vp, &table)))
+            .map(|&vp| vp_share(vp, &table).percent())
             .collect();
         assert_eq!(formatted, ["31.25", "28.13", "15.63"]);
 
         let standings = classic_standings(&[a, b, c], &[game]);
         assert!(standings.iter().all(|row| row.three_player_games == 1));
         // The raised total keeps the table's shares summing to 75%, as a fourth player would.
-        let table_share: BigRational = standings.iter().map(|row| row.vp_share.clone()).sum();
-        assert_eq!(table_share, BigRational::from_integer(BigInt::from(75)));
+        let table_share: VpShare = standings.iter().map(|row| row.vp_share).sum();
+        assert_eq!(table_share.to_rational(), ratio(75, 1));
+        assert_eq!(table_share.exact(), "75/1");
     }
 
     #[test]
     fn four_player_share_is_credited_vp_over_the_table_total() {
-        assert_eq!(vp_share(8, &[10, 8, 7, 5]), ratio(800, 30));
-        assert_eq!(vp_share(0, &[0, 0, 0]), BigRational::zero());
+        assert_eq!(vp_share(8, &[10, 8, 7, 5]).to_rational(), ratio(800, 30));
+        assert_eq!(vp_share(8, &[10, 8, 7, 5]).exact(), "80/3");
+        assert_eq!(vp_share(0, &[0, 0, 0]), VpShare::ZERO);
+        assert_eq!(VpShare::ZERO.exact(), "0/1");
     }
 
     #[test]
@@ -307,7 +394,7 @@ mod tests {
                 rank: 2,
                 player: idle,
                 vp: 0,
-                vp_share: BigRational::zero(),
+                vp_share: VpShare::ZERO,
                 games: 0,
                 wins: 0,
                 three_player_games: 0
@@ -327,7 +414,7 @@ mod tests {
         }];
         let standings = classic_standings(&[a], &games);
         assert_eq!(standings.len(), 1);
-        assert_eq!(standings[0].vp_share, ratio(1000, 30));
+        assert_eq!(standings[0].vp_share.to_rational(), ratio(1000, 30));
     }
 
     #[test]
@@ -382,7 +469,7 @@ mod tests {
             prop_assert_eq!(listed, expected);
 
             for pair in standings.windows(2) {
-                let key = |r: &ClassicRow| (r.vp, r.vp_share.clone(), r.wins);
+                let key = |r: &ClassicRow| (r.vp, r.vp_share, r.wins);
                 prop_assert!(key(&pair[0]) >= key(&pair[1]));
                 if key(&pair[0]) == key(&pair[1]) {
                     prop_assert!(pair[0].player < pair[1].player);
@@ -407,9 +494,35 @@ mod tests {
                 prop_assert_eq!(row.vp, seats.iter().map(|(vp, _)| u32::from(*vp)).sum::<u32>());
                 prop_assert_eq!(row.wins as usize, seats.iter().filter(|(vp, _)| *vp == WINNING_VP).count());
                 prop_assert_eq!(row.three_player_games as usize, seats.iter().filter(|(_, t)| t.len() == 3).count());
-                let share: BigRational = seats.iter().map(|(vp, t)| vp_share(*vp, t)).sum();
-                prop_assert_eq!(&row.vp_share, &share);
+                // Summed apart as unbounded rationals: the fixed denominator loses nothing.
+                let share: BigRational = seats.iter().map(|(vp, t)| rational_share(*vp, t)).sum();
+                prop_assert_eq!(row.vp_share.to_rational(), share.clone());
+                prop_assert_eq!(row.vp_share.percent(), format_percent(&share));
+                prop_assert_eq!(row.vp_share.exact(), format!("{}/{}", share.numer(), share.denom()));
             }
         }
+
+        #[test]
+        fn every_table_of_the_rules_has_an_exact_share(
+            table in vec(0u8..=WINNING_VP, 3..=4),
+            seat in 0usize..4,
+        ) {
+            let credited = table[seat % table.len()];
+            prop_assert_eq!(vp_share(credited, &table).to_rational(), rational_share(credited, &table));
+        }
+    }
+
+    /// The rule's share as an unbounded rational, computed without [`VpShare`].
+    fn rational_share(credited: u8, table: &[u8]) -> BigRational {
+        let total: i64 = table.iter().map(|&vp| i64::from(vp)).sum();
+        if total == 0 {
+            return ratio(0, 1);
+        }
+        let basis = if table.len() == 3 {
+            ratio(total * 4, 3)
+        } else {
+            ratio(total, 1)
+        };
+        ratio(i64::from(credited) * 100, 1) / basis
     }
 }

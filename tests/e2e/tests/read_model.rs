@@ -209,12 +209,20 @@ async fn a_correction_replays_the_ratings_from_the_game_it_changes() {
     let mut corrected = won_by_first(&players1[0], &[3, 5, 4, 10]);
     corrected.winner_player_id = Some(loser);
     let etag = format!("\"v{}\"", first.version);
-    fx.director
+    let correction = fx
+        .director
         .correct_result(fx.event.id, 1, 1, &corrected, &etag)
         .await
         .expect("correction");
     ts.settled().await;
     let after = ts.anonymous.player_ratings(winner).await.expect("ratings");
+    assert!(after.as_of > before.as_of, "the ratings say they moved on");
+    assert!(
+        (after.as_of - correction.recorded_at).num_microseconds() == Some(0),
+        "the correction is the last change they include: {} against {}",
+        after.as_of,
+        correction.recorded_at
+    );
     assert_eq!(after.games.len(), 2);
     assert!(
         after.games[0].mu_after < after.games[0].mu_before,
@@ -231,6 +239,8 @@ async fn a_correction_replays_the_ratings_from_the_game_it_changes() {
         .ratings_leaderboard(None, Some(3))
         .await
         .expect("leaderboard");
+    assert_eq!(board.as_of, after.as_of, "one ratings, one as_of");
+    let board = board.rows;
     assert_eq!(board.len(), 8);
     assert!(board.windows(2).all(|w| w[0].rating >= w[1].rating));
     assert!(board.iter().all(|r| r.provisional && r.games == 2));

@@ -851,6 +851,25 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     assert_eq!(passed, star_won - 1, "{qualified:?}");
     assert_eq!(qualified.iter().filter(|q| q.player_id == star).count(), 1);
     let national_before = season_table(&ts, national.id).await;
+    // The qualified list is a bare array: the last change it includes, its table's, is a header.
+    let listed = ts
+        .http(
+            Method::GET,
+            &format!("/v1/seasons/{}/qualified", regional.id),
+        )
+        .send()
+        .await;
+    let page = ts
+        .anonymous
+        .season_standings(regional.id, None, 1, 0)
+        .await
+        .expect("a page");
+    let listed_as_of: chrono::DateTime<chrono::Utc> = listed
+        .header("as-of")
+        .expect("As-Of")
+        .parse()
+        .expect("RFC 3339");
+    assert_eq!(listed_as_of, page.as_of);
 
     // Conditional reads: the same page answers 304 to its ETag; the region filter keeps the
     // season-wide rank; CSV has a header and a line a player.
@@ -1170,6 +1189,70 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     let expected_trend = history.rating - (back.mu_before - 3.0 * back.sigma_before);
     assert!((page.rating.trend - expected_trend).abs() < 1e-9);
     assert_eq!(page.rating.trend_games, 5);
+    // Each read says how fresh it is: the page includes the ratings, which include every sheet.
+    let latest_sheet = played
+        .iter()
+        .flat_map(|e| e.results.values())
+        .map(|r| r.recorded_at)
+        .max()
+        .expect("sheets");
+    assert!(
+        history.as_of >= latest_sheet,
+        "{} {latest_sheet}",
+        history.as_of
+    );
+    assert!(page.as_of >= history.as_of);
+    // Head to head with the star's most frequent opponent (not the merged pair), from the sheets:
+    // the winner finishes first, then more VP; equal VP finish level.
+    let shared: Vec<&TableResult> = played
+        .iter()
+        .flat_map(|e| e.results.values())
+        .filter(|r| r.scores.iter().any(|s| s.player_id == star))
+        .collect();
+    let mut met: BTreeMap<Uuid, usize> = BTreeMap::new();
+    for r in &shared {
+        for s in &r.scores {
+            if ![star, dup, p[1]].contains(&s.player_id) {
+                *met.entry(s.player_id).or_default() += 1;
+            }
+        }
+    }
+    let rival = met
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(x, _)| *x)
+        .expect("an opponent");
+    let finish = |r: &TableResult, x: Uuid| {
+        let vp = r.scores.iter().find(|s| s.player_id == x).map(|s| s.vp);
+        vp.map(|vp| (r.winner_player_id == Some(x), vp))
+    };
+    let (mut ahead, mut behind, mut level) = (0, 0, 0);
+    for r in &shared {
+        if let (Some(mine), Some(theirs)) = (finish(r, star), finish(r, rival)) {
+            match mine.cmp(&theirs) {
+                Ordering::Greater => ahead += 1,
+                Ordering::Less => behind += 1,
+                Ordering::Equal => level += 1,
+            }
+        }
+    }
+    let h2h = ts
+        .anonymous
+        .head_to_head(star, rival)
+        .await
+        .expect("head to head");
+    assert_eq!((h2h.ahead, h2h.behind, h2h.level), (ahead, behind, level));
+    assert_eq!(h2h.games.len(), met[&rival]);
+    let last_shared = shared
+        .iter()
+        .filter(|r| finish(r, rival).is_some())
+        .map(|r| r.recorded_at)
+        .max()
+        .expect("a shared game");
+    assert!(
+        h2h.as_of >= last_shared,
+        "it includes the last game they shared"
+    );
     let as_dup = ts.anonymous.player_profile(dup).await.expect("profile");
     let as_survivor = ts.anonymous.player_profile(p[1]).await.expect("profile");
     assert_eq!(as_dup, as_survivor);

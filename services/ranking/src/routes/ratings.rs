@@ -3,7 +3,9 @@
 use crate::State;
 use crate::ratings;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use catan_api::{PlayerRatings, Prediction, PredictionRequest, Problem, RatingRow, WinChance};
+use catan_api::{
+    PlayerRatings, Prediction, PredictionRequest, Problem, RatingsLeaderboard, WinChance,
+};
 use catan_domain::ratings::Model;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::ErrorCode;
@@ -33,12 +35,12 @@ struct LeaderboardQuery {
 }
 
 /// The ratings leaderboard, best first: every rated player's μ − 3σ (the openskill model's
-/// Weng-Lin Plackett-Luce rating, updated game by game in the order played). Paginated; carries an
-/// `ETag`. Needs no token.
+/// Weng-Lin Plackett-Luce rating, updated game by game in the order played), and `as_of`, the
+/// last change the ratings include. Paginated; carries an `ETag`. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(LeaderboardQuery, PageQuery),
-    responses((status = 200, body = Vec<RatingRow>), (status = 304, description = "Unchanged since the `If-None-Match` version"))
+    responses((status = 200, body = RatingsLeaderboard), (status = 304, description = "Unchanged since the `If-None-Match` version"))
 )]
 #[get("/v1/ratings")]
 async fn leaderboard(
@@ -53,15 +55,16 @@ async fn leaderboard(
     } = query.into_inner();
     let min_games = min_games.map_or(DEFAULT_MIN_GAMES, u32::from);
     let bounds = (page.query().limit(), page.query().offset());
-    let rows = db::run(&state.pool, move |conn| {
+    let board = db::run(&state.pool, move |conn| {
         ratings::leaderboard(conn, region_id, min_games, bounds)
     })
     .await?;
-    conditional::respond_json(&request, page.response(rows.len()), &rows)
+    conditional::respond_json(&request, page.response(board.rows.len()), &board)
 }
 
-/// A player's rating now, and game by game with μ and σ before and after, oldest first. A merged
-/// player's is his survivor's. Carries an `ETag`. Needs no token.
+/// A player's rating now, and game by game with μ and σ before and after, oldest first; `as_of` is
+/// the last change the ratings include. A merged player's is his survivor's. Carries an `ETag`.
+/// Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("player_id" = Uuid, Path)),

@@ -280,12 +280,15 @@ fn accepts_csv(request: &HttpRequest) -> bool {
 /// The season's qualified players: first each counting event's top `event_slots` in play order
 /// (a slot whose player already holds a place or declined passes down the event's placements
 /// with `pass_down`, naming whose it was), then the season table's best `season_slots` not
-/// otherwise qualified. Carries an `ETag`. Needs no token.
+/// otherwise qualified. The list is a bare array, so the last change it includes is the `As-Of`
+/// header. Carries an `ETag`. Needs no token.
 #[utoipa::path(
     tag = "ranking",
     params(("season_id" = Uuid, Path)),
     responses(
-        (status = 200, body = Vec<QualifiedPlayer>),
+        (status = 200, body = Vec<QualifiedPlayer>, headers(
+            ("ETag" = String, description = "The list's version"),
+            ("As-Of" = String, description = "The last change the list includes (RFC 3339)"))),
         (status = 304, description = "Unchanged since the `If-None-Match` version"),
         (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
     )
@@ -297,12 +300,17 @@ async fn season_qualified(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let served = db::run(&state.pool, move |conn| read::qualified(conn, id))
+    let (served, as_of) = db::run(&state.pool, move |conn| read::qualified(conn, id))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
+    let mut response = super::with_freshness(served.behind);
+    response.insert_header((
+        "As-Of",
+        as_of.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+    ));
     Ok(conditional::respond(
         &request,
-        super::with_freshness(served.behind),
+        response,
         &served.etag,
         "application/json",
         served.body,

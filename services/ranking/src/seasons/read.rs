@@ -184,25 +184,34 @@ pub fn standings(
 struct QualifiedRow {
     #[diesel(sql_type = diesel::sql_types::Text)]
     etag: String,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    as_of: DateTime<Utc>,
     #[diesel(sql_type = diesel::sql_types::Text)]
     qualified: String,
     #[diesel(sql_type = diesel::sql_types::Bool)]
     behind: bool,
 }
 
-/// A season's qualified players, as stored; `None` for an unknown season.
-pub fn qualified(conn: &mut PgConnection, season_id: Uuid) -> Result<Option<Served>, ApiError> {
+/// A season's qualified players as stored, with the last change they include; `None` for an
+/// unknown season.
+pub fn qualified(
+    conn: &mut PgConnection,
+    season_id: Uuid,
+) -> Result<Option<(Served, DateTime<Utc>)>, ApiError> {
     let row: Option<QualifiedRow> = diesel::sql_query(
-        "SELECT etag, qualified, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
+        "SELECT etag, as_of, qualified, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
          FROM season_views WHERE season_id = $1",
     )
     .bind::<diesel::sql_types::Uuid, _>(season_id)
     .get_result(conn)
     .optional()?;
-    Ok(row.map(|row| Served {
-        etag: etag_of(format!("{} qualified", row.etag).as_bytes()),
-        rows: 0,
-        body: row.qualified,
-        behind: row.behind,
+    Ok(row.map(|row| {
+        let served = Served {
+            etag: etag_of(format!("{} qualified", row.etag).as_bytes()),
+            rows: 0,
+            body: row.qualified,
+            behind: row.behind,
+        };
+        (served, row.as_of)
     }))
 }

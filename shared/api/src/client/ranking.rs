@@ -32,7 +32,7 @@ impl ApiClient {
         &self,
         region_id: Option<Uuid>,
         min_games: Option<u32>,
-    ) -> ClientResult<Vec<RatingRow>> {
+    ) -> ClientResult<RatingsLeaderboard> {
         let mut query = vec![];
         if let Some(region) = region_id {
             query.push(format!("region_id={region}"));

@@ -233,6 +233,14 @@ pub struct RatingRow {
     pub provisional: bool,
 }
 
+/// A page of the ratings leaderboard, best first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatingsLeaderboard {
+    /// The last change the ratings include.
+    pub as_of: DateTime<Utc>,
+    pub rows: Vec<RatingRow>,
+}
+
 /// One game of a player's rating history.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RatedGameRow {
@@ -252,6 +260,8 @@ pub struct RatedGameRow {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PlayerRatings {
     pub player_id: Uuid,
+    /// The last change the ratings include.
+    pub as_of: DateTime<Utc>,
     /// μ − 3σ now; a new player's (25 − 3 × 25/3 = 0) before any game.
     pub rating: f64,
     pub mu: f64,
@@ -301,6 +311,9 @@ pub struct SharedGame {
 pub struct HeadToHead {
     pub player_id: Uuid,
     pub opponent_id: Uuid,
+    /// The last change this includes: the latest of the shared games' results and the two
+    /// players' records.
+    pub as_of: DateTime<Utc>,
     /// Games the player finished ahead of the opponent.
     pub ahead: u32,
     /// Games the opponent finished ahead.

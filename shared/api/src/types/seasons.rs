@@ -238,4 +238,7 @@ pub struct PlayerProfile {
     /// The seasons whose table lists him, latest first.
     pub seasons: Vec<ProfileSeason>,
     pub qualifications: Vec<ProfileQualification>,
+    /// The last change the page includes: the latest of the player's record, his events' results,
+    /// his seasons' tables and the ratings.
+    pub as_of: DateTime<Utc>,
 }

@@ -7,3 +7,14 @@ CREATE TABLE ratings_as_of (
     as_of timestamptz NOT NULL
 );
 INSERT INTO ratings_as_of (as_of) VALUES ('1970-01-01T00:00:00Z');
+-- A posted or corrected result marks its own table, not its event from its round: a new table
+-- moves only its players' later games, so the replay starts from those players alone.
+-- `ratings_stale` keeps the marks of whole events (a changed date, a merge).
+CREATE TABLE ratings_stale_games (
+    event_id uuid NOT NULL,
+    round integer NOT NULL,
+    table_number integer NOT NULL,
+    marked bigint NOT NULL DEFAULT nextval('ratings_stale_marked_seq'),
+    as_of timestamptz NOT NULL,
+    PRIMARY KEY (event_id, round, table_number)
+);

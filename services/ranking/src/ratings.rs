@@ -2,14 +2,14 @@
 //! date, event, round, table), from the first game a change affects.
 
 use crate::schema::ranking::{
-    events, players, rating_history, ratings, ratings_as_of, ratings_stale,
+    events, players, rating_history, ratings, ratings_as_of, ratings_stale, ratings_stale_games,
 };
 use catan_api::{Event, Player, ResultStatus, Stage, StandingsCount, TableResult};
 use catan_domain::ratings::{Model, RatedGame, Rating, Ratings};
 use catan_kit::ApiError;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use uuid::Uuid;
 
 /// Where a game falls in the order of play.
@@ -44,6 +44,33 @@ pub fn mark_stale(
             )),
         ))
         .execute(conn)?;
+    Ok(())
+}
+
+/// Asks for the ratings to be replayed from each of these tables (event, round, table) on, for
+/// changes made at their times. One statement for a page of results.
+pub fn mark_games(
+    conn: &mut PgConnection,
+    tables: &[(Uuid, i32, i32)],
+    changed_at: &[DateTime<Utc>],
+) -> Result<(), ApiError> {
+    use diesel::sql_types::{Array, Integer, Timestamptz, Uuid as SqlUuid};
+    let events: Vec<Uuid> = tables.iter().map(|t| t.0).collect();
+    let rounds: Vec<i32> = tables.iter().map(|t| t.1).collect();
+    let numbers: Vec<i32> = tables.iter().map(|t| t.2).collect();
+    // Numbered anew on conflict: a replay running meanwhile read the mark before this change.
+    diesel::sql_query(
+        "INSERT INTO ratings_stale_games (event_id, round, table_number, as_of) \
+         SELECT * FROM unnest($1, $2, $3, $4) \
+         ON CONFLICT (event_id, round, table_number) DO UPDATE SET \
+            marked = nextval('ratings_stale_marked_seq'), \
+            as_of = greatest(ratings_stale_games.as_of, excluded.as_of)",
+    )
+    .bind::<Array<SqlUuid>, _>(&events)
+    .bind::<Array<Integer>, _>(&rounds)
+    .bind::<Array<Integer>, _>(&numbers)
+    .bind::<Array<Timestamptz>, _>(changed_at)
+    .execute(conn)?;
     Ok(())
 }
 
@@ -85,10 +112,15 @@ pub fn as_of(conn: &mut PgConnection) -> Result<DateTime<Utc>, ApiError> {
 
 /// Whether a change still waits for the ratings to be replayed.
 pub fn pending(conn: &mut PgConnection) -> Result<bool, ApiError> {
-    Ok(diesel::select(diesel::dsl::exists(
+    let events: bool = diesel::select(diesel::dsl::exists(
         ratings_stale::table.select(ratings_stale::event_id),
     ))
-    .get_result(conn)?)
+    .get_result(conn)?;
+    let games: bool = diesel::select(diesel::dsl::exists(
+        ratings_stale_games::table.select(ratings_stale_games::event_id),
+    ))
+    .get_result(conn)?;
+    Ok(events || games)
 }
 
 /// Replays the ratings from the earliest game a change asked for, if any asked. One replica
@@ -111,12 +143,31 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
                 ratings_stale::as_of,
             ))
             .load(conn)?;
-        let from_rounds: Vec<(Uuid, i32)> = marks.iter().map(|&(e, r, ..)| (e, r)).collect();
-        let Some(from) = first_affected(conn, &from_rounds)? else {
+        let game_marks: Vec<(Uuid, i32, i32, i64, DateTime<Utc>)> = ratings_stale_games::table
+            .select((
+                ratings_stale_games::event_id,
+                ratings_stale_games::round,
+                ratings_stale_games::table_number,
+                ratings_stale_games::marked,
+                ratings_stale_games::as_of,
+            ))
+            .load(conn)?;
+        // A whole event's mark is its table 0: before every table of its round.
+        let starts: Vec<(Uuid, i32, i32)> = marks
+            .iter()
+            .map(|&(e, r, ..)| (e, r, 0))
+            .chain(game_marks.iter().map(|&(e, r, t, ..)| (e, r, t)))
+            .collect();
+        let Some(from) = first_affected(conn, &starts)? else {
             return Ok(());
         };
-        replay_from(conn, from)?;
-        if let Some(latest) = marks.iter().map(|&(.., at)| at).max() {
+        replay_from(conn, from, &starts)?;
+        let latest = marks
+            .iter()
+            .map(|&(.., at)| at)
+            .chain(game_marks.iter().map(|&(.., at)| at))
+            .max();
+        if let Some(latest) = latest {
             diesel::update(ratings_as_of::table)
                 .set(
                     ratings_as_of::as_of.eq(diesel::dsl::sql::<diesel::sql_types::Timestamptz>(
@@ -135,22 +186,31 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
             )
             .execute(conn)?;
         }
+        let taken: Vec<i64> = game_marks
+            .iter()
+            .map(|&(_, _, _, marked, _)| marked)
+            .collect();
+        diesel::delete(
+            ratings_stale_games::table.filter(ratings_stale_games::marked.eq_any(taken)),
+        )
+        .execute(conn)?;
         Ok(())
     })
 }
 
-/// The first game the marks affect; none when they name only events not known yet.
+/// The first game the marks (event, round, table) affect; none when they name only events not
+/// known yet.
 fn first_affected(
     conn: &mut PgConnection,
-    marks: &[(Uuid, i32)],
+    marks: &[(Uuid, i32, i32)],
 ) -> Result<Option<GameKey>, ApiError> {
-    if marks.iter().any(|(event, _)| event.is_nil()) {
+    if marks.iter().any(|(event, ..)| event.is_nil()) {
         // Before every game: the first day PostgreSQL's `date` holds (chrono's own first day is
         // out of its range).
         let first = NaiveDate::from_ymd_opt(-4713, 11, 24).unwrap_or(NaiveDate::MIN);
         return Ok(Some((first, Uuid::nil(), 0, 0)));
     }
-    let ids: Vec<Uuid> = marks.iter().map(|(e, _)| *e).collect();
+    let ids: Vec<Uuid> = marks.iter().map(|(e, ..)| *e).collect();
     let dates: HashMap<Uuid, NaiveDate> = events::table
         .filter(events::id.eq_any(&ids))
         .select((events::id, events::starts_on))
@@ -159,7 +219,7 @@ fn first_affected(
         .collect();
     Ok(marks
         .iter()
-        .filter_map(|(event, round)| Some((*dates.get(event)?, *event, *round, 0)))
+        .filter_map(|&(event, round, table)| Some((*dates.get(&event)?, event, round, table)))
         .min())
 }
 
@@ -254,54 +314,53 @@ impl HistoryColumns {
 }
 
 /// A stored history row: the game, the player, and his rating before and after.
-type HistoryRow = (NaiveDate, Uuid, i32, i32, Uuid, f64, f64, f64, f64);
+#[derive(QueryableByName)]
+#[diesel(table_name = rating_history)]
+struct StoredRow {
+    played_on: NaiveDate,
+    event_id: Uuid,
+    round: i32,
+    table_number: i32,
+    player_id: Uuid,
+    mu_before: f64,
+    sigma_before: f64,
+    mu_after: f64,
+    sigma_after: f64,
+}
+
+impl StoredRow {
+    fn entry(self) -> ((GameKey, Uuid), (Rating, Rating)) {
+        let key = (self.played_on, self.event_id, self.round, self.table_number);
+        let before = Rating {
+            mu: self.mu_before,
+            sigma: self.sigma_before,
+        };
+        let after = Rating {
+            mu: self.mu_after,
+            sigma: self.sigma_after,
+        };
+        ((key, self.player_id), (before, after))
+    }
+}
 
 /// A player's rating before and after each game he played, by game and player.
 type History = HashMap<(GameKey, Uuid), (Rating, Rating)>;
 
 /// The history stored from `from` on.
 fn stored_history(conn: &mut PgConnection, from: GameKey) -> Result<History, ApiError> {
+    use diesel::sql_types::{Date, Integer, Uuid as SqlUuid};
     let (day, event, round, table) = from;
-    let rows: Vec<HistoryRow> = rating_history::table
-        .filter(
-            diesel::dsl::sql::<diesel::sql_types::Bool>(
-                "(played_on, event_id, round, table_number) >= (",
-            )
-            .bind::<diesel::sql_types::Date, _>(day)
-            .sql(", ")
-            .bind::<diesel::sql_types::Uuid, _>(event)
-            .sql(", ")
-            .bind::<diesel::sql_types::Integer, _>(round)
-            .sql(", ")
-            .bind::<diesel::sql_types::Integer, _>(table)
-            .sql(")"),
-        )
-        .select((
-            rating_history::played_on,
-            rating_history::event_id,
-            rating_history::round,
-            rating_history::table_number,
-            rating_history::player_id,
-            rating_history::mu_before,
-            rating_history::sigma_before,
-            rating_history::mu_after,
-            rating_history::sigma_after,
-        ))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|(d, e, r, t, player, mu0, sigma0, mu1, sigma1)| {
-            let before = Rating {
-                mu: mu0,
-                sigma: sigma0,
-            };
-            let after = Rating {
-                mu: mu1,
-                sigma: sigma1,
-            };
-            (((d, e, r, t), player), (before, after))
-        })
-        .collect())
+    let rows: Vec<StoredRow> = diesel::sql_query(
+        "SELECT played_on, event_id, round, table_number, player_id, mu_before, sigma_before, \
+            mu_after, sigma_after FROM rating_history \
+         WHERE (played_on, event_id, round, table_number) >= ($1, $2, $3, $4)",
+    )
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table)
+    .load(conn)?;
+    Ok(rows.into_iter().map(StoredRow::entry).collect())
 }
 
 /// Deletes the history rows of these games and players.
@@ -330,24 +389,51 @@ fn delete_history(conn: &mut PgConnection, gone: &[(GameKey, Uuid)]) -> Result<(
     Ok(())
 }
 
-fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
+/// Games picked by event: a whole event from a round on (`table` 0), or one table of it.
+#[derive(Default)]
+struct Selection {
+    events: Vec<Uuid>,
+    rounds: Vec<i32>,
+    tables: Vec<i32>,
+}
+
+impl Selection {
+    fn push(&mut self, event: Uuid, round: i32, table: i32) {
+        self.events.push(event);
+        self.rounds.push(round);
+        self.tables.push(table);
+    }
+
+    /// The SQL condition that a row of `alias` is selected, on binds `$1` to `$3`.
+    fn condition(alias: &str) -> String {
+        format!(
+            "EXISTS (SELECT 1 FROM unnest($1::uuid[], $2::int[], $3::int[]) \
+                AS s(event_id, round, table_number) WHERE s.event_id = {alias}.event_id AND \
+                CASE WHEN s.table_number = 0 THEN {alias}.round >= s.round \
+                ELSE ({alias}.round, {alias}.table_number) = (s.round, s.table_number) END)"
+        )
+    }
+}
+
+/// The results of the selected games.
+fn selected_results(conn: &mut PgConnection, games: &Selection) -> Result<Vec<ToReplay>, ApiError> {
+    use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
+    Ok(diesel::sql_query(format!(
+        "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k \
+         JOIN events e ON e.id = k.event_id WHERE {}",
+        Selection::condition("k")
+    ))
+    .bind::<Array<SqlUuid>, _>(&games.events)
+    .bind::<Array<Integer>, _>(&games.rounds)
+    .bind::<Array<Integer>, _>(&games.tables)
+    .load(conn)?)
+}
+
+/// Every result from `from` on.
+fn results_from(conn: &mut PgConnection, from: GameKey) -> Result<Vec<ToReplay>, ApiError> {
     use diesel::sql_types::{Date, Integer, Uuid as SqlUuid};
     let (day, event, round, table) = from;
-    // Each player's rating after his last game before `from`.
-    let start: Vec<Start> = diesel::sql_query(
-        "SELECT DISTINCT ON (player_id) player_id, mu_after, sigma_after FROM rating_history \
-         WHERE (played_on, event_id, round, table_number) < ($1, $2, $3, $4) \
-         ORDER BY player_id, played_on DESC, event_id DESC, round DESC, table_number DESC",
-    )
-    .bind::<Date, _>(day)
-    .bind::<SqlUuid, _>(event)
-    .bind::<Integer, _>(round)
-    .bind::<Integer, _>(table)
-    .load(conn)?;
-    // What is stored from `from` on: a replay writes only the rows it changes. A new game
-    // changes its players' later games only, so most of a day's history stays as it is.
-    let mut stored = stored_history(conn, from)?;
-    let played: Vec<ToReplay> = diesel::sql_query(
+    Ok(diesel::sql_query(
         "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k JOIN events e ON e.id = k.event_id \
          WHERE (e.starts_on, k.event_id, k.round, k.table_number) >= ($1, $2, $3, $4)",
     )
@@ -355,12 +441,35 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
     .bind::<SqlUuid, _>(event)
     .bind::<Integer, _>(round)
     .bind::<Integer, _>(table)
+    .load(conn)?)
+}
+
+/// The stored history of the selected games.
+fn selected_history(conn: &mut PgConnection, games: &Selection) -> Result<History, ApiError> {
+    use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
+    let rows: Vec<StoredRow> = diesel::sql_query(format!(
+        "SELECT h.played_on, h.event_id, h.round, h.table_number, h.player_id, h.mu_before, \
+            h.sigma_before, h.mu_after, h.sigma_after FROM rating_history h WHERE {}",
+        Selection::condition("h")
+    ))
+    .bind::<Array<SqlUuid>, _>(&games.events)
+    .bind::<Array<Integer>, _>(&games.rounds)
+    .bind::<Array<Integer>, _>(&games.tables)
     .load(conn)?;
-    // Each event parsed once, not once a game.
+    Ok(rows.into_iter().map(StoredRow::entry).collect())
+}
+
+/// The rated games among `played`, each with its place in the order of play; each event parsed
+/// once, not once a game.
+fn rated_games(
+    conn: &mut PgConnection,
+    played: Vec<ToReplay>,
+    survivor: &HashMap<Uuid, Uuid>,
+) -> Result<Vec<(GameKey, RatedGame)>, ApiError> {
     let mut event_ids: Vec<Uuid> = played.iter().map(|p| p.event_id).collect();
     event_ids.sort_unstable();
     event_ids.dedup();
-    let replayed_events: HashMap<Uuid, Event> = events::table
+    let events_played: HashMap<Uuid, Event> = events::table
         .filter(events::id.eq_any(&event_ids))
         .select((
             events::id,
@@ -370,14 +479,13 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
         .into_iter()
         .map(|(id, body)| Ok((id, serde_json::from_str(&body).map_err(ApiError::internal)?)))
         .collect::<Result<_, ApiError>>()?;
-    let survivor = survivors(conn)?;
-    let mut games: Vec<(GameKey, RatedGame)> = Vec::new();
+    let mut games = Vec::new();
     for p in played {
-        let event = replayed_events
+        let event = events_played
             .get(&p.event_id)
             .ok_or_else(|| ApiError::internal("a replayed game's event vanished"))?;
         let result: TableResult = serde_json::from_str(&p.result).map_err(ApiError::internal)?;
-        if let Some(game) = rated_game(event, &result, &survivor) {
+        if let Some(game) = rated_game(event, &result, survivor) {
             let key = (
                 p.starts_on,
                 event.id,
@@ -387,10 +495,145 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
             games.push((key, game));
         }
     }
+    Ok(games)
+}
+
+/// The games a change can move, with their stored history: the marked tables, the marked
+/// events' games from each one's first marked round (table 0), and every game from `from` on of a player they seat or seated (a
+/// corrected sheet may seat someone else), and so on for the players those bring in. Each of
+/// these players then has all his games from `from` on replayed; every other game keeps its
+/// stored ratings, which nothing replayed reaches.
+fn affected_games(
+    conn: &mut PgConnection,
+    from: GameKey,
+    marks: &[(Uuid, i32, i32)],
+    survivor: &HashMap<Uuid, Uuid>,
+) -> Result<(Vec<(GameKey, RatedGame)>, History), ApiError> {
+    let mut selection = Selection::default();
+    for &(event, round, table) in marks {
+        selection.push(event, round, table);
+    }
+    let marked = selected_results(conn, &selection)?;
+    let mut games = rated_games(conn, marked, survivor)?;
+    let mut stored = selected_history(conn, &selection)?;
+    let table_of = |key: &GameKey| (key.1, key.2, key.3);
+    let mut taken: HashSet<(Uuid, i32, i32)> = games.iter().map(|(k, _)| table_of(k)).collect();
+    let mut asked: HashSet<Uuid> = HashSet::new();
+    loop {
+        let players: HashSet<Uuid> = games
+            .iter()
+            .flat_map(|(_, game)| game.teams.iter().flatten().copied())
+            .chain(stored.keys().map(|(_, player)| *player))
+            .filter(|player| !asked.contains(player))
+            .collect();
+        if players.is_empty() {
+            return Ok((games, stored));
+        }
+        asked.extend(&players);
+        let players: Vec<Uuid> = players.into_iter().collect();
+        let mut more = Selection::default();
+        for (event, round, table) in later_games(conn, &players, from)? {
+            if taken.insert((event, round, table)) {
+                more.push(event, round, table);
+            }
+        }
+        if !more.events.is_empty() {
+            let brought_in = selected_results(conn, &more)?;
+            games.extend(rated_games(conn, brought_in, survivor)?);
+            stored.extend(selected_history(conn, &more)?);
+        }
+    }
+}
+
+/// The games from `from` on that these players have ratings of.
+fn later_games(
+    conn: &mut PgConnection,
+    players: &[Uuid],
+    from: GameKey,
+) -> Result<Vec<(Uuid, i32, i32)>, ApiError> {
+    use diesel::sql_types::{Array, Date, Integer, Uuid as SqlUuid};
+    #[derive(QueryableByName)]
+    struct Later {
+        #[diesel(sql_type = SqlUuid)]
+        event_id: Uuid,
+        #[diesel(sql_type = Integer)]
+        round: i32,
+        #[diesel(sql_type = Integer)]
+        table_number: i32,
+    }
+    let (day, event, round, table) = from;
+    let later: Vec<Later> = diesel::sql_query(
+        "SELECT DISTINCT event_id, round, table_number FROM rating_history \
+         WHERE player_id = ANY($1) AND (played_on, event_id, round, table_number) >= ($2, $3, $4, $5)",
+    )
+    .bind::<Array<SqlUuid>, _>(players)
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table)
+    .load(conn)?;
+    Ok(later
+        .into_iter()
+        .map(|l| (l.event_id, l.round, l.table_number))
+        .collect())
+}
+
+/// Each player's rating after his last game before `from`: of these players, or of everyone.
+fn ratings_before(
+    conn: &mut PgConnection,
+    from: GameKey,
+    players: Option<&[Uuid]>,
+) -> Result<Vec<Start>, ApiError> {
+    use diesel::sql_types::{Array, Date, Integer, Uuid as SqlUuid};
+    let (day, event, round, table) = from;
+    let whose = if players.is_some() {
+        "player_id = ANY($5) AND"
+    } else {
+        ""
+    };
+    let query = diesel::sql_query(format!(
+        "SELECT DISTINCT ON (player_id) player_id, mu_after, sigma_after FROM rating_history \
+         WHERE {whose} (played_on, event_id, round, table_number) < ($1, $2, $3, $4) \
+         ORDER BY player_id, played_on DESC, event_id DESC, round DESC, table_number DESC"
+    ))
+    .bind::<Date, _>(day)
+    .bind::<SqlUuid, _>(event)
+    .bind::<Integer, _>(round)
+    .bind::<Integer, _>(table);
+    Ok(match players {
+        Some(players) => query.bind::<Array<SqlUuid>, _>(players).load(conn)?,
+        None => query.load(conn)?,
+    })
+}
+
+/// Replays the games from `from` on that the marks can move (all of them when `from` is the
+/// first game of all), writing only the history rows whose ratings change.
+fn replay_from(
+    conn: &mut PgConnection,
+    from: GameKey,
+    marks: &[(Uuid, i32, i32)],
+) -> Result<(), ApiError> {
+    let survivor = survivors(conn)?;
+    let full = from.1.is_nil();
+    // What is stored of the replayed games: a replay writes only the rows it changes. A new game
+    // changes its players' later games only, so most of a day's history stays as it is.
+    let (mut games, mut stored, players) = if full {
+        let played = results_from(conn, from)?;
+        let games = rated_games(conn, played, &survivor)?;
+        (games, stored_history(conn, from)?, None)
+    } else {
+        let (games, stored) = affected_games(conn, from, marks, &survivor)?;
+        let mut players: Vec<Uuid> = games
+            .iter()
+            .flat_map(|(_, game)| game.teams.iter().flatten().copied())
+            .collect();
+        players.sort_unstable();
+        players.dedup();
+        (games, stored, Some(players))
+    };
     games.sort_by_key(|(key, _)| *key);
     let mut known = Ratings::new(Model::default());
-    let mut touched: Vec<Uuid> = Vec::new();
-    for s in start {
+    for s in ratings_before(conn, from, players.as_deref())? {
         let player = survivor.get(&s.player_id).copied().unwrap_or(s.player_id);
         known.set(
             player,
@@ -400,7 +643,7 @@ fn replay_from(conn: &mut PgConnection, from: GameKey) -> Result<(), ApiError> {
             },
         );
     }
-    let full = from.1.is_nil();
+    let mut touched: Vec<Uuid> = Vec::new();
     let mut rows = HistoryColumns::default();
     for (key, game) in &games {
         for (player, before, after) in known.play(game).into_iter().flatten() {

@@ -100,6 +100,16 @@ pub mod ranking {
     }
 
     diesel::table! {
+        ranking.ratings_stale_games (event_id, round, table_number) {
+            event_id -> Uuid,
+            round -> Int4,
+            table_number -> Int4,
+            marked -> Int8,
+            as_of -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
         ranking.ratings_as_of (only_row) {
             only_row -> Bool,
             as_of -> Timestamptz,
@@ -195,6 +205,7 @@ pub mod ranking {
         ratings,
         ratings_as_of,
         ratings_stale,
+        ratings_stale_games,
         season_declines,
         season_events,
         season_inputs,

@@ -239,14 +239,6 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
         .iter()
         .map(|r| serde_json::to_value(r).map_err(ApiError::internal))
         .collect::<Result<_, _>>()?;
-    // Each event's first round touched, and its latest change.
-    let mut first_round: BTreeMap<Uuid, (i32, DateTime<Utc>)> = BTreeMap::new();
-    for ((&event, &round), result) in event_ids.iter().zip(&rounds).zip(&newest) {
-        let first = first_round
-            .entry(event)
-            .or_insert((round, result.recorded_at));
-        *first = (first.0.min(round), first.1.max(result.recorded_at));
-    }
     // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE here.
     diesel::sql_query(
         "INSERT INTO known_results (event_id, round, table_number, stage, seq, result) \
@@ -261,10 +253,16 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
     .bind::<Array<BigInt>, _>(&seqs)
     .bind::<Array<Jsonb>, _>(&bodies)
     .execute(conn)?;
-    for (&event, &(round, changed_at)) in &first_round {
-        ratings::mark_stale(conn, event, round, changed_at)?;
-    }
-    let touched: Vec<Uuid> = first_round.into_keys().collect();
+    let games: Vec<(Uuid, i32, i32)> = event_ids
+        .iter()
+        .zip(&rounds)
+        .zip(&tables)
+        .map(|((&event, &round), &table)| (event, round, table))
+        .collect();
+    let changed_at: Vec<DateTime<Utc>> = newest.iter().map(|r| r.recorded_at).collect();
+    ratings::mark_games(conn, &games, &changed_at)?;
+    let mut touched = event_ids;
+    touched.dedup();
     mark_stale(conn, &touched)
 }
 

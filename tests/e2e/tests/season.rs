@@ -16,6 +16,7 @@ use catan_api::{
     QualifiedPlayer, QualifiedVia, ScoreInput, SeasonStandingRow, SeasonStandings, SmallFieldRule,
     Stage, SubmitResult, TableResult,
 };
+use catan_domain::ratings::{Model, RatedGame, Rating, Ratings};
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::{EventFixture, TestSuite, assert_refused, names, problem_of, seated, spawn_suite};
 use catan_suite::demo::random_sheet;
@@ -25,7 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use uuid::Uuid;
 
 type Q = Ratio<i64>;
@@ -61,6 +62,7 @@ fn exact(q: &Q) -> String {
 /// One event as the test knows it.
 struct Played {
     id: Uuid,
+    starts_on: NaiveDate,
     field: u32,
     /// The placements as `GET /v1/events/{id}/placements` reads them: (player, place).
     placements: Vec<(Uuid, u32)>,
@@ -430,6 +432,72 @@ async fn play(
     results
 }
 
+/// Where a game falls in the order of play: first day, event, round, table.
+type PlayOrder = (NaiveDate, Uuid, u32, u32);
+
+/// Every player's rating from the posted sheets: each game in order of play (first day, event,
+/// round, table), its players placed here (the winner first, then more VP; equal VP share a
+/// place), rated by the openskill model (checked against the PyPI package in
+/// `ratings_openskill.rs`); a merged identity's games are his survivor's.
+fn expected_ratings(played: &[Played], survivor: &HashMap<Uuid, Uuid>) -> BTreeMap<Uuid, Rating> {
+    let canonical = |p: Uuid| survivor.get(&p).copied().unwrap_or(p);
+    let mut games: Vec<(PlayOrder, &TableResult)> = played
+        .iter()
+        .flat_map(|e| {
+            e.results
+                .iter()
+                .map(move |(&(round, table), r)| ((e.starts_on, e.id, round, table), r))
+        })
+        .collect();
+    games.sort_by_key(|(key, _)| *key);
+    let mut ratings = Ratings::new(Model::default());
+    let mut players = BTreeSet::new();
+    for (_, result) in games {
+        let finish: Vec<(bool, std::cmp::Reverse<u8>)> = result
+            .scores
+            .iter()
+            .map(|s| {
+                (
+                    result.winner_player_id != Some(s.player_id),
+                    std::cmp::Reverse(s.vp),
+                )
+            })
+            .collect();
+        let places = finish
+            .iter()
+            .map(|mine| 1 + u32::try_from(finish.iter().filter(|f| *f < mine).count()).unwrap())
+            .collect();
+        let teams: Vec<Vec<Uuid>> = result
+            .scores
+            .iter()
+            .map(|s| vec![canonical(s.player_id)])
+            .collect();
+        players.extend(teams.iter().flatten().copied());
+        ratings.play(&RatedGame { teams, places });
+    }
+    players.into_iter().map(|p| (p, ratings.of(p))).collect()
+}
+
+/// Every player's served rating is the one computed from the sheets.
+async fn assert_ratings(
+    ts: &TestSuite,
+    played: &[Played],
+    survivor: &HashMap<Uuid, Uuid>,
+    stage: &str,
+) {
+    for (player, expected) in expected_ratings(played, survivor) {
+        let served = ts.anonymous.player_ratings(player).await.expect("ratings");
+        assert!(
+            (served.mu - expected.mu).abs() < 1e-9 && (served.sigma - expected.sigma).abs() < 1e-9,
+            "{player}'s rating {stage}: served {} {}, from the sheets {} {}",
+            served.mu,
+            served.sigma,
+            expected.mu,
+            expected.sigma
+        );
+    }
+}
+
 /// Every row of a season's table, read page by page.
 async fn season_table(ts: &TestSuite, season: Uuid) -> Vec<SeasonStandingRow> {
     let mut rows = Vec::new();
@@ -748,6 +816,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         let results = play(fx, star, &mut rng).await;
         played.push(Played {
             id: fx.event.id,
+            starts_on: fx.event.starts_on,
             field: u32::try_from(fx.entries.len()).unwrap(),
             placements: Vec::new(),
             results,
@@ -1069,6 +1138,9 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         "the corrected game is now a win: {ratings_before:?} {ratings_after:?}"
     );
     assert_ne!(ratings_after.mu, ratings_before.mu);
+    // Replayed from the corrected game on: the players of North 1 carry the change into their
+    // later events.
+    assert_ratings(&ts, &played, &no_merge, "after the correction").await;
 
     // A decline: the qualifier of North 4 gives up his place with his own token; someone else's
     // token, or a director's key, cannot.
@@ -1134,6 +1206,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
     ts.settled().await;
     let survivor = HashMap::from([(dup, p[1])]);
     let (merged, _) = check(&played, &survivor, &declined_set, "after the merge").await;
+    assert_ratings(&ts, &played, &survivor, "after the merge").await;
     assert!(!merged.iter().any(|r| r.player_id == dup));
     let survivor_row = merged.iter().find(|r| r.player_id == p[1]).expect("listed");
     assert!(survivor_row.results.iter().any(|e| e.event_id == north4));

@@ -296,7 +296,7 @@ fn computed_views(inputs: Inputs, byes: Vec<Uuid>) -> Result<Views, ApiError> {
         .map_err(ApiError::internal)?;
     let placed = record.placements().map_err(ApiError::internal)?;
     let season_input =
-        serde_json::to_value(crate::seasons::input::EventInput::of(&record, &placed))
+        serde_json::to_string(&crate::seasons::input::EventInput::of(&record, &placed))
             .map_err(ApiError::internal)?;
     let placements = serde_json::to_string(&placed).map_err(ApiError::internal)?;
     Ok(Views {

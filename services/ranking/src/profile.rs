@@ -83,8 +83,8 @@ pub fn trend(now: f64, last: &[(f64, f64)]) -> (f64, u32) {
 struct Played {
     #[diesel(sql_type = diesel::sql_types::Jsonb)]
     event: serde_json::Value,
-    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
-    input: Option<serde_json::Value>,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    input: Option<String>,
     /// The last change the event's input includes, or the event's own.
     #[diesel(sql_type = diesel::sql_types::Timestamptz)]
     as_of: DateTime<Utc>,
@@ -226,7 +226,10 @@ pub fn profile(conn: &mut PgConnection, player: Uuid) -> Result<Option<PlayerPro
         .map(|p| {
             as_of = as_of.max(p.as_of);
             let event: Event = parse(p.event)?;
-            let input: Option<EventInput> = p.input.map(parse).transpose()?;
+            let input: Option<EventInput> = p
+                .input
+                .map(|text| serde_json::from_str(&text).map_err(ApiError::internal))
+                .transpose()?;
             let line = input.as_ref().map(|i| event_line(i, &ids));
             Ok(ProfileEvent {
                 event_id: event.id,

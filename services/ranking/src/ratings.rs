@@ -2,14 +2,15 @@
 //! date, event, round, table), from the first game a change affects.
 
 use crate::schema::ranking::{
-    events, players, rating_history, ratings, ratings_as_of, ratings_stale, ratings_stale_games,
+    events, merges, players, rating_history, ratings, ratings_as_of, ratings_stale,
+    ratings_stale_games,
 };
 use catan_api::{Event, Player, ResultStatus, Stage, StandingsCount, TableResult};
 use catan_domain::ratings::{Model, RatedGame, Rating, Ratings};
 use catan_kit::ApiError;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use uuid::Uuid;
 
 /// Where a game falls in the order of play.
@@ -76,16 +77,10 @@ pub fn mark_games(
 
 /// Each merged player's survivor, following merges of merges.
 pub fn survivors(conn: &mut PgConnection) -> Result<HashMap<Uuid, Uuid>, ApiError> {
-    let bodies: Vec<serde_json::Value> = players::table
-        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(
-            "body->>'merged_into' IS NOT NULL",
-        ))
-        .select(players::body)
-        .load(conn)?;
-    let merged: HashMap<Uuid, Uuid> = bodies
+    let merged: HashMap<Uuid, Uuid> = merges::table
+        .select((merges::player_id, merges::merged_into))
+        .load::<(Uuid, Uuid)>(conn)?
         .into_iter()
-        .filter_map(|b| serde_json::from_value::<Player>(b).ok())
-        .filter_map(|p| Some((p.id, p.merged_into?)))
         .collect();
     Ok(merged
         .keys()
@@ -392,25 +387,55 @@ fn delete_history(conn: &mut PgConnection, gone: &[(GameKey, Uuid)]) -> Result<(
 /// Games picked by event: a whole event from a round on (`table` 0), or one table of it.
 #[derive(Default)]
 struct Selection {
-    events: Vec<Uuid>,
-    rounds: Vec<i32>,
-    tables: Vec<i32>,
+    /// Whole events, each from a round on.
+    events: BTreeMap<Uuid, i32>,
+    tables: BTreeSet<(Uuid, i32, i32)>,
 }
+
+/// A selection's binds: the whole events and their rounds, then the tables' events, rounds and
+/// numbers.
+type SelectionBinds = (Vec<Uuid>, Vec<i32>, Vec<Uuid>, Vec<i32>, Vec<i32>);
 
 impl Selection {
     fn push(&mut self, event: Uuid, round: i32, table: i32) {
-        self.events.push(event);
-        self.rounds.push(round);
-        self.tables.push(table);
+        if table == 0 {
+            let from = self.events.entry(event).or_insert(round);
+            *from = (*from).min(round);
+        } else {
+            self.tables.insert((event, round, table));
+        }
     }
 
-    /// The SQL condition that a row of `alias` is selected, on binds `$1` to `$3`.
-    fn condition(alias: &str) -> String {
+    fn is_empty(&self) -> bool {
+        self.events.is_empty() && self.tables.is_empty()
+    }
+
+    /// The rows of `select_from` (whose selected table is `alias`) that are selected, each once,
+    /// on binds `$1` to `$5`; both halves are lookups by event that an index serves.
+    fn query(select_from: &str, alias: &str) -> String {
         format!(
-            "EXISTS (SELECT 1 FROM unnest($1::uuid[], $2::int[], $3::int[]) \
-                AS s(event_id, round, table_number) WHERE s.event_id = {alias}.event_id AND \
-                CASE WHEN s.table_number = 0 THEN {alias}.round >= s.round \
-                ELSE ({alias}.round, {alias}.table_number) = (s.round, s.table_number) END)"
+            "{select_from} JOIN unnest($1::uuid[], $2::int[]) AS s(event_id, round) \
+                ON {alias}.event_id = s.event_id AND {alias}.round >= s.round \
+             UNION ALL {select_from} \
+                JOIN unnest($3::uuid[], $4::int[], $5::int[]) AS g(event_id, round, table_number) \
+                ON ({alias}.event_id, {alias}.round, {alias}.table_number) = \
+                   (g.event_id, g.round, g.table_number)"
+        )
+    }
+
+    /// The binds, without the tables a whole event already selects.
+    fn binds(&self) -> SelectionBinds {
+        let tables: Vec<&(Uuid, i32, i32)> = self
+            .tables
+            .iter()
+            .filter(|(event, round, _)| self.events.get(event).is_none_or(|from| round < from))
+            .collect();
+        (
+            self.events.keys().copied().collect(),
+            self.events.values().copied().collect(),
+            tables.iter().map(|t| t.0).collect(),
+            tables.iter().map(|t| t.1).collect(),
+            tables.iter().map(|t| t.2).collect(),
         )
     }
 }
@@ -418,14 +443,17 @@ impl Selection {
 /// The results of the selected games.
 fn selected_results(conn: &mut PgConnection, games: &Selection) -> Result<Vec<ToReplay>, ApiError> {
     use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
-    Ok(diesel::sql_query(format!(
+    let (events, from_rounds, table_events, rounds, tables) = games.binds();
+    Ok(diesel::sql_query(Selection::query(
         "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k \
-         JOIN events e ON e.id = k.event_id WHERE {}",
-        Selection::condition("k")
+         JOIN events e ON e.id = k.event_id",
+        "k",
     ))
-    .bind::<Array<SqlUuid>, _>(&games.events)
-    .bind::<Array<Integer>, _>(&games.rounds)
-    .bind::<Array<Integer>, _>(&games.tables)
+    .bind::<Array<SqlUuid>, _>(&events)
+    .bind::<Array<Integer>, _>(&from_rounds)
+    .bind::<Array<SqlUuid>, _>(&table_events)
+    .bind::<Array<Integer>, _>(&rounds)
+    .bind::<Array<Integer>, _>(&tables)
     .load(conn)?)
 }
 
@@ -447,14 +475,17 @@ fn results_from(conn: &mut PgConnection, from: GameKey) -> Result<Vec<ToReplay>,
 /// The stored history of the selected games.
 fn selected_history(conn: &mut PgConnection, games: &Selection) -> Result<History, ApiError> {
     use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
-    let rows: Vec<StoredRow> = diesel::sql_query(format!(
+    let (events, from_rounds, table_events, rounds, tables) = games.binds();
+    let rows: Vec<StoredRow> = diesel::sql_query(Selection::query(
         "SELECT h.played_on, h.event_id, h.round, h.table_number, h.player_id, h.mu_before, \
-            h.sigma_before, h.mu_after, h.sigma_after FROM rating_history h WHERE {}",
-        Selection::condition("h")
+            h.sigma_before, h.mu_after, h.sigma_after FROM rating_history h",
+        "h",
     ))
-    .bind::<Array<SqlUuid>, _>(&games.events)
-    .bind::<Array<Integer>, _>(&games.rounds)
-    .bind::<Array<Integer>, _>(&games.tables)
+    .bind::<Array<SqlUuid>, _>(&events)
+    .bind::<Array<Integer>, _>(&from_rounds)
+    .bind::<Array<SqlUuid>, _>(&table_events)
+    .bind::<Array<Integer>, _>(&rounds)
+    .bind::<Array<Integer>, _>(&tables)
     .load(conn)?;
     Ok(rows.into_iter().map(StoredRow::entry).collect())
 }
@@ -537,7 +568,7 @@ fn affected_games(
                 more.push(event, round, table);
             }
         }
-        if !more.events.is_empty() {
+        if !more.is_empty() {
             let brought_in = selected_results(conn, &more)?;
             games.extend(rated_games(conn, brought_in, survivor)?);
             stored.extend(selected_history(conn, &more)?);

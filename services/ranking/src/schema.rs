@@ -59,6 +59,13 @@ pub mod ranking {
     }
 
     diesel::table! {
+        ranking.merges (player_id) {
+            player_id -> Uuid,
+            merged_into -> Uuid,
+        }
+    }
+
+    diesel::table! {
         ranking.players (id) {
             id -> Uuid,
             body -> Jsonb,
@@ -134,7 +141,7 @@ pub mod ranking {
     diesel::table! {
         ranking.season_inputs (event_id) {
             event_id -> Uuid,
-            body -> Jsonb,
+            body -> Text,
             as_of -> Timestamptz,
         }
     }
@@ -200,6 +207,7 @@ pub mod ranking {
         events,
         feeds,
         known_results,
+        merges,
         players,
         rating_history,
         ratings,

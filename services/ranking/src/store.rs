@@ -172,10 +172,21 @@ pub fn apply_registration(
                     .do_update()
                     .set((players::body.eq(&body), players::changed_at.eq(at)))
                     .execute(conn)?;
-                if player.merged_into.is_some() {
-                    ratings::mark_stale(conn, Uuid::nil(), 0, at)?;
-                    // Every season's table may list the duplicate.
-                    crate::seasons::store::mark_all(conn)?;
+                if let Some(survivor) = player.merged_into {
+                    // A merge copied again (a replica, a feed read twice) changes nothing.
+                    let merged = diesel::sql_query(
+                        "INSERT INTO merges (player_id, merged_into) VALUES ($1, $2) \
+                         ON CONFLICT (player_id) DO UPDATE SET merged_into = excluded.merged_into \
+                         WHERE merges.merged_into <> excluded.merged_into",
+                    )
+                    .bind::<diesel::sql_types::Uuid, _>(player.id)
+                    .bind::<diesel::sql_types::Uuid, _>(survivor)
+                    .execute(conn)?;
+                    if merged > 0 {
+                        ratings::mark_stale(conn, Uuid::nil(), 0, at)?;
+                        // Every season's table may list the duplicate.
+                        crate::seasons::store::mark_all(conn)?;
+                    }
                 } else {
                     // A new name or region shows in the season tables that list him.
                     crate::seasons::store::mark_for_player(conn, player.id)?;
@@ -406,7 +417,7 @@ pub struct Views {
     pub placements: String,
     pub placements_etag: String,
     /// What the seasons need of the event ([`crate::seasons::input::EventInput`]).
-    pub season_input: serde_json::Value,
+    pub season_input: String,
     pub as_of: DateTime<Utc>,
 }
 

@@ -324,7 +324,7 @@ pub fn mark_for_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), Api
 pub fn store_input(
     conn: &mut PgConnection,
     event_id: Uuid,
-    input: &serde_json::Value,
+    input: &str,
     as_of: DateTime<Utc>,
 ) -> Result<(), ApiError> {
     // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE.
@@ -334,7 +334,7 @@ pub fn store_input(
          WHERE season_inputs.body <> excluded.body",
     )
     .bind::<diesel::sql_types::Uuid, _>(event_id)
-    .bind::<diesel::sql_types::Jsonb, _>(input)
+    .bind::<diesel::sql_types::Text, _>(input)
     .bind::<diesel::sql_types::Timestamptz, _>(as_of)
     .execute(conn)?;
     if changed > 0 {

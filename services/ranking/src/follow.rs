@@ -13,15 +13,21 @@ use catan_kit::{ApiError, db};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Notify;
 use uuid::Uuid;
 
 const PAGE: u32 = 500;
 
-/// Follows the feeds every `interval` until the server stops.
-pub(crate) async fn follow(state: actix_web::web::Data<State>, interval: Duration) {
+/// Follows the feeds every `interval` until the server stops; wakes the season tables whenever
+/// it stored new event views.
+pub(crate) async fn follow(
+    state: actix_web::web::Data<State>,
+    interval: Duration,
+    seasons_due: Arc<Notify>,
+) {
     let entries = Arc::new(EntriesCache::default());
     repeat("the event views", interval, Rest::Interval, || {
-        catch_up(&state, &entries)
+        catch_up(&state, &entries, &seasons_due)
     })
     .await;
 }
@@ -34,9 +40,15 @@ pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval:
     .await;
 }
 
-/// Computes the tables of the seasons whose events' views changed, until the server stops.
-pub(crate) async fn refresh_seasons(state: actix_web::web::Data<State>, interval: Duration) {
-    repeat("the season tables", interval, Rest::Interval, || {
+/// Computes the tables of the seasons whose events' views changed, as soon as the follower
+/// stored new views and at least every `interval` (a season's own changes), until the server
+/// stops.
+pub(crate) async fn refresh_seasons(
+    state: actix_web::web::Data<State>,
+    interval: Duration,
+    due: Arc<Notify>,
+) {
+    repeat("the season tables", interval, Rest::UntilWoken(due), || {
         crate::seasons::refresh(&state)
     })
     .await;
@@ -49,6 +61,9 @@ enum Rest {
     /// At least `interval`, and at least as long as its last run took, so that under steady
     /// writes it keeps at most half a core busy.
     AsLongAsItRan,
+    /// `interval`, or until woken: what it serves is computed from the event views, and waits on
+    /// them rather than on a clock.
+    UntilWoken(Arc<Notify>),
 }
 
 /// Runs `work` over and over until the server stops. The follower, the season tables and the
@@ -65,17 +80,24 @@ where
         if let Err(e) = work().await {
             tracing::warn!(error = %e, "{what} could not be brought up to date; trying again");
         }
-        let rest = match rest {
-            Rest::Interval => interval,
-            Rest::AsLongAsItRan => interval.max(started.elapsed()),
-        };
-        tokio::time::sleep(rest).await;
+        match &rest {
+            Rest::Interval => tokio::time::sleep(interval).await,
+            Rest::AsLongAsItRan => tokio::time::sleep(interval.max(started.elapsed())).await,
+            Rest::UntilWoken(wake) => {
+                // A wake-up while it ran is kept, so that none is lost.
+                let _ = tokio::time::timeout(interval, wake.notified()).await;
+            }
+        }
     }
 }
 
 /// Reads what every feed holds now and brings the touched events' views up to date. A producer
 /// that cannot be read is recorded as failing, and the views keep their last state.
-async fn catch_up(state: &State, entries: &Arc<EntriesCache>) -> Result<(), ApiError> {
+async fn catch_up(
+    state: &State,
+    entries: &Arc<EntriesCache>,
+    seasons_due: &Notify,
+) -> Result<(), ApiError> {
     let started = Utc::now();
     let clock = std::time::Instant::now();
     let mut outcomes = Vec::new();
@@ -83,7 +105,10 @@ async fn catch_up(state: &State, entries: &Arc<EntriesCache>) -> Result<(), ApiE
         outcomes.push((feed, read_available(state, feed).await));
     }
     let read = clock.elapsed();
-    let views_current = refresh_views(state, entries).await?;
+    let (views_current, stored) = refresh_views(state, entries).await?;
+    if stored {
+        seasons_due.notify_one();
+    }
     // The season tables and the ratings are brought up to date on their own (`repeat`); the read
     // model has caught up only once they include what was read too.
     let others_current = !db::run(&state.pool, |conn| {
@@ -205,11 +230,16 @@ enum Refresh {
     Failed,
 }
 
-/// Computes the views of every stale event; whether every one could be.
-async fn refresh_views(state: &State, entries: &Arc<EntriesCache>) -> Result<bool, ApiError> {
+/// Computes the views of every stale event; whether every one could be, and whether any was
+/// stored.
+async fn refresh_views(
+    state: &State,
+    entries: &Arc<EntriesCache>,
+) -> Result<(bool, bool), ApiError> {
     use futures_util::{StreamExt, TryStreamExt, stream};
     const BATCH: i64 = 100;
     let mut failed = false;
+    let mut stored = false;
     loop {
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
@@ -223,8 +253,9 @@ async fn refresh_views(state: &State, entries: &Arc<EntriesCache>) -> Result<boo
             .iter()
             .filter(|o| matches!(o, Refresh::Stored))
             .count();
+        stored |= refreshed > 0;
         if last_batch || refreshed == 0 {
-            return Ok(!failed);
+            return Ok((!failed, stored));
         }
     }
 }

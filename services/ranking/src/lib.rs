@@ -36,8 +36,17 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
             cfg.app_data(hub.clone()).app_data(views.clone());
         })
         .await?;
-    let follower = tokio::spawn(follow::follow(state.clone(), follow_interval));
-    let seasons = tokio::spawn(follow::refresh_seasons(state.clone(), follow_interval));
+    let seasons_due = std::sync::Arc::new(tokio::sync::Notify::new());
+    let follower = tokio::spawn(follow::follow(
+        state.clone(),
+        follow_interval,
+        seasons_due.clone(),
+    ));
+    let seasons = tokio::spawn(follow::refresh_seasons(
+        state.clone(),
+        follow_interval,
+        seasons_due,
+    ));
     let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval));
     Ok(server
         .with_background(close_streams)

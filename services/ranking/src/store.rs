@@ -277,6 +277,14 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
     mark_stale(conn, &touched)
 }
 
+/// Whether a producer cannot be read just now, so that what the read model serves may be behind.
+pub fn behind(conn: &mut PgConnection) -> Result<bool, ApiError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        feeds::table.filter(feeds::failing_since.is_not_null()),
+    ))
+    .get_result(conn)?)
+}
+
 /// Up to `limit` events whose views are stale, each with the mark that asked for it.
 pub fn stale(conn: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, i64)>, ApiError> {
     Ok(stale_views::table

@@ -162,6 +162,20 @@ async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
     );
     let served: catan_api::Standings = serde_json::from_str(&read.text).expect("standings");
     assert_eq!(served.results_counted, before.results_counted);
+    // So do the ratings, a player's page and a head-to-head.
+    let [a, b, ..] = seated(&round.tables[0])[..] else {
+        panic!("a table of players")
+    };
+    for path in [
+        "/v1/ratings".to_owned(),
+        format!("/v1/players/{a}/ratings"),
+        format!("/v1/players/{a}/profile"),
+        format!("/v1/players/{a}/head-to-head/{b}"),
+    ] {
+        let read = ts.http(Method::GET, &path).send().await;
+        assert_eq!(read.status, StatusCode::OK, "{path}");
+        assert!(read.headers.contains_key("warning"), "{path} says so");
+    }
 
     ts.suite
         .restart_service(Owner::Results)

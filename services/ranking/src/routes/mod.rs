@@ -27,10 +27,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     profile::register(cfg);
 }
 
-/// Says in a `Warning` header when a producer cannot be read just now, so that the read, which
-/// still answers with the last state, may be behind.
-fn with_freshness(behind: bool) -> actix_web::HttpResponseBuilder {
-    let mut response = HttpResponse::Ok();
+/// Says in a `Warning` header of `response` when a producer cannot be read just now, so that the
+/// read, which still answers with the last state, may be behind.
+fn with_freshness(
+    mut response: actix_web::HttpResponseBuilder,
+    behind: bool,
+) -> actix_web::HttpResponseBuilder {
     if behind {
         response.insert_header((
             "Warning",
@@ -38,6 +40,26 @@ fn with_freshness(behind: bool) -> actix_web::HttpResponseBuilder {
         ));
     }
     response
+}
+
+/// What `read` finds in the read model, with an `ETag`, saying when a producer cannot be read
+/// just now; a 404 saying `missing` when it finds nothing.
+async fn serve_read<T, F>(
+    state: &crate::State,
+    request: &HttpRequest,
+    read: F,
+    missing: String,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(&mut diesel::PgConnection) -> Result<Option<T>, ApiError> + Send + 'static,
+    T: serde::Serialize + Send + 'static,
+{
+    let (found, behind) = db::run(&state.pool, move |conn| {
+        Ok((read(conn)?, crate::store::behind(conn)?))
+    })
+    .await?;
+    let found = found.ok_or(ApiError::NotFound(missing))?;
+    conditional::respond_json(request, with_freshness(HttpResponse::Ok(), behind), &found)
 }
 
 /// One event's stored view, answered as it is stored (or `304` to a client that has it). The
@@ -70,7 +92,7 @@ async fn serve_view(
         .await?;
     Ok(conditional::respond_encoded(
         request,
-        with_freshness(behind),
+        with_freshness(HttpResponse::Ok(), behind),
         &etag,
         "application/json",
         &served.body,

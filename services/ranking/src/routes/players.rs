@@ -4,7 +4,7 @@ use crate::State;
 use crate::players;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{HeadToHead, Problem};
-use catan_kit::{ApiError, conditional, db};
+use catan_kit::ApiError;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -30,10 +30,11 @@ async fn head_to_head(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (player, opponent) = path.into_inner();
-    let shared = db::run(&state.pool, move |conn| {
-        players::head_to_head(conn, player, opponent)
-    })
-    .await?
-    .ok_or_else(|| ApiError::NotFound("no such player is known to ranking".into()))?;
-    conditional::respond_json(&request, HttpResponse::Ok(), &shared)
+    super::serve_read(
+        &state,
+        &request,
+        move |conn| players::head_to_head(conn, player, opponent),
+        "no such player is known to ranking".into(),
+    )
+    .await
 }

@@ -4,7 +4,7 @@ use crate::State;
 use crate::profile;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{PlayerProfile, Problem};
-use catan_kit::{ApiError, conditional, db};
+use catan_kit::ApiError;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -32,8 +32,12 @@ async fn player_profile(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let player = path.into_inner();
-    let page = db::run(&state.pool, move |conn| profile::profile(conn, player))
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no player {player} is known to ranking")))?;
-    conditional::respond_json(&request, HttpResponse::Ok(), &page)
+    let missing = format!("no player {player} is known to ranking");
+    super::serve_read(
+        &state,
+        &request,
+        move |conn| profile::profile(conn, player),
+        missing,
+    )
+    .await
 }

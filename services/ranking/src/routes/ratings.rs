@@ -1,7 +1,7 @@
 //! Ratings: the leaderboard, a player's history, and a table's predicted winner.
 
 use crate::State;
-use crate::ratings;
+use crate::{ratings, store};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use catan_api::{
     PlayerRatings, Prediction, PredictionRequest, Problem, RatingsLeaderboard, WinChance,
@@ -55,11 +55,15 @@ async fn leaderboard(
     } = query.into_inner();
     let min_games = min_games.map_or(DEFAULT_MIN_GAMES, u32::from);
     let bounds = (page.query().limit(), page.query().offset());
-    let board = db::run(&state.pool, move |conn| {
-        ratings::leaderboard(conn, region_id, min_games, bounds)
+    let (board, behind) = db::run(&state.pool, move |conn| {
+        Ok((
+            ratings::leaderboard(conn, region_id, min_games, bounds)?,
+            store::behind(conn)?,
+        ))
     })
     .await?;
-    conditional::respond_json(&request, page.response(board.rows.len()), &board)
+    let response = super::with_freshness(page.response(board.rows.len()), behind);
+    conditional::respond_json(&request, response, &board)
 }
 
 /// A player's rating now, and game by game with μ and σ before and after, oldest first; `as_of` is
@@ -81,10 +85,14 @@ async fn player_ratings(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let player = path.into_inner();
-    let history = db::run(&state.pool, move |conn| ratings::history_of(conn, player))
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no player {player} is known to ranking")))?;
-    conditional::respond_json(&request, HttpResponse::Ok(), &history)
+    let missing = format!("no player {player} is known to ranking");
+    super::serve_read(
+        &state,
+        &request,
+        move |conn| ratings::history_of(conn, player),
+        missing,
+    )
+    .await
 }
 
 /// Each player's chance of winning a table of 3 or 4 different players under the rating model

@@ -249,7 +249,7 @@ async fn season_standings(
         Ok((page.etag, served, page.behind))
     };
     let (etag, served, behind) = cache.answer(&request, slot, stored, fetch).await?;
-    let mut response = super::with_freshness(behind);
+    let mut response = super::with_freshness(HttpResponse::Ok(), behind);
     // The page's `Link` to the next, as every list gives it.
     let next = page.response(served.rows).finish();
     if let Some(link) = next.headers().get("Link") {
@@ -303,7 +303,7 @@ async fn season_qualified(
     let (served, as_of) = db::run(&state.pool, move |conn| read::qualified(conn, id))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
-    let mut response = super::with_freshness(served.behind);
+    let mut response = super::with_freshness(HttpResponse::Ok(), served.behind);
     response.insert_header((
         "As-Of",
         as_of.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),

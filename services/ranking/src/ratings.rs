@@ -392,10 +392,6 @@ struct Selection {
     tables: BTreeSet<(Uuid, i32, i32)>,
 }
 
-/// A selection's binds: the whole events and their rounds, then the tables' events, rounds and
-/// numbers.
-type SelectionBinds = (Vec<Uuid>, Vec<i32>, Vec<Uuid>, Vec<i32>, Vec<i32>);
-
 impl Selection {
     fn push(&mut self, event: Uuid, round: i32, table: i32) {
         if table == 0 {
@@ -410,51 +406,54 @@ impl Selection {
         self.events.is_empty() && self.tables.is_empty()
     }
 
-    /// The rows of `select_from` (whose selected table is `alias`) that are selected, each once,
-    /// on binds `$1` to `$5`; both halves are lookups by event that an index serves.
-    fn query(select_from: &str, alias: &str) -> String {
-        format!(
+    /// The selected rows of `select_from`, whose table of games is `alias`, each once. Both
+    /// halves of the query are lookups by event that an index serves.
+    fn load<T>(
+        &self,
+        conn: &mut PgConnection,
+        select_from: &str,
+        alias: &str,
+    ) -> Result<Vec<T>, ApiError>
+    where
+        T: diesel::deserialize::QueryableByName<diesel::pg::Pg> + 'static,
+    {
+        use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
+        // Tables a whole event already selects are left out.
+        let tables: Vec<&(Uuid, i32, i32)> = self
+            .tables
+            .iter()
+            .filter(|(event, round, _)| self.events.get(event).is_none_or(|from| round < from))
+            .collect();
+        let events: Vec<Uuid> = self.events.keys().copied().collect();
+        let from_rounds: Vec<i32> = self.events.values().copied().collect();
+        let table_events: Vec<Uuid> = tables.iter().map(|t| t.0).collect();
+        let rounds: Vec<i32> = tables.iter().map(|t| t.1).collect();
+        let numbers: Vec<i32> = tables.iter().map(|t| t.2).collect();
+        Ok(diesel::sql_query(format!(
             "{select_from} JOIN unnest($1::uuid[], $2::int[]) AS s(event_id, round) \
                 ON {alias}.event_id = s.event_id AND {alias}.round >= s.round \
              UNION ALL {select_from} \
                 JOIN unnest($3::uuid[], $4::int[], $5::int[]) AS g(event_id, round, table_number) \
                 ON ({alias}.event_id, {alias}.round, {alias}.table_number) = \
                    (g.event_id, g.round, g.table_number)"
-        )
-    }
-
-    /// The binds, without the tables a whole event already selects.
-    fn binds(&self) -> SelectionBinds {
-        let tables: Vec<&(Uuid, i32, i32)> = self
-            .tables
-            .iter()
-            .filter(|(event, round, _)| self.events.get(event).is_none_or(|from| round < from))
-            .collect();
-        (
-            self.events.keys().copied().collect(),
-            self.events.values().copied().collect(),
-            tables.iter().map(|t| t.0).collect(),
-            tables.iter().map(|t| t.1).collect(),
-            tables.iter().map(|t| t.2).collect(),
-        )
+        ))
+        .bind::<Array<SqlUuid>, _>(&events)
+        .bind::<Array<Integer>, _>(&from_rounds)
+        .bind::<Array<SqlUuid>, _>(&table_events)
+        .bind::<Array<Integer>, _>(&rounds)
+        .bind::<Array<Integer>, _>(&numbers)
+        .load(conn)?)
     }
 }
 
 /// The results of the selected games.
 fn selected_results(conn: &mut PgConnection, games: &Selection) -> Result<Vec<ToReplay>, ApiError> {
-    use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
-    let (events, from_rounds, table_events, rounds, tables) = games.binds();
-    Ok(diesel::sql_query(Selection::query(
+    games.load(
+        conn,
         "SELECT e.starts_on, k.event_id, k.result::text AS result FROM known_results k \
          JOIN events e ON e.id = k.event_id",
         "k",
-    ))
-    .bind::<Array<SqlUuid>, _>(&events)
-    .bind::<Array<Integer>, _>(&from_rounds)
-    .bind::<Array<SqlUuid>, _>(&table_events)
-    .bind::<Array<Integer>, _>(&rounds)
-    .bind::<Array<Integer>, _>(&tables)
-    .load(conn)?)
+    )
 }
 
 /// Every result from `from` on.
@@ -474,19 +473,12 @@ fn results_from(conn: &mut PgConnection, from: GameKey) -> Result<Vec<ToReplay>,
 
 /// The stored history of the selected games.
 fn selected_history(conn: &mut PgConnection, games: &Selection) -> Result<History, ApiError> {
-    use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
-    let (events, from_rounds, table_events, rounds, tables) = games.binds();
-    let rows: Vec<StoredRow> = diesel::sql_query(Selection::query(
+    let rows: Vec<StoredRow> = games.load(
+        conn,
         "SELECT h.played_on, h.event_id, h.round, h.table_number, h.player_id, h.mu_before, \
             h.sigma_before, h.mu_after, h.sigma_after FROM rating_history h",
         "h",
-    ))
-    .bind::<Array<SqlUuid>, _>(&events)
-    .bind::<Array<Integer>, _>(&from_rounds)
-    .bind::<Array<SqlUuid>, _>(&table_events)
-    .bind::<Array<Integer>, _>(&rounds)
-    .bind::<Array<Integer>, _>(&tables)
-    .load(conn)?;
+    )?;
     Ok(rows.into_iter().map(StoredRow::entry).collect())
 }
 

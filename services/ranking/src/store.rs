@@ -277,12 +277,17 @@ pub fn apply_results(conn: &mut PgConnection, results: &[TableResult]) -> Result
     mark_stale(conn, &touched)
 }
 
-/// Whether a producer cannot be read just now, so that what the read model serves may be behind.
+/// The SQL of whether a producer cannot be read just now, so that what the read model serves may
+/// be behind: every read answers it beside what it reads.
+pub const FEED_FAILING: &str = "EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL)";
+
+fn feed_failing() -> diesel::expression::SqlLiteral<diesel::sql_types::Bool> {
+    diesel::dsl::sql(FEED_FAILING)
+}
+
+/// Whether a producer cannot be read just now ([`FEED_FAILING`]).
 pub fn behind(conn: &mut PgConnection) -> Result<bool, ApiError> {
-    Ok(diesel::select(diesel::dsl::exists(
-        feeds::table.filter(feeds::failing_since.is_not_null()),
-    ))
-    .get_result(conn)?)
+    Ok(diesel::select(feed_failing()).get_result(conn)?)
 }
 
 /// Up to `limit` events whose views are stale, each with the mark that asked for it.
@@ -485,7 +490,7 @@ pub fn stored(
     event_id: Uuid,
     view: View,
 ) -> Result<Option<Stored>, ApiError> {
-    let behind = diesel::dsl::exists(feeds::table.filter(feeds::failing_since.is_not_null()));
+    let behind = feed_failing();
     let row: Option<(String, String, bool)> = match view {
         View::Standings => event_views::table
             .find(event_id)
@@ -512,7 +517,7 @@ pub fn stored_etag(
     event_id: Uuid,
     view: View,
 ) -> Result<Option<(String, bool)>, ApiError> {
-    let behind = diesel::dsl::exists(feeds::table.filter(feeds::failing_since.is_not_null()));
+    let behind = feed_failing();
     let row = event_views::table.find(event_id);
     Ok(match view {
         View::Standings => row

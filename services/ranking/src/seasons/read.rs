@@ -2,6 +2,7 @@
 //! pre-serialized and are only joined together; nothing is computed or serialized again.
 
 use super::views::CSV_HEADER;
+use crate::store::FEED_FAILING;
 use catan_kit::ApiError;
 use catan_kit::conditional::etag_of;
 use chrono::{DateTime, Utc};
@@ -82,10 +83,9 @@ pub fn page_etag(
     bounds: (i64, i64),
     format: Format,
 ) -> Result<Option<(String, bool)>, ApiError> {
-    let row: Option<EtagRow> = diesel::sql_query(
-        "SELECT etag, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
-         FROM season_views WHERE season_id = $1",
-    )
+    let row: Option<EtagRow> = diesel::sql_query(format!(
+        "SELECT etag, {FEED_FAILING} AS behind FROM season_views WHERE season_id = $1"
+    ))
     .bind::<diesel::sql_types::Uuid, _>(season_id)
     .get_result(conn)
     .optional()?;
@@ -140,7 +140,7 @@ pub fn standings(
              WHERE v.season_id = $1 AND ($2::uuid IS NULL OR r.region_id = $2) \
              ORDER BY o.place LIMIT $3 {skip}) \
          SELECT v.etag, v.as_of, \
-             EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind, \
+             {FEED_FAILING} AS behind, \
              (SELECT count(*) FROM page) AS n, \
              coalesce((SELECT string_agg(served, $5 ORDER BY place) FROM page), '') AS joined \
          FROM season_views v WHERE v.season_id = $1"
@@ -198,10 +198,10 @@ pub fn qualified(
     conn: &mut PgConnection,
     season_id: Uuid,
 ) -> Result<Option<(Served, DateTime<Utc>)>, ApiError> {
-    let row: Option<QualifiedRow> = diesel::sql_query(
-        "SELECT etag, as_of, qualified, EXISTS (SELECT 1 FROM feeds WHERE failing_since IS NOT NULL) AS behind \
-         FROM season_views WHERE season_id = $1",
-    )
+    let row: Option<QualifiedRow> = diesel::sql_query(format!(
+        "SELECT etag, as_of, qualified, {FEED_FAILING} AS behind \
+         FROM season_views WHERE season_id = $1"
+    ))
     .bind::<diesel::sql_types::Uuid, _>(season_id)
     .get_result(conn)
     .optional()?;

@@ -6,6 +6,7 @@ mod routes;
 mod schema;
 mod sheet;
 mod store;
+mod submission;
 mod webhook_events;
 
 use catan_kit::server::RunningServer;

@@ -2,10 +2,13 @@
 
 use crate::store::Sheet;
 use catan_api::{
-    EventFormat, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table, TeamScore,
+    EventFormat, MAX_BATCH_SHEETS, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table,
+    TableSheet, TeamScore,
 };
 use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
-use catan_domain::results::{RawBreakdown, RawScore, RawSheet, validate_sheet};
+use catan_domain::results::{
+    RawBreakdown, RawScore, RawSheet, RuleCode, Violation, out_of_range, validate_sheet,
+};
 use catan_kit::ApiError;
 use catan_kit::problem::ErrorCode;
 use uuid::Uuid;
@@ -26,6 +29,49 @@ pub fn checked(body: &SubmitResult, round: &Round, table_number: u32) -> Result<
     match round.format {
         EventFormat::Classic => classic_sheet(body, table, round.stage),
         EventFormat::Partner => partner_sheet(body, table, round),
+    }
+}
+
+/// A batch as the contract states it: 1 to 500 sheets, each for a table numbered from 1, with
+/// numbers in the game's ranges. A batch that breaks any of these is refused whole, as any body
+/// that does not fit its schema; every other rule is each sheet's own.
+pub fn batch_fits_contract(sheets: &[TableSheet]) -> Result<(), ApiError> {
+    if sheets.is_empty() {
+        return Err(ApiError::field(
+            "sheets",
+            ErrorCode::Empty,
+            "a batch needs at least one sheet",
+        ));
+    }
+    if sheets.len() > MAX_BATCH_SHEETS {
+        return Err(ApiError::field(
+            "sheets",
+            ErrorCode::TooMany,
+            format!("a batch has at most {MAX_BATCH_SHEETS} sheets"),
+        ));
+    }
+    let mut broken = Vec::new();
+    for (index, item) in sheets.iter().enumerate() {
+        if item.table == 0 {
+            broken.push(Violation {
+                field: format!("sheets[{index}].table"),
+                code: RuleCode::OutOfRange,
+                message: "tables are numbered from 1".into(),
+            });
+        }
+        broken.extend(
+            out_of_range(&raw_sheet(&item.sheet))
+                .into_iter()
+                .map(|v| Violation {
+                    field: format!("sheets[{index}].sheet.{}", v.field),
+                    ..v
+                }),
+        );
+    }
+    if broken.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::violations(broken))
     }
 }
 

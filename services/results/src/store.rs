@@ -5,10 +5,11 @@ use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableR
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use catan_kit::feed::{self, Cursor};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::BigInt;
+use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 /// The sequence that numbers the change feed.
@@ -125,6 +126,23 @@ pub fn current(
     Ok(annotated(conn, row.into_iter().collect())?.pop())
 }
 
+/// [`current`], holding the table's row until the transaction ends: the writes of one table
+/// (a correction, a confirmation) wait for each other, and no other table's do.
+pub fn current_locked(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<Option<TableResult>, ApiError> {
+    let row: Option<Row> = results::table
+        .find((event_id, round as i32, table as i32))
+        .select(columns!(results))
+        .for_update()
+        .first(conn)
+        .optional()?;
+    Ok(annotated(conn, row.into_iter().collect())?.pop())
+}
+
 /// The results the rows hold, with their confirmations and disputes.
 fn annotated(conn: &mut PgConnection, rows: Vec<Row>) -> Result<Vec<TableResult>, ApiError> {
     let results = rows
@@ -148,61 +166,52 @@ pub fn of_round(
     annotated(conn, rows)
 }
 
+/// A page of a change feed after `after`: the results of finished transactions (of one event, or
+/// of every event), in the order their last change committed; the cursor of the last one; and
+/// whether committed changes wait behind a transaction still in flight.
 pub fn changes(
     conn: &mut PgConnection,
-    event_id: Uuid,
-    after_seq: i64,
-    limit: i64,
-) -> Result<Vec<TableResult>, ApiError> {
-    let rows: Vec<Row> = results::table
-        .filter(results::event_id.eq(event_id))
-        .filter(results::seq.gt(after_seq))
-        .order(results::seq)
-        .limit(limit)
-        .select(columns!(results))
-        .load(conn)?;
-    annotated(conn, rows)
-}
-
-/// A page of the federation-wide feed after `after`: the results of finished transactions, in the
-/// order their last change committed, and the cursor of the last one.
-pub fn federation_changes(
-    conn: &mut PgConnection,
+    event_id: Option<Uuid>,
     after: Cursor,
     limit: i64,
 ) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
     conn.build_transaction()
         .repeatable_read()
         .read_only()
-        .run(|conn| federation_page(conn, after, limit))
+        .run(|conn| changes_in_one_snapshot(conn, event_id, after, limit))
 }
 
-/// [`federation_changes`] in one snapshot: the page, and whether committed changes wait behind a
-/// transaction still in flight.
-fn federation_page(
+fn changes_in_one_snapshot(
     conn: &mut PgConnection,
+    event_id: Option<Uuid>,
     after: Cursor,
     limit: i64,
 ) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
-    let rows: Vec<(i64, Row)> = results::table
+    let finished_below = || diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW);
+    let mut page = results::table
         .filter(
             results::txid
                 .gt(after.txid)
                 .or(results::txid.eq(after.txid).and(results::seq.gt(after.seq))),
         )
-        .filter(results::txid.lt(diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW)))
+        .filter(results::txid.lt(finished_below()))
         .order((results::txid, results::seq))
         .limit(limit)
         .select((results::txid, columns!(results)))
-        .load(conn)?;
+        .into_boxed();
+    let mut in_flight = results::table
+        .filter(results::txid.ge(finished_below()))
+        .into_boxed();
+    if let Some(event_id) = event_id {
+        page = page.filter(results::event_id.eq(event_id));
+        in_flight = in_flight.filter(results::event_id.eq(event_id));
+    }
+    let rows: Vec<(i64, Row)> = page.load(conn)?;
     let next = rows.last().map_or(after, |(txid, row)| Cursor {
         txid: *txid,
         seq: row.6,
     });
-    let held_back = diesel::select(diesel::dsl::exists(
-        results::table.filter(results::txid.ge(diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW))),
-    ))
-    .get_result(conn)?;
+    let held_back = diesel::select(diesel::dsl::exists(in_flight)).get_result(conn)?;
     let results = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
     Ok((results, next, held_back))
 }
@@ -235,6 +244,7 @@ pub struct NewVersion<'a> {
 }
 
 /// Records a version: the current result and its history row, with the next change number.
+/// Call it holding the table's row ([`current_locked`]) when the table has a result.
 pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, ApiError> {
     // A director's correction resolves the table's open disputes.
     diesel::update(
@@ -246,7 +256,6 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
     )
     .set(disputes::resolved_by_version.eq(new.version as i32))
     .execute(conn)?;
-    let seq: i64 = diesel::select(nextval(CHANGE_SEQUENCE)).get_result(conn)?;
     let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
     let now = Utc::now();
     let row = (
@@ -256,17 +265,17 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         results::stage.eq(enum_to_text(&new.stage)),
         results::round_tables.eq(new.round_tables as i32),
         results::version.eq(new.version as i32),
-        results::seq.eq(seq),
         results::sheet.eq(&sheet),
         results::recorded_at.eq(now),
         results::recorded_by.eq(new.recorded_by),
     );
-    diesel::insert_into(results::table)
-        .values(row.clone())
+    let seq: i64 = diesel::insert_into(results::table)
+        .values((row.clone(), results::seq.eq(nextval(CHANGE_SEQUENCE))))
         .on_conflict((results::event_id, results::round, results::table_number))
         .do_update()
-        .set(row)
-        .execute(conn)?;
+        .set((row, results::seq.eq(nextval(CHANGE_SEQUENCE))))
+        .returning(results::seq)
+        .get_result(conn)?;
     diesel::insert_into(result_versions::table)
         .values((
             result_versions::event_id.eq(new.event_id),
@@ -285,19 +294,114 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         .ok_or_else(|| ApiError::internal("result vanished"))
 }
 
-/// Fills in who confirmed each result's version, the table's disputes, and so its status.
+/// Records a table's first result, its history row and the webhook events that announce it in
+/// one statement, if the table has no result yet: the result as recorded, or `None` when the
+/// table has one (and nothing was written). `announced` are written with the result's change
+/// number in their `seq`, where they have one.
+pub fn record_first(
+    conn: &mut PgConnection,
+    new: NewVersion,
+    announced: impl Fn(&TableResult) -> Result<Vec<crate::webhook_events::Announcement>, ApiError>,
+) -> Result<Option<TableResult>, ApiError> {
+    #[derive(QueryableByName)]
+    struct Recorded {
+        #[diesel(sql_type = BigInt)]
+        seq: i64,
+    }
+    // As PostgreSQL keeps it, so that the answer is what a read gives later.
+    let recorded_at = Utc::now().trunc_subsecs(6);
+    let mut result = first_version(&new, recorded_at);
+    let announced = announced(&result)?;
+    let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
+    let ids: Vec<Uuid> = announced.iter().map(|_| Uuid::new_v4()).collect();
+    let types: Vec<&str> = announced.iter().map(|a| a.event_type.as_str()).collect();
+    let data: Vec<serde_json::Value> = announced.into_iter().map(|a| a.data).collect();
+    let recorded: Option<Recorded> = diesel::sql_query(RECORD_FIRST)
+        .bind::<SqlUuid, _>(new.event_id)
+        .bind::<Integer, _>(new.round as i32)
+        .bind::<Integer, _>(new.table as i32)
+        .bind::<Text, _>(enum_to_text(&new.stage))
+        .bind::<Integer, _>(new.round_tables as i32)
+        .bind::<Jsonb, _>(&sheet)
+        .bind::<Timestamptz, _>(recorded_at)
+        .bind::<SqlUuid, _>(new.recorded_by)
+        .bind::<Array<SqlUuid>, _>(&ids)
+        .bind::<Array<Text>, _>(&types)
+        .bind::<Array<Jsonb>, _>(&data)
+        .get_result(conn)
+        .optional()?;
+    Ok(recorded.map(|recorded| {
+        result.seq = recorded.seq;
+        result
+    }))
+}
+
+/// [`record_first`]'s statement: the result unless the table has one, then its history row and
+/// its webhook events from what was inserted (nothing when nothing was).
+const RECORD_FIRST: &str = "\
+WITH recorded AS (
+    INSERT INTO results (event_id, round, table_number, stage, round_tables, version, seq, sheet, recorded_at, recorded_by)
+    VALUES ($1, $2, $3, $4, $5, 1, nextval('result_seq'), $6, $7, $8)
+    ON CONFLICT (event_id, round, table_number) DO NOTHING
+    RETURNING event_id, round, table_number, stage, round_tables, version, seq, sheet, recorded_at, recorded_by
+), history AS (
+    INSERT INTO result_versions (event_id, round, table_number, version, stage, round_tables, seq, sheet, recorded_at, recorded_by)
+    SELECT event_id, round, table_number, version, stage, round_tables, seq, sheet, recorded_at, recorded_by FROM recorded
+), announced AS (
+    INSERT INTO outbox (id, event_type, event_id, payload)
+    SELECT a.id, a.event_type, recorded.event_id,
+           CASE WHEN a.payload ? 'seq' THEN jsonb_set(a.payload, '{seq}', to_jsonb(recorded.seq)) ELSE a.payload END
+    FROM recorded, unnest($9::uuid[], $10::text[], $11::jsonb[]) AS a(id, event_type, payload)
+)
+SELECT seq FROM recorded";
+
+/// The first version of a table's result as [`record_first`] records it (its `seq` still 0): no
+/// one has signed or disputed it yet.
+fn first_version(new: &NewVersion, recorded_at: DateTime<Utc>) -> TableResult {
+    let mut result = TableResult {
+        event_id: new.event_id,
+        round: new.round,
+        table: new.table,
+        stage: new.stage,
+        version: 1,
+        seq: 0,
+        round_tables: new.round_tables,
+        outcome: new.sheet.outcome,
+        winner_player_id: new.sheet.winner_player_id,
+        winner_entry_id: new.sheet.winner_entry_id,
+        scores: new.sheet.scores.clone(),
+        teams: new.sheet.teams.clone(),
+        status: ResultStatus::Posted,
+        confirmed_by: Vec::new(),
+        disputes: Vec::new(),
+        recorded_at,
+        recorded_by: new.recorded_by,
+    };
+    result.status = status_of(&result);
+    result
+}
+
+/// Fills in who confirmed each result's version, the table's disputes, and so its status. The
+/// results may be of several events (a page of the federation's feed).
 pub fn annotate(
     conn: &mut PgConnection,
     mut results: Vec<TableResult>,
 ) -> Result<Vec<TableResult>, ApiError> {
-    let Some(event_id) = results.first().map(|r| r.event_id) else {
+    if results.is_empty() {
         return Ok(results);
-    };
-    let rounds: Vec<i32> = results.iter().map(|r| r.round as i32).collect();
-    let confirmed: Vec<(i32, i32, i32, Uuid)> = confirmations::table
-        .filter(confirmations::event_id.eq(event_id))
+    }
+    let mut events: Vec<Uuid> = results.iter().map(|r| r.event_id).collect();
+    events.sort_unstable();
+    events.dedup();
+    let mut rounds: Vec<i32> = results.iter().map(|r| r.round as i32).collect();
+    rounds.sort_unstable();
+    rounds.dedup();
+    type Table = (Uuid, i32, i32);
+    let confirmed: Vec<(Uuid, i32, i32, i32, Uuid)> = confirmations::table
+        .filter(confirmations::event_id.eq_any(&events))
         .filter(confirmations::round.eq_any(&rounds))
         .select((
+            confirmations::event_id,
             confirmations::round,
             confirmations::table_number,
             confirmations::version,
@@ -305,11 +409,28 @@ pub fn annotate(
         ))
         .order(confirmations::confirmed_at)
         .load(conn)?;
-    type DisputeRow = (i32, i32, i32, Uuid, String, DateTime<Utc>, Option<i32>);
+    let mut confirmed_by: HashMap<(Table, i32), Vec<Uuid>> = HashMap::new();
+    for (event, round, table, version, player) in confirmed {
+        confirmed_by
+            .entry(((event, round, table), version))
+            .or_default()
+            .push(player);
+    }
+    type DisputeRow = (
+        Uuid,
+        i32,
+        i32,
+        i32,
+        Uuid,
+        String,
+        DateTime<Utc>,
+        Option<i32>,
+    );
     let disputed: Vec<DisputeRow> = disputes::table
-        .filter(disputes::event_id.eq(event_id))
+        .filter(disputes::event_id.eq_any(&events))
         .filter(disputes::round.eq_any(&rounds))
         .select((
+            disputes::event_id,
             disputes::round,
             disputes::table_number,
             disputes::version,
@@ -320,24 +441,25 @@ pub fn annotate(
         ))
         .order(disputes::created_at)
         .load(conn)?;
+    let mut disputes_of: HashMap<Table, Vec<Dispute>> = HashMap::new();
+    for (event, round, table, version, player_id, reason, created_at, resolved_by) in disputed {
+        disputes_of
+            .entry((event, round, table))
+            .or_default()
+            .push(Dispute {
+                player_id,
+                reason,
+                version: version as u32,
+                created_at,
+                resolved_by_version: resolved_by.map(|v| v as u32),
+            });
+    }
     for result in &mut results {
-        let (round, table) = (result.round as i32, result.table as i32);
-        result.confirmed_by = confirmed
-            .iter()
-            .filter(|c| (c.0, c.1, c.2) == (round, table, result.version as i32))
-            .map(|c| c.3)
-            .collect();
-        result.disputes = disputed
-            .iter()
-            .filter(|d| (d.0, d.1) == (round, table))
-            .map(|d| Dispute {
-                player_id: d.3,
-                reason: d.4.clone(),
-                version: d.2 as u32,
-                created_at: d.5,
-                resolved_by_version: d.6.map(|v| v as u32),
-            })
-            .collect();
+        let table = (result.event_id, result.round as i32, result.table as i32);
+        result.confirmed_by = confirmed_by
+            .remove(&(table, result.version as i32))
+            .unwrap_or_default();
+        result.disputes = disputes_of.get(&table).cloned().unwrap_or_default();
         result.status = status_of(result);
     }
     Ok(results)
@@ -370,7 +492,7 @@ fn status_of(result: &TableResult) -> ResultStatus {
 }
 
 /// Gives a table's result the next change number, so that readers of the feed see its new
-/// status. Call it under the event's lock.
+/// status. Call it holding the table's row ([`current_locked`]).
 pub fn touch(
     conn: &mut PgConnection,
     event_id: Uuid,

@@ -108,6 +108,8 @@ catan_domain::with_rule_codes!(with_season_codes! {
         Empty = "empty",
         /// A text longer than its limit.
         TooLong = "too_long",
+        /// A list with more items than its limit (a batch of more than 500 sheets).
+        TooMany = "too_many",
         InvalidUrl = "invalid_url",
         UnsupportedScheme = "unsupported_scheme",
         CredentialsInUrl = "credentials_in_url",
@@ -211,6 +213,7 @@ mod tests {
             "shared_event",
             "empty",
             "too_long",
+            "too_many",
             "invalid_url",
             "unsupported_scheme",
             "credentials_in_url",
@@ -220,7 +223,7 @@ mod tests {
             "other_region"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 43);
+        assert_eq!(all.len(), 44);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

@@ -109,8 +109,7 @@ pub async fn open(
 }
 
 /// Holds this service's lock on `event_id` until the transaction ends, serialising its writes of
-/// one event: two directors drawing at once get one round, not two, and the results' change
-/// numbers commit in order, so a reader of the feed never skips one. The key includes the schema,
+/// one event: two directors drawing at once get one round, not two. The key includes the schema,
 /// so services sharing a database do not wait on each other.
 pub fn lock_event(conn: &mut PgConnection, event_id: uuid::Uuid) -> Result<(), crate::ApiError> {
     diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || $1, 0))")

@@ -13,7 +13,7 @@ use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
 use diesel::dsl::{IntervalDsl, now};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Timestamptz};
+use diesel::sql_types::Timestamptz;
 use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -82,16 +82,6 @@ impl Claim {
             request_hash,
         })
     }
-
-    fn lock_id(&self) -> i64 {
-        let digest = Sha256::new()
-            .chain_update(self.api_key_id.as_bytes())
-            .chain_update(self.key.as_bytes())
-            .finalize();
-        let mut first = [0u8; 8];
-        first.copy_from_slice(&digest[..8]);
-        i64::from_le_bytes(first)
-    }
 }
 
 /// A response as remembered for replays.
@@ -136,12 +126,6 @@ struct Remembered {
     response: serde_json::Value,
 }
 
-#[derive(QueryableByName)]
-struct Locked {
-    #[diesel(sql_type = Bool)]
-    locked: bool,
-}
-
 /// The remembered reply to `claim`'s key; 422 if the key was used for another request.
 fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {
     let found: Option<Remembered> = idempotency_keys::table
@@ -171,8 +155,28 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
     Ok(Some(Reply { status, body, etag }))
 }
 
+/// Why a write with a claim did not commit.
+enum Aborted {
+    /// Another request with the same key committed first: this one's write is rolled back.
+    TakenFirst,
+    /// The write itself was refused (or failed).
+    Refused(ApiError),
+}
+
+impl From<diesel::result::Error> for Aborted {
+    fn from(e: diesel::result::Error) -> Self {
+        Aborted::Refused(e.into())
+    }
+}
+
 /// Runs `work` (the write) in one transaction with the claim's record: a remembered request is
 /// answered from memory without running `work` again.
+///
+/// The key is recorded last, by the statement before the commit: no lock is taken up front, so
+/// a write with a key costs one statement more than one without. Two requests racing with one
+/// key both run their write; the second's insert of the key waits on the first's (the primary
+/// key), finds it committed, and the second rolls its own write back and answers the first's
+/// reply. A refused write checks the same way whether a racing request with its key won.
 async fn write_once<F>(
     pool: &crate::db::PgPool,
     claim: Option<Claim>,
@@ -181,44 +185,69 @@ async fn write_once<F>(
 where
     F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
 {
-    let (reply, replayed) = crate::db::transaction(pool, move |conn| {
-        let Some(claim) = claim else {
-            return Ok((work(conn)?, false));
-        };
-        let locked: Locked = diesel::sql_query("SELECT pg_try_advisory_xact_lock($1) AS locked")
-            .bind::<BigInt, _>(claim.lock_id())
-            .get_result(conn)?;
-        if !locked.locked {
-            return Err(ApiError::Conflict(
-                "a request with this Idempotency-Key is still in progress; retry later".into(),
-            ));
-        }
-        diesel::delete(
-            idempotency_keys::table
-                .find((claim.api_key_id, &claim.key))
-                .filter(
-                    idempotency_keys::created_at
-                        .lt(now.into_sql::<Timestamptz>() - RETENTION_HOURS.hours()),
-                ),
-        )
-        .execute(conn)?;
-        if let Some(reply) = remembered(conn, &claim)? {
-            return Ok((reply, true));
-        }
-        let reply = work(conn)?;
-        diesel::insert_into(idempotency_keys::table)
-            .values((
-                idempotency_keys::api_key_id.eq(claim.api_key_id),
-                idempotency_keys::key.eq(&claim.key),
-                idempotency_keys::request_hash.eq(&claim.request_hash),
-                idempotency_keys::status.eq(i32::from(reply.status.as_u16())),
-                idempotency_keys::response.eq(join_etag(&reply)),
-            ))
-            .execute(conn)?;
-        Ok((reply, false))
+    let Some(claim) = claim else {
+        let reply = crate::db::transaction(pool, work).await?;
+        return Ok(reply.into_response(false));
+    };
+    let record = claim.clone();
+    let outcome = crate::db::run(pool, move |conn| {
+        Ok(conn.transaction(|tx| {
+            let reply = work(tx).map_err(Aborted::Refused)?;
+            match record_key(tx, &record, &reply) {
+                Ok(true) => Ok(reply),
+                Ok(false) => Err(Aborted::TakenFirst),
+                Err(e) => Err(Aborted::Refused(e)),
+            }
+        }))
     })
     .await?;
-    Ok(reply.into_response(replayed))
+    match outcome {
+        Ok(reply) => Ok(reply.into_response(false)),
+        Err(Aborted::TakenFirst) => replay_remembered(pool, claim, None).await,
+        Err(Aborted::Refused(refused)) => replay_remembered(pool, claim, Some(refused)).await,
+    }
+}
+
+/// Records the claim's key with `reply`, or takes over a key whose record has expired: whether
+/// it did (false: a live record of the key, committed by another request, stands).
+fn record_key(conn: &mut PgConnection, claim: &Claim, reply: &Reply) -> Result<bool, ApiError> {
+    let recorded = diesel::sql_query(RECORD_KEY)
+        .bind::<diesel::sql_types::Uuid, _>(claim.api_key_id)
+        .bind::<diesel::sql_types::Text, _>(&claim.key)
+        .bind::<diesel::sql_types::Binary, _>(&claim.request_hash)
+        .bind::<diesel::sql_types::Integer, _>(i32::from(reply.status.as_u16()))
+        .bind::<diesel::sql_types::Jsonb, _>(join_etag(reply))
+        .bind::<diesel::sql_types::Integer, _>(RETENTION_HOURS)
+        .execute(conn)?;
+    Ok(recorded == 1)
+}
+
+/// [`record_key`]'s statement: a new key, or an expired one taken over; nothing while a live
+/// record of the key stands (or, committed meanwhile, the first request's).
+const RECORD_KEY: &str = "\
+INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, response, created_at)
+VALUES ($1, $2, $3, $4, $5, now())
+ON CONFLICT (api_key_id, key) DO UPDATE
+    SET request_hash = excluded.request_hash, status = excluded.status,
+        response = excluded.response, created_at = excluded.created_at
+    WHERE idempotency_keys.created_at < now() - make_interval(hours => $6)";
+
+/// The answer for a claim whose write did not commit: the remembered reply of the request that
+/// used its key first, if one did; else `refused` (the write's own refusal).
+async fn replay_remembered(
+    pool: &crate::db::PgPool,
+    claim: Claim,
+    refused: Option<ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let found = crate::db::run(pool, move |conn| remembered(conn, &claim)).await;
+    match (found, refused) {
+        (Ok(Some(reply)), _) => Ok(reply.into_response(true)),
+        (Err(reused), None) => Err(reused),
+        (_, Some(refused)) => Err(refused),
+        (Ok(None), None) => Err(ApiError::Conflict(
+            "a request with this Idempotency-Key is still in progress; retry later".into(),
+        )),
+    }
 }
 
 /// The remembered response keeps its ETag beside the body.

@@ -2,6 +2,7 @@
 //! writes, and the skeleton every service's HTTP server is built on.
 
 pub mod auth;
+pub mod batch;
 pub mod conditional;
 pub mod db;
 pub mod feed;

@@ -254,32 +254,38 @@ pub fn json_config(limit_bytes: usize) -> actix_web::web::JsonConfig {
     actix_web::web::JsonConfig::default()
         .limit(limit_bytes)
         .content_type_required(false)
-        .error_handler(move |err, _req: &HttpRequest| {
-            use actix_web::error::JsonPayloadError;
-            let api = match &err {
-                JsonPayloadError::OverflowKnownLength { .. }
-                | JsonPayloadError::Overflow { .. } => ApiError::PayloadTooLarge(format!(
-                    "the body is larger than {limit_bytes} bytes"
-                )),
-                // Text that is not JSON at all is a bad request; JSON of the wrong shape is 422.
-                JsonPayloadError::Deserialize(de) if de.is_syntax() || de.is_eof() => {
-                    ApiError::BadRequest(format!("the body is not valid JSON: {de}"))
-                }
-                JsonPayloadError::Deserialize(de) => {
-                    let field = field_from_serde_message(&de.to_string());
-                    ApiError::Validation {
-                        detail: format!("the JSON body does not match the schema: {de}"),
-                        errors: vec![FieldError {
-                            field,
-                            code: ErrorCode::InvalidJson,
-                            message: de.to_string(),
-                        }],
-                    }
-                }
-                other => ApiError::BadRequest(format!("unreadable JSON body: {other}")),
-            };
-            actix_web::error::InternalError::from_response(err, api.error_response()).into()
-        })
+        .error_handler(move |err, _req: &HttpRequest| json_problem(err, limit_bytes))
+}
+
+/// A JSON body error as the problem it is: 413 past `limit_bytes`, 400 for text that is not JSON,
+/// 422 naming the field for JSON of the wrong shape.
+pub fn json_problem(
+    err: actix_web::error::JsonPayloadError,
+    limit_bytes: usize,
+) -> actix_web::Error {
+    use actix_web::error::JsonPayloadError;
+    let api = match &err {
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+            ApiError::PayloadTooLarge(format!("the body is larger than {limit_bytes} bytes"))
+        }
+        // Text that is not JSON at all is a bad request; JSON of the wrong shape is 422.
+        JsonPayloadError::Deserialize(de) if de.is_syntax() || de.is_eof() => {
+            ApiError::BadRequest(format!("the body is not valid JSON: {de}"))
+        }
+        JsonPayloadError::Deserialize(de) => {
+            let field = field_from_serde_message(&de.to_string());
+            ApiError::Validation {
+                detail: format!("the JSON body does not match the schema: {de}"),
+                errors: vec![FieldError {
+                    field,
+                    code: ErrorCode::InvalidJson,
+                    message: de.to_string(),
+                }],
+            }
+        }
+        other => ApiError::BadRequest(format!("unreadable JSON body: {other}")),
+    };
+    actix_web::error::InternalError::from_response(err, api.error_response()).into()
 }
 
 /// Path parameters that do not parse (a table number "x", an id that is not a UUID) are 404s:

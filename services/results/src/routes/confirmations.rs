@@ -40,8 +40,7 @@ fn sign(
     player: Uuid,
     record: impl FnOnce(&mut PgConnection, u32) -> Result<bool, ApiError>,
 ) -> Result<(TableResult, bool), ApiError> {
-    catan_kit::db::lock_event(conn, event_id)?;
-    let recorded = store::current(conn, event_id, round, table)?.ok_or_else(|| {
+    let recorded = store::current_locked(conn, event_id, round, table)?.ok_or_else(|| {
         ApiError::NotFound(format!("table {table} of round {round} has no result"))
     })?;
     if !recorded.scores.iter().any(|s| s.player_id == player) {
@@ -83,7 +82,11 @@ async fn confirm_result(
                 store::confirm(conn, at, version, player)
             })?;
             if added {
-                crate::webhook_events::result_confirmed(conn, &result)?;
+                crate::webhook_events::enqueue_all(
+                    conn,
+                    &result,
+                    crate::webhook_events::of_confirmed(&result)?,
+                )?;
             }
             Reply::new(StatusCode::OK, &result)
         })
@@ -123,7 +126,11 @@ async fn dispute_result(
                     result.version
                 )));
             }
-            crate::webhook_events::result_disputed(conn, &result)?;
+            crate::webhook_events::enqueue_all(
+                conn,
+                &result,
+                crate::webhook_events::of_disputed(&result)?,
+            )?;
             Reply::new(StatusCode::OK, &result)
         })
         .await

@@ -47,7 +47,7 @@ async fn results_feed(
     let after = Cursor::parse("after", &query.after)?;
     let limit = feed::page_size(query.limit);
     let (items, next, held_back) = db::run(&state.pool, move |conn| {
-        store::federation_changes(conn, after, limit)
+        store::changes(conn, None, after, limit)
     })
     .await?;
     Ok(web::Json(ResultChanges {

@@ -1,16 +1,22 @@
-//! A round's results: the current result of each of its tables.
+//! A round's results: the current result of each of its tables, and a batch of its sheets.
 
 use crate::State;
+use crate::drawn_rounds::DrawnRounds;
 use crate::store;
-use actix_web::{HttpResponse, get, web};
-use catan_api::ResultList;
+use crate::submission::Submission;
+use actix_web::{HttpResponse, get, post, web};
+use catan_api::{BatchOutcome, Problem, ResultList, Role, SheetOutcome, SubmitResults};
+use catan_domain::correction::Precondition;
+use catan_kit::batch::BatchJson;
+use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
-use catan_kit::{ApiError, db};
+use catan_kit::{ApiError, IdempotentWrite, db};
+use diesel::Connection;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(round_results);
+    cfg.service(round_results).service(submit_results);
 }
 
 /// The current results of every table of a round that has one.
@@ -34,4 +40,85 @@ async fn round_results(
     parent_exists_if_empty(&items, state.peers.pairing.round(event_id, round)).await?;
     let items = page.slice(items);
     Ok(page.response(items.len()).json(ResultList { items }))
+}
+
+/// Records up to 500 sheets of a round's tables at once (the event's scorer or director): each
+/// is checked and recorded on its own, exactly as `PUT .../tables/{table}/result` without
+/// `If-Match` would, and the answer gives each sheet's status in the order sent. A refused sheet
+/// stores nothing and holds back no other. Corrections are made one table at a time.
+#[utoipa::path(
+    tag = "results",
+    params(("event_id" = Uuid, Path), ("round" = u32, Path)),
+    request_body = SubmitResults,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Each sheet's status (201 recorded, 200 the same sheet again, 404, 409, 422, 428), with its result or its problem", body = BatchOutcome),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No sheets, more than 500, or numbers outside the game's ranges (the batch is refused whole)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/rounds/{round}/results")]
+async fn submit_results(
+    state: web::Data<State>,
+    rounds: web::Data<DrawnRounds>,
+    write: IdempotentWrite<BatchJson<SubmitResults>>,
+    path: web::Path<(Uuid, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, round_number) = path.into_inner();
+    let principal = write.principal();
+    principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
+    let sheets = &write.body().sheets;
+    crate::sheet::batch_fits_contract(sheets)?;
+    let round = rounds
+        .get(&state.peers.pairing, event_id, round_number)
+        .await?;
+    let submissions: Vec<(u32, Result<Submission, ApiError>)> = sheets
+        .iter()
+        .map(|s| {
+            let checked =
+                Submission::checked(principal, &round, s.table, &s.sheet, Precondition::Absent);
+            (s.table, checked)
+        })
+        .collect();
+    write
+        .write(move |conn| {
+            let results = submissions
+                .into_iter()
+                .map(|(table, submission)| {
+                    // Each sheet in a savepoint of its own: a refused one undoes only itself.
+                    let outcome =
+                        submission.and_then(|s| conn.transaction(|sheet| s.persist(sheet)));
+                    sheet_outcome(table, outcome)
+                })
+                .collect::<Result<_, ApiError>>()?;
+            Reply::new(actix_web::http::StatusCode::OK, &BatchOutcome { results })
+        })
+        .await
+}
+
+/// What a batch answers for one sheet. A failure that is not the sheet's (the database gone)
+/// fails the whole batch, which then stores nothing.
+fn sheet_outcome(
+    table: u32,
+    outcome: Result<(actix_web::http::StatusCode, catan_api::TableResult), ApiError>,
+) -> Result<SheetOutcome, ApiError> {
+    match outcome {
+        Ok((status, result)) => Ok(SheetOutcome {
+            table,
+            status: status.as_u16(),
+            result: Some(result),
+            problem: None,
+        }),
+        Err(e @ (ApiError::Internal(_) | ApiError::Unavailable { .. })) => Err(e),
+        Err(refused) => {
+            let problem = refused.to_problem();
+            Ok(SheetOutcome {
+                table,
+                status: problem.status,
+                result: None,
+                problem: Some(problem),
+            })
+        }
+    }
 }

@@ -2,16 +2,15 @@
 
 use crate::State;
 use crate::drawn_rounds::DrawnRounds;
-use crate::store::{self, NewVersion, Sheet};
-use actix_web::http::StatusCode;
+use crate::store;
+use crate::submission::Submission;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
-use catan_api::{Problem, ResultList, Role, Stage, SubmitResult, TableResult};
-use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
+use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
+use catan_domain::correction::Precondition;
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::{ApiError, IdempotentWrite, db};
-use diesel::PgConnection;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -50,90 +49,19 @@ async fn submit_result(
     let round = rounds
         .get(&state.peers.pairing, event_id, round_number)
         .await?;
-    let submission = Submission {
-        event_id,
-        round: round_number,
-        table: table_number,
-        stage: round.stage,
-        round_tables: u32::try_from(round.tables.len()).map_err(ApiError::internal)?,
-        sheet: crate::sheet::checked(write.body(), &round, table_number)?,
-        may_correct: matches!(principal.role(), Role::Director | Role::Admin),
-        precondition: precondition(&request),
-        recorded_by: principal.key_id(),
-    };
-    write.write(move |conn| submission.persist(conn)).await
-}
-
-/// A checked sheet for one table, and what decides whether it may replace the table's result.
-struct Submission {
-    event_id: Uuid,
-    round: u32,
-    table: u32,
-    stage: Stage,
-    round_tables: u32,
-    sheet: Sheet,
-    may_correct: bool,
-    precondition: Precondition,
-    recorded_by: Uuid,
-}
-
-impl Submission {
-    /// Records the sheet as the version the rules decide, with its `result.posted` event.
-    fn persist(self, conn: &mut PgConnection) -> Result<Reply, ApiError> {
-        catan_kit::db::lock_event(conn, self.event_id)?;
-        let existing = store::current(conn, self.event_id, self.round, self.table)?;
-        let recorded = existing.as_ref().map(|current| Recorded {
-            version: current.version,
-            same_sheet: Sheet::of(current) == self.sheet,
-        });
-        let version = match decide_version(recorded, self.may_correct, self.precondition) {
-            Ok(Decision::Record(version)) => version,
-            Ok(Decision::Unchanged) => {
-                let current = existing.ok_or_else(|| ApiError::internal("result vanished"))?;
-                return Reply::new(StatusCode::OK, &current).map(|r| r.with_etag(etag(&current)));
-            }
-            Err(refusal) => return Err(self.refused(refusal)),
-        };
-        let result = store::record(
-            conn,
-            NewVersion {
-                event_id: self.event_id,
-                round: self.round,
-                table: self.table,
-                stage: self.stage,
-                round_tables: self.round_tables,
-                version,
-                sheet: &self.sheet,
-                recorded_by: self.recorded_by,
-            },
-        )?;
-        crate::webhook_events::result_posted(conn, &result)?;
-        tracing::info!(event_id = %self.event_id, round = self.round, table = self.table, version, "result recorded");
-        let status = if version == 1 {
-            StatusCode::CREATED
-        } else {
-            StatusCode::OK
-        };
-        Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
-    }
-
-    fn refused(&self, refusal: Refusal) -> ApiError {
-        let (round, table) = (self.round, self.table);
-        match refusal {
-            Refusal::OnlyTheDirectorCorrects => ApiError::Conflict(format!(
-                "table {table} of round {round} already has a result; only the tournament director can correct it"
-            )),
-            Refusal::PreconditionRequired => ApiError::PreconditionRequired(
-                "a correction must carry If-Match with the ETag of the result it corrects".into(),
-            ),
-            Refusal::Stale { current } => ApiError::PreconditionFailed(format!(
-                "the result changed meanwhile: it is now \"v{current}\""
-            )),
-            Refusal::NothingToMatch => {
-                ApiError::PreconditionFailed("there is no result to match If-Match".into())
-            }
-        }
-    }
+    let submission = Submission::checked(
+        principal,
+        &round,
+        table_number,
+        write.body(),
+        precondition(&request),
+    )?;
+    write
+        .write(move |conn| {
+            let (status, result) = submission.persist(conn)?;
+            Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
+        })
+        .await
 }
 
 /// The request's If-Match: absent, `*`, or the ETag of a version (`"v3"`).
@@ -152,7 +80,7 @@ fn precondition(request: &HttpRequest) -> Precondition {
 }
 
 /// A result version's entity tag.
-fn etag(result: &TableResult) -> String {
+pub(crate) fn etag(result: &TableResult) -> String {
     format!("\"v{}\"", result.version)
 }
 

@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::request_id;
 use catan_kit::ApiError;
-use catan_kit::server::BODY_LIMIT_BYTES;
+use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use futures_util::StreamExt;
 use std::time::Duration;
 
@@ -89,14 +89,15 @@ pub(super) async fn forward(
     Ok(response.body(bytes))
 }
 
-/// The request's body, up to the services' limit.
+/// The request's body, up to the largest a service takes (a batch route's): each service
+/// holds each route to its own limit.
 async fn read_body(mut payload: web::Payload) -> Result<web::Bytes, ApiError> {
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
-        if body.len() + chunk.len() > BODY_LIMIT_BYTES {
+        if body.len() + chunk.len() > BATCH_BODY_LIMIT_BYTES {
             return Err(ApiError::PayloadTooLarge(format!(
-                "the body is larger than {BODY_LIMIT_BYTES} bytes"
+                "the body is larger than {BATCH_BODY_LIMIT_BYTES} bytes"
             )));
         }
         body.extend_from_slice(&chunk);

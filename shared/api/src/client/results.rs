@@ -23,6 +23,20 @@ impl ApiClient {
             .await
     }
 
+    /// Up to 500 sheets of round `round` at once, each recorded or refused on its own.
+    pub async fn submit_results(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        body: &SubmitResults,
+    ) -> ClientResult<BatchOutcome> {
+        self.post(
+            &format!("/v1/events/{event_id}/rounds/{round}/results"),
+            body,
+        )
+        .await
+    }
+
     /// A table's result (with its ETag: [`ApiClient::result_with_etag`]).
     pub async fn result(
         &self,
@@ -114,15 +128,16 @@ impl ApiClient {
         Ok(ResultList { items })
     }
 
-    /// The event's results changed after `after_seq`, oldest change first (the current version of each table).
+    /// The event's results changed after `after` (a page's `next`, or empty for the beginning),
+    /// in the order the changes committed (the current version of each table).
     pub async fn result_changes(
         &self,
         event_id: Uuid,
-        after_seq: i64,
+        after: &str,
         limit: u32,
-    ) -> ClientResult<ResultList> {
+    ) -> ClientResult<ResultChanges> {
         self.get(&format!(
-            "/v1/events/{event_id}/results?after_seq={after_seq}&limit={limit}"
+            "/v1/events/{event_id}/results?after={after}&limit={limit}"
         ))
         .await
     }
@@ -134,17 +149,35 @@ impl ApiClient {
             .await
     }
 
-    /// Every current result of the event, read from its change feed to the end.
+    /// Every current result of the event, read from its change feed to the end: until a page is
+    /// not full and holds nothing back (changes committed behind a write still in flight are
+    /// waited for, a few seconds at most: past that the answer is the event as it was a moment
+    /// before that write).
     pub async fn event_results(&self, event_id: Uuid) -> ClientResult<Vec<TableResult>> {
         const PAGE: u32 = 1000;
+        const HELD_BACK_WAITS: u32 = 250;
         let mut all: Vec<TableResult> = Vec::new();
+        let mut after = String::new();
+        let mut waits = 0;
         loop {
-            let after = all.last().map_or(0, |r| r.seq);
-            let page = self.result_changes(event_id, after, PAGE).await?.items;
-            let full = page.len() == PAGE as usize;
-            all.extend(page);
+            let page = self.result_changes(event_id, &after, PAGE).await?;
+            let full = page.items.len() == PAGE as usize;
+            all.extend(page.items);
+            after = page.next;
+            if !full && (!page.held_back || waits == HELD_BACK_WAITS) {
+                // A table changed twice while being read appears twice: keep its last version.
+                let mut seen = std::collections::HashSet::new();
+                let mut current: Vec<TableResult> = all
+                    .into_iter()
+                    .rev()
+                    .filter(|r| seen.insert((r.round, r.table)))
+                    .collect();
+                current.reverse();
+                return Ok(current);
+            }
             if !full {
-                return Ok(all);
+                waits += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
         }
     }

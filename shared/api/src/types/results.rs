@@ -208,3 +208,40 @@ pub struct ResultChanges {
     /// (a page that is empty and not held back means the reader has read everything).
     pub held_back: bool,
 }
+
+/// The most sheets one batch takes.
+pub const MAX_BATCH_SHEETS: usize = 500;
+
+/// One sheet of a batch: the table it is for, and its sheet as `PUT .../tables/{table}/result`
+/// takes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TableSheet {
+    #[schema(minimum = 1)]
+    pub table: u32,
+    pub sheet: SubmitResult,
+}
+
+/// Sheets of one round's tables, 1 to 500, each recorded or refused on its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SubmitResults {
+    #[schema(min_items = 1, max_items = 500)]
+    pub sheets: Vec<TableSheet>,
+}
+
+/// What became of one sheet of a batch: the status a single post of it would have got (201
+/// recorded, 200 the same sheet again, 404, 409, 422, 428), with the result, or the problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SheetOutcome {
+    pub table: u32,
+    pub status: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<crate::Problem>,
+}
+
+/// A batch's outcome: one entry per sheet, in the order sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct BatchOutcome {
+    pub results: Vec<SheetOutcome>,
+}

@@ -25,5 +25,5 @@ pub use limits::{
 };
 pub use sheet::{OutcomeKind, RawBreakdown, RawScore, RawSheet, Stage};
 pub(crate) use validate::check_score;
-pub use validate::{validate_breakdown, validate_sheet};
+pub use validate::{out_of_range, validate_breakdown, validate_sheet};
 pub use violation::{RuleCode, Violation, codes};

@@ -664,3 +664,29 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn out_of_range_names_only_the_ranges_a_sheet_breaks_whatever_its_table() {
+    let table = players(4);
+    let mut sheet = won_sheet(&table, [10, 7, 5, 4]);
+    // Rules that need the table (an unseated player, a winner below ten) are not ranges.
+    sheet.scores[0].player = PlayerId::from_u128(99);
+    sheet.winner = Some(PlayerId::from_u128(99));
+    assert!(out_of_range(&sheet).is_empty());
+    sheet.scores[1].vp = 23;
+    sheet.scores[3] = with_breakdown(table[3], breakdown(6, 0, 0));
+    let fields: Vec<(String, RuleCode)> = out_of_range(&sheet)
+        .into_iter()
+        .map(|v| (v.field, v.code))
+        .collect();
+    assert_eq!(
+        fields,
+        vec![
+            ("scores[1].vp".to_string(), codes::OUT_OF_RANGE),
+            (
+                "scores[3].breakdown.settlements".to_string(),
+                codes::OUT_OF_RANGE
+            ),
+        ]
+    );
+}

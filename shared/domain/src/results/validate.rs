@@ -33,6 +33,15 @@ pub fn validate_sheet(
     }
 }
 
+/// The violations of the game's ranges alone (VP, breakdown counts) in a sheet, whatever table it
+/// is for: what a contract can say of a sheet without its table, so what a batch refuses whole.
+pub fn out_of_range(sheet: &RawSheet) -> Vec<Violation> {
+    (0..sheet.scores.len())
+        .flat_map(|index| check_score(&sheet.scores, &[], index))
+        .filter(|violation| violation.code == codes::OUT_OF_RANGE)
+        .collect()
+}
+
 /// Checks score `index` of a sheet on its own: its player is seated and has no earlier score, its
 /// VP are within the game's range and its breakdown, if shown, is consistent. Partner events reuse
 /// this.

@@ -1,0 +1,2 @@
+DROP INDEX results_event_feed;
+CREATE INDEX results_changes ON results (event_id, seq);

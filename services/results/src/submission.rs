@@ -1,0 +1,134 @@
+//! A results sheet on its way to being recorded: checked against its table, then recorded as the
+//! version the correction rules decide, alone or as one sheet of a batch.
+
+use crate::store::{self, NewVersion, Sheet};
+use crate::webhook_events;
+use actix_web::http::StatusCode;
+use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
+use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
+use catan_kit::ApiError;
+use catan_kit::auth::Principal;
+use diesel::PgConnection;
+use uuid::Uuid;
+
+/// A checked sheet for one table, and what decides whether it may replace the table's result.
+pub(crate) struct Submission {
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+    stage: Stage,
+    round_tables: u32,
+    sheet: Sheet,
+    may_correct: bool,
+    precondition: Precondition,
+    recorded_by: Uuid,
+}
+
+impl Submission {
+    /// `body` for table `table` of `round`, checked (404 for a table the round lacks, 422 naming
+    /// every broken rule), as sent by `principal` with `precondition`.
+    pub(crate) fn checked(
+        principal: &Principal,
+        round: &Round,
+        table: u32,
+        body: &SubmitResult,
+        precondition: Precondition,
+    ) -> Result<Submission, ApiError> {
+        Ok(Submission {
+            event_id: round.event_id,
+            round: round.number,
+            table,
+            stage: round.stage,
+            round_tables: u32::try_from(round.tables.len()).map_err(ApiError::internal)?,
+            sheet: crate::sheet::checked(body, round, table)?,
+            may_correct: matches!(principal.role(), Role::Director | Role::Admin),
+            precondition,
+            recorded_by: principal.key_id(),
+        })
+    }
+
+    fn new_version(&self, version: u32) -> NewVersion<'_> {
+        NewVersion {
+            event_id: self.event_id,
+            round: self.round,
+            table: self.table,
+            stage: self.stage,
+            round_tables: self.round_tables,
+            version,
+            sheet: &self.sheet,
+            recorded_by: self.recorded_by,
+        }
+    }
+
+    /// Records the sheet as the version the rules decide, with its `result.posted` event. A
+    /// table's first sheet is one statement; a table that has a result is decided holding its
+    /// row, so only writes of the same table wait for each other.
+    pub(crate) fn persist(
+        self,
+        conn: &mut PgConnection,
+    ) -> Result<(StatusCode, TableResult), ApiError> {
+        let first_sheet = decide_version(None, self.may_correct, self.precondition);
+        let first = if first_sheet == Ok(Decision::Record(1)) {
+            store::record_first(conn, self.new_version(1), webhook_events::of_posted)?
+        } else {
+            None
+        };
+        let (result, status) = match first {
+            Some(result) => (result, StatusCode::CREATED),
+            None => match self.decide(conn)? {
+                Ok(recorded) => recorded,
+                Err(unchanged) => return Ok((StatusCode::OK, unchanged)),
+            },
+        };
+        tracing::info!(event_id = %self.event_id, round = self.round, table = self.table, version = result.version, "result recorded");
+        Ok((status, result))
+    }
+
+    /// The version the rules decide for a table that may have a result, under its row's lock:
+    /// recorded, with its status; or the current result when the sheet changes nothing.
+    fn decide(
+        &self,
+        conn: &mut PgConnection,
+    ) -> Result<Result<(TableResult, StatusCode), TableResult>, ApiError> {
+        let existing = store::current_locked(conn, self.event_id, self.round, self.table)?;
+        let recorded = existing.as_ref().map(|current| Recorded {
+            version: current.version,
+            same_sheet: Sheet::of(current) == self.sheet,
+        });
+        let version = match decide_version(recorded, self.may_correct, self.precondition) {
+            Ok(Decision::Record(version)) => version,
+            Ok(Decision::Unchanged) => {
+                return existing
+                    .ok_or_else(|| ApiError::internal("result vanished"))
+                    .map(Err);
+            }
+            Err(refusal) => return Err(self.refused(refusal)),
+        };
+        let result = store::record(conn, self.new_version(version))?;
+        webhook_events::enqueue_all(conn, &result, webhook_events::of_posted(&result)?)?;
+        let status = if version == 1 {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
+        Ok(Ok((result, status)))
+    }
+
+    fn refused(&self, refusal: Refusal) -> ApiError {
+        let (round, table) = (self.round, self.table);
+        match refusal {
+            Refusal::OnlyTheDirectorCorrects => ApiError::Conflict(format!(
+                "table {table} of round {round} already has a result; only the tournament director can correct it"
+            )),
+            Refusal::PreconditionRequired => ApiError::PreconditionRequired(
+                "a correction must carry If-Match with the ETag of the result it corrects".into(),
+            ),
+            Refusal::Stale { current } => ApiError::PreconditionFailed(format!(
+                "the result changed meanwhile: it is now \"v{current}\""
+            )),
+            Refusal::NothingToMatch => {
+                ApiError::PreconditionFailed("there is no result to match If-Match".into())
+            }
+        }
+    }
+}

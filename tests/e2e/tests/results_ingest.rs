@@ -1,0 +1,325 @@
+//! Results at the end of a round: writes of one event do not wait for each other, yet neither
+//! change feed ever passes a change that commits late; and a round's sheets go in one batch.
+
+#![allow(
+    clippy::expect_used,
+    reason = "test helpers: a failed step fails the test"
+)]
+
+use catan_api::{ResultChanges, Role, SubmitResult, SubmitResults, TableSheet};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{EventFixture, TestSuite, new_key, seated, spawn_suite_with_event, won_by_first};
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use std::time::{Duration, Instant};
+
+/// Reads a change feed (`/v1/feeds/results` or an event's `/v1/events/{id}/results`) from
+/// `after`: the page's tables as (round, table), its `next` and whether it holds a change back.
+async fn feed_page(ts: &TestSuite, path: &str, after: &str) -> (Vec<(u32, u32)>, String, bool) {
+    let page: ResultChanges = ts
+        .http(Method::GET, &format!("{path}?after={after}"))
+        .send()
+        .await
+        .json();
+    let tables = page.items.iter().map(|r| (r.round, r.table)).collect();
+    (tables, page.next, page.held_back)
+}
+
+/// Waits until a session of the test database waits on a lock: the write under test is held.
+fn wait_for_a_blocked_write(database_url: &str) {
+    #[derive(diesel::QueryableByName)]
+    struct Waiting {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = PgConnection::establish(database_url).expect("test database");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let waiting: Waiting = diesel::sql_query(
+            "SELECT count(*) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .get_result(&mut conn)
+        .expect("pg_stat_activity");
+        if waiting.n > 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the write was never held");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The sheet the first seated player of `table` of `round` won.
+fn sheet_for(round: &catan_api::Round, table: usize) -> SubmitResult {
+    won_by_first(&seated(&round.tables[table]), &[10, 7, 5, 4])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_write_held_in_flight_holds_no_other_table_back_and_no_feed_passes_it() {
+    let (ts, fx) = spawn_suite_with_event(12, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let event_feed = format!("/v1/events/{event}/results");
+
+    // Another session holds table 1's first version: its write waits, mid-statement, holding
+    // a transaction id older than any write that follows.
+    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .expect("begin");
+    diesel::sql_query(format!(
+        "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
+         round_tables, seq, sheet, recorded_at, recorded_by) \
+         VALUES ('{event}', 1, 1, 1, 'qualifying', 3, 0, '{{}}', now(), '{event}')"
+    ))
+    .execute(&mut holder)
+    .expect("hold table 1");
+    let first = {
+        let scorer = fx.scorer.clone();
+        let sheet = sheet_for(&round, 0);
+        tokio::spawn(async move { scorer.submit_result(event, 1, 1, &sheet).await })
+    };
+    let url = ts.database_url.clone();
+    tokio::task::spawn_blocking(move || wait_for_a_blocked_write(&url))
+        .await
+        .expect("waited");
+
+    // Table 2 of the same event is recorded meanwhile, without waiting for table 1.
+    let started = Instant::now();
+    let second = fx.submit(1, 2, &sheet_for(&round, 1)).await;
+    assert_eq!(second.version, 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "table 2 waited for table 1"
+    );
+
+    // Neither feed passes table 1's write: table 2 has committed, but is held back behind it.
+    for path in [event_feed.as_str(), "/v1/feeds/results"] {
+        let (tables, next, held_back) = feed_page(&ts, path, "").await;
+        assert!(
+            tables.is_empty(),
+            "{path} passed a write in flight: {tables:?}"
+        );
+        assert!(held_back, "{path} does not say a change is held back");
+        assert_eq!(next, "", "{path} moved its cursor past a write in flight");
+    }
+
+    // Once the holder lets go, table 1's write commits, and both feeds give both tables.
+    diesel::sql_query("ROLLBACK")
+        .execute(&mut holder)
+        .expect("rollback");
+    let first = first.await.expect("task").expect("table 1 recorded");
+    assert_eq!((first.table, first.version), (1, 1));
+    for path in [event_feed.as_str(), "/v1/feeds/results"] {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let (mut all, mut after) = (Vec::new(), String::new());
+        loop {
+            let (tables, next, held_back) = feed_page(&ts, path, &after).await;
+            all.extend(tables);
+            after = next;
+            if all.len() >= 2 && !held_back {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{path} never gave both: {all:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        all.sort_unstable();
+        assert_eq!(all, vec![(1, 1), (1, 2)], "{path}");
+    }
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
+        )),
+        2
+    );
+    ts.shutdown().await;
+}
+
+/// Posts `sheets` as one batch with `token` and `key`.
+async fn post_batch(
+    ts: &TestSuite,
+    fx: &EventFixture,
+    token: &str,
+    key: &str,
+    sheets: &[TableSheet],
+) -> catan_e2e::Answer {
+    ts.http(
+        Method::POST,
+        &format!("/v1/events/{}/rounds/1/results", fx.event.id),
+    )
+    .token(token)
+    .header("Idempotency-Key", key)
+    .json(&SubmitResults {
+        sheets: sheets.to_vec(),
+    })
+    .send()
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_batch_records_each_sheet_on_its_own_and_answers_each_status() {
+    let (ts, fx) = spawn_suite_with_event(24, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let scorer_key = ts
+        .admin
+        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![event])))
+        .await
+        .expect("scorer key")
+        .api_key;
+    let scorer = ts.token(&scorer_key).await;
+    let versions = || {
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
+        ))
+    };
+
+    // Table 1 has a result already.
+    fx.submit(1, 1, &sheet_for(&round, 0)).await;
+    let mut below_ten = sheet_for(&round, 3);
+    below_ten.scores[0].vp = 9;
+    let item = |table: u32, sheet: SubmitResult| TableSheet { table, sheet };
+    let mut other_for_table_1 = sheet_for(&round, 0);
+    other_for_table_1.scores[1].vp = 8;
+    let sheets = vec![
+        item(2, sheet_for(&round, 1)),
+        item(3, sheet_for(&round, 2)),
+        item(4, below_ten),
+        item(1, sheet_for(&round, 0)),
+        item(1, other_for_table_1),
+        item(99, sheet_for(&round, 4)),
+        item(5, sheet_for(&round, 4)),
+    ];
+    let answer = post_batch(&ts, &fx, &scorer, "batch-1", &sheets).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body());
+    let outcome: catan_api::BatchOutcome = answer.json();
+    let statuses: Vec<(u32, u16)> = outcome
+        .results
+        .iter()
+        .map(|r| (r.table, r.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![
+            (2, 201),
+            (3, 201),
+            (4, 422),
+            (1, 200),
+            (1, 409),
+            (99, 404),
+            (5, 201)
+        ]
+    );
+    // A refused sheet names its broken rule, and stores nothing; the others are recorded.
+    let refused = outcome.results[2].problem.as_ref().expect("a problem");
+    assert!(
+        refused
+            .errors
+            .iter()
+            .any(|e| e.code.as_str() == "winner_below_ten"),
+        "{refused:?}"
+    );
+    assert!(outcome.results[2].result.is_none());
+    assert_eq!(
+        outcome.results[0].result.as_ref().map(|r| r.version),
+        Some(1)
+    );
+    assert_eq!(versions(), 4, "tables 1, 2, 3 and 5");
+    let table_3 = ts
+        .anonymous
+        .result(event, 1, 3)
+        .await
+        .expect("table 3 recorded");
+    assert_eq!(Some(&table_3), outcome.results[1].result.as_ref());
+
+    // The same batch again with its key: the first answer, and nothing written again.
+    let again = post_batch(&ts, &fx, &scorer, "batch-1", &sheets).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.header("idempotency-replayed"), Some("true"));
+    assert_eq!(again.body(), answer.body());
+    assert_eq!(versions(), 4);
+
+    // A batch that breaks the contract is refused whole: table 6's good sheet is not recorded.
+    let mut too_many_vp = sheet_for(&round, 5);
+    too_many_vp.scores[2].vp = 23;
+    let broken = post_batch(
+        &ts,
+        &fx,
+        &scorer,
+        "batch-2",
+        &[item(6, sheet_for(&round, 5)), item(0, too_many_vp)],
+    )
+    .await;
+    broken.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: catan_api::Problem = broken.json();
+    assert!(
+        catan_e2e::names(&problem, Some("sheets[1].table"), "out_of_range"),
+        "{problem:?}"
+    );
+    assert!(
+        catan_e2e::names(
+            &problem,
+            Some("sheets[1].sheet.scores[2].vp"),
+            "out_of_range"
+        ),
+        "{problem:?}"
+    );
+    assert_eq!(versions(), 4);
+    let empty = post_batch(&ts, &fx, &scorer, "batch-3", &[]).await;
+    empty.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    let oversized: Vec<TableSheet> = (0..501).map(|_| item(6, sheet_for(&round, 5))).collect();
+    let oversized = post_batch(&ts, &fx, &scorer, "batch-4", &oversized).await;
+    oversized.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(versions(), 4);
+
+    // Only the event's scorers and director post its sheets.
+    let other = ts.classic_event(4, Some(1)).await;
+    let theirs = ts
+        .admin
+        .create_api_key(&new_key(
+            "other app",
+            Role::Scorer,
+            Some(vec![other.event.id]),
+        ))
+        .await
+        .expect("key")
+        .api_key;
+    let theirs = ts.token(&theirs).await;
+    let forbidden = post_batch(
+        &ts,
+        &fx,
+        &theirs,
+        "batch-5",
+        &[item(6, sheet_for(&round, 5))],
+    )
+    .await;
+    forbidden.assert_problem(StatusCode::FORBIDDEN);
+    let anonymous = ts
+        .http(
+            Method::POST,
+            &format!("/v1/events/{event}/rounds/1/results"),
+        )
+        .json(&SubmitResults {
+            sheets: vec![item(6, sheet_for(&round, 5))],
+        })
+        .send()
+        .await;
+    anonymous.assert_problem(StatusCode::UNAUTHORIZED);
+    assert_eq!(versions(), 4);
+
+    // What the batch recorded counts in the standings like any other result.
+    ts.settled().await;
+    let standings = ts.standings(event).await;
+    let winners: Vec<uuid::Uuid> = [0, 1, 2, 4]
+        .into_iter()
+        .map(|t| seated(&round.tables[t])[0])
+        .collect();
+    for winner in winners {
+        let row = standings
+            .rows
+            .iter()
+            .find(|r| r.player_id == winner)
+            .expect("a row");
+        assert_eq!(row.wins, 1, "{row:?}");
+    }
+    ts.shutdown().await;
+}

@@ -137,7 +137,16 @@ pub struct Verifier {
     source: KeySource,
     keys: RwLock<HashMap<String, DecodingKey>>,
     last_refresh: tokio::sync::Mutex<Option<Instant>>,
+    /// Tokens verified already, with their claims: a table app sends the same token with every
+    /// sheet, and checking its signature again each time costs more than the sheet's write. Safe
+    /// because keys are only ever added, so a token once verified stays verified until it expires.
+    verified: RwLock<HashMap<String, Claims>>,
 }
+
+/// How many verified tokens are kept; past it the list starts again empty.
+const KEPT_TOKENS: usize = 10_000;
+/// Seconds a token's `exp` and `nbf` may be off, as clocks differ.
+const LEEWAY_SECONDS: u64 = 5;
 
 /// How often unknown `kid`s may trigger a JWKS fetch.
 const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(1);
@@ -151,6 +160,7 @@ impl Verifier {
             source: KeySource::Local(Arc::new(load)),
             keys: RwLock::new(HashMap::new()),
             last_refresh: tokio::sync::Mutex::new(None),
+            verified: RwLock::new(HashMap::new()),
         };
         match initial {
             Ok(keys) => v.install(&keys),
@@ -178,6 +188,7 @@ impl Verifier {
             },
             keys: RwLock::new(HashMap::new()),
             last_refresh: tokio::sync::Mutex::new(None),
+            verified: RwLock::new(HashMap::new()),
         }
     }
 
@@ -253,6 +264,30 @@ impl Verifier {
 
     /// Checks a compact JWT and returns its claims.
     pub async fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        if let Some(claims) = self.verified_before(token) {
+            return Ok(claims);
+        }
+        let claims = self.verify_signed(token).await?;
+        let mut verified = self.verified.write().unwrap_or_else(PoisonError::into_inner);
+        if verified.len() >= KEPT_TOKENS {
+            verified.clear();
+        }
+        verified.insert(token.to_string(), claims.clone());
+        Ok(claims)
+    }
+
+    /// The claims of `token` if it was verified before and has not expired since.
+    fn verified_before(&self, token: &str) -> Option<Claims> {
+        let now = jsonwebtoken::get_current_timestamp();
+        self.verified
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(token)
+            .filter(|claims| u64::try_from(claims.exp).is_ok_and(|exp| now <= exp + LEEWAY_SECONDS))
+            .cloned()
+    }
+
+    async fn verify_signed(&self, token: &str) -> Result<Claims, ApiError> {
         let invalid = |why: &str| ApiError::Unauthorized(format!("invalid token: {why}"));
         let header = jsonwebtoken::decode_header(token).map_err(|_| invalid("malformed"))?;
         if header.alg != Algorithm::EdDSA {
@@ -276,7 +311,7 @@ impl Verifier {
         validation.set_audience(&[AUDIENCE]);
         validation.set_required_spec_claims(&["exp", "nbf", "iss", "aud", "sub"]);
         validation.validate_nbf = true;
-        validation.leeway = 5;
+        validation.leeway = LEEWAY_SECONDS;
         jsonwebtoken::decode::<Claims>(token, &key, &validation)
             .map(|data| data.claims)
             .map_err(|e| invalid(&e.to_string()))
@@ -424,6 +459,27 @@ mod tests {
         let other = SigningKey::generate();
         let fresh = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
         assert!(verifier.verify(&other.sign(&fresh).unwrap()).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_token_verified_before_is_refused_once_it_expires() {
+        let key = SigningKey::generate();
+        let jwk = key.jwk();
+        let verifier = Verifier::local(move || Ok(vec![jwk.clone()]));
+        let claims = claims_for(Uuid::new_v4(), Role::Scorer, None, Duration::from_secs(60));
+        let token = key.sign(&claims).unwrap();
+        assert_eq!(verifier.verify(&token).await.unwrap(), claims);
+        assert_eq!(verifier.verify(&token).await.unwrap(), claims, "kept");
+        // A token kept when it was verified, and expired since.
+        let mut expired = claims.clone();
+        expired.exp -= 3600;
+        let signed_expired = key.sign(&expired).unwrap();
+        verifier
+            .verified
+            .write()
+            .unwrap()
+            .insert(signed_expired.clone(), expired);
+        assert!(verifier.verify(&signed_expired).await.is_err());
     }
 
     #[test]

@@ -242,8 +242,9 @@ async fn replay_remembered(
     let found = crate::db::run(pool, move |conn| remembered(conn, &claim)).await;
     match (found, refused) {
         (Ok(Some(reply)), _) => Ok(reply.into_response(true)),
-        (Err(reused), None) => Err(reused),
-        (_, Some(refused)) => Err(refused),
+        // A key used for another request says more than what this one's write found.
+        (Err(reused), _) => Err(reused),
+        (Ok(None), Some(refused)) => Err(refused),
         (Ok(None), None) => Err(ApiError::Conflict(
             "a request with this Idempotency-Key is still in progress; retry later".into(),
         )),
@@ -288,15 +289,26 @@ impl Fingerprint for () {
 /// the request) and its body. A request whose key was used before is answered before the handler
 /// runs: with the first answer when the fingerprint is the same (even if the reads the handler
 /// would make now come out differently), 422 when it is not. [`IdempotentWrite::write`] then
-/// commits the write and the key's record in one transaction, checking again under a lock.
-pub struct IdempotentWrite<B> {
+/// commits the write and the key's record in one transaction (a request racing another with its
+/// key gets the first's answer there).
+///
+/// `REPLAY_FIRST = false` ([`KeyFoundByTheWrite`]) skips the look-up before the handler, for a
+/// write whose handler decides only from what never changes, so that a retry reaches the write
+/// as the first request did, and the write finds the key.
+pub struct IdempotentWrite<B, const REPLAY_FIRST: bool = true> {
     principal: Principal,
     body: B,
     claim: Option<Claim>,
     pool: web::Data<crate::db::PgPool>,
 }
 
-impl<B> IdempotentWrite<B> {
+/// An [`IdempotentWrite`] whose key is found by the write, not looked up before the handler: for
+/// a handler that checks the request only against what never changes (a results sheet against
+/// its drawn round), so that a retry passes the same checks and its write finds the first answer.
+/// It saves each write a round trip to the database.
+pub type KeyFoundByTheWrite<B> = IdempotentWrite<B, false>;
+
+impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
     pub fn principal(&self) -> &Principal {
         &self.principal
     }
@@ -344,7 +356,7 @@ impl actix_web::ResponseError for Replayed {
     }
 }
 
-impl<B> FromRequest for IdempotentWrite<B>
+impl<B, const REPLAY_FIRST: bool> FromRequest for IdempotentWrite<B, REPLAY_FIRST>
 where
     B: FromRequest + Fingerprint + 'static,
     B::Error: Into<actix_web::Error>,
@@ -369,7 +381,7 @@ where
             let pool =
                 pool.ok_or_else(|| ApiError::internal("no database pool for idempotent writes"))?;
             let claim = Claim::of(&principal, &key, &request_line, &body.fingerprint());
-            if let Some(claim) = claim.clone() {
+            if let Some(claim) = claim.clone().filter(|_| REPLAY_FIRST) {
                 let found = crate::db::run(&pool, move |conn| remembered(conn, &claim)).await?;
                 if let Some(reply) = found {
                     return Err(Replayed(reply).into());

@@ -323,3 +323,48 @@ async fn a_batch_records_each_sheet_on_its_own_and_answers_each_status() {
     }
     ts.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn racing_retries_of_a_sheet_with_one_key_write_once_and_all_get_the_first_answer() {
+    let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
+    let round = fx.draw().await;
+    let scorer_key = ts
+        .admin
+        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![fx.event.id])))
+        .await
+        .expect("scorer key")
+        .api_key;
+    let scorer = ts.token(&scorer_key).await;
+    let path = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
+    let post = |sheet: SubmitResult| {
+        ts.http(Method::PUT, &path)
+            .token(&scorer)
+            .header("Idempotency-Key", "table-1")
+            .json(&sheet)
+            .send()
+    };
+    let answers = futures_util::future::join_all((0..20).map(|_| post(sheet_for(&round, 0)))).await;
+    let first = answers[0].body();
+    for answer in &answers {
+        assert_eq!(answer.status, StatusCode::CREATED, "{:?}", answer.body());
+        assert_eq!(answer.body(), first, "every answer is the first one's");
+    }
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{}'",
+            fx.event.id
+        )),
+        1
+    );
+    // The key with another sheet is refused as a reused key, and changes nothing.
+    let mut other = sheet_for(&round, 0);
+    other.scores[1].vp = 8;
+    let reused = post(other).await;
+    reused.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: catan_api::Problem = reused.json();
+    assert!(
+        catan_e2e::names(&problem, Some("Idempotency-Key"), "key_reused"),
+        "{problem:?}"
+    );
+    ts.shutdown().await;
+}

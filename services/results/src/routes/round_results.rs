@@ -8,10 +8,10 @@ use actix_web::{HttpResponse, get, post, web};
 use catan_api::{BatchOutcome, Problem, ResultList, Role, SheetOutcome, SubmitResults};
 use catan_domain::correction::Precondition;
 use catan_kit::batch::BatchJson;
-use catan_kit::idempotency::Reply;
+use catan_kit::idempotency::{KeyFoundByTheWrite, Reply};
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
-use catan_kit::{ApiError, IdempotentWrite, db};
+use catan_kit::{ApiError, db};
 use diesel::Connection;
 use uuid::Uuid;
 
@@ -62,7 +62,7 @@ async fn round_results(
 async fn submit_results(
     state: web::Data<State>,
     rounds: web::Data<DrawnRounds>,
-    write: IdempotentWrite<BatchJson<SubmitResults>>,
+    write: KeyFoundByTheWrite<BatchJson<SubmitResults>>,
     path: web::Path<(Uuid, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round_number) = path.into_inner();

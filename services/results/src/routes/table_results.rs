@@ -7,10 +7,10 @@ use crate::submission::Submission;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
 use catan_domain::correction::Precondition;
-use catan_kit::idempotency::Reply;
+use catan_kit::idempotency::{KeyFoundByTheWrite, Reply};
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::peer::parent_exists_if_empty;
-use catan_kit::{ApiError, IdempotentWrite, db};
+use catan_kit::{ApiError, db};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -40,7 +40,7 @@ async fn submit_result(
     state: web::Data<State>,
     rounds: web::Data<DrawnRounds>,
     request: HttpRequest,
-    write: IdempotentWrite<web::Json<SubmitResult>>,
+    write: KeyFoundByTheWrite<web::Json<SubmitResult>>,
     path: web::Path<(Uuid, u32, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, round_number, table_number) = path.into_inner();

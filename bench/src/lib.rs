@@ -11,6 +11,8 @@
 
 pub mod baseline;
 pub mod classic;
+pub mod harness;
+pub mod ingest;
 pub mod ratings;
 pub mod read_model;
 pub mod swiss;

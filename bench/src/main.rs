@@ -7,7 +7,7 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{classic, ratings, read_model, swiss};
+use catan_bench::{classic, ingest, ratings, read_model, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -71,6 +71,9 @@ enum Command {
     /// Ranking's read model through the gateway of the whole suite, started here over a fresh
     /// database: event standings read against `GET /v1/events/{id}`, and freshness under writes.
     ReadModel(read_model::Options),
+    /// The results service's ingestion through the gateway of the whole suite, started here over
+    /// a fresh database: a round's sheets posted at once, against pgbench's inserts.
+    Ingest(ingest::Options),
 }
 
 fn main() {
@@ -103,6 +106,13 @@ fn main() {
             Ok(report) => report,
             Err(e) => {
                 eprintln!("catan-bench read-model: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::Ingest(options) => match ingest::main(&options) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("catan-bench ingest: {e:#}");
                 std::process::exit(1);
             }
         },

@@ -6,8 +6,8 @@
 //! same way: the season's `as_of` is its one event's, so it too reaches a result's `recorded_at`
 //! only once the table includes the result.
 
-use super::load::{Latencies, round1, round2};
 use super::{Bench, Options};
+use crate::harness::{Latencies, cpu_seconds, round1, round2};
 use anyhow::{Context, bail};
 use catan_api::{CreateEvent, Event, SubmitResult};
 use catan_suite::demo::random_sheet;
@@ -506,33 +506,4 @@ async fn poll(
         }
         tokio::time::sleep(every).await;
     }
-}
-
-/// CPU seconds used so far by this process (the suite and the bench's clients) and by every
-/// PostgreSQL process of the machine, from `/proc` (Linux; `None` elsewhere).
-fn cpu_seconds() -> Option<(f64, f64)> {
-    // USER_HZ: 100 on every Linux the bench runs on.
-    const TICKS: f64 = 100.0;
-    let ticks_of = |stat: &str| -> Option<(String, f64)> {
-        let (head, tail) = stat.rsplit_once(") ")?;
-        let name = head.split_once(" (")?.1.to_owned();
-        let fields: Vec<&str> = tail.split_whitespace().collect();
-        // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name.
-        let user: f64 = fields.get(11)?.parse().ok()?;
-        let system: f64 = fields.get(12)?.parse().ok()?;
-        Some((name, (user + system) / TICKS))
-    };
-    let own = ticks_of(&std::fs::read_to_string("/proc/self/stat").ok()?)?.1;
-    let mut postgres = 0.0;
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        if let Some((name, seconds)) = ticks_of(&stat)
-            && name == "postgres"
-        {
-            postgres += seconds;
-        }
-    }
-    Some((own, postgres))
 }

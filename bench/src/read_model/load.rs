@@ -1,6 +1,7 @@
 //! A small closed-loop load generator: `connections` keep-alive clients, each sending one GET after
 //! another for a fixed time and reading every body whole (and unzipping it, if it came gzipped).
 
+use crate::harness::{Latencies, round1, round2};
 use anyhow::Context;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CONTENT_ENCODING, HeaderMap, HeaderValue};
@@ -8,39 +9,6 @@ use serde_json::{Value, json};
 use std::io::Read;
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// Latencies in microseconds, sorted.
-pub struct Latencies(Vec<u64>);
-
-impl Latencies {
-    pub fn new(mut micros: Vec<u64>) -> Self {
-        micros.sort_unstable();
-        Latencies(micros)
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The `p`-quantile (0 < p ≤ 1), nearest rank, in milliseconds; 0 when there is none.
-    pub fn quantile_ms(&self, p: f64) -> f64 {
-        let n = self.0.len();
-        if n == 0 {
-            return 0.0;
-        }
-        // The nearest rank ⌈p·n⌉, found by counting so that no float is cast to an index.
-        let rank = (1..=n).find(|&r| r as f64 >= p * n as f64).unwrap_or(n);
-        self.0.get(rank - 1).map_or(0.0, |&us| us as f64 / 1000.0)
-    }
-
-    pub fn max_ms(&self) -> f64 {
-        self.0.last().map_or(0.0, |&us| us as f64 / 1000.0)
-    }
-}
 
 /// What one load run measured.
 pub struct LoadRun {
@@ -67,18 +35,6 @@ impl LoadRun {
             "body_bytes": self.body_bytes,
         })
     }
-}
-
-pub fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
-
-pub fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-pub fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// What one client saw.
@@ -215,20 +171,4 @@ pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::R
         latencies: Latencies::new(micros),
         body_bytes,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quantiles_are_nearest_ranks() {
-        let l = Latencies::new((1..=100).rev().map(|ms| ms * 1000).collect());
-        assert_eq!(l.quantile_ms(0.5), 50.0);
-        assert_eq!(l.quantile_ms(0.99), 99.0);
-        assert_eq!(l.quantile_ms(1.0), 100.0);
-        assert_eq!(l.max_ms(), 100.0);
-        assert_eq!(Latencies::new(vec![7000]).quantile_ms(0.99), 7.0);
-        assert_eq!(Latencies::new(vec![]).quantile_ms(0.5), 0.0);
-    }
 }

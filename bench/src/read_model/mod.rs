@@ -24,23 +24,14 @@ mod freshness;
 mod load;
 mod season;
 
+use crate::harness::{self, Bench, load_average, median, round3};
 use anyhow::{Context, bail};
-use catan_api::{ApiClient, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event, Round};
-use catan_kit::Settings;
-use catan_kit::settings::RateLimitSettings;
-use catan_suite::Suite;
-use catan_suite::demo::random_sheet;
-use diesel::{Connection, PgConnection, RunQueryDsl};
-use futures_util::{StreamExt, TryStreamExt, stream};
-use load::round3;
-use rand::{Rng, SeedableRng};
+use catan_api::CreateEvent;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use uuid::Uuid;
-
-/// Requests in flight while seeding.
-const SEEDING: usize = 8;
 
 #[derive(clap::Args)]
 pub struct Options {
@@ -108,17 +99,7 @@ pub struct Options {
 /// Runs the benchmark on a runtime of its own; the one-line JSON summary.
 /// With `RUST_LOG` set, the services' logs go to stderr (e.g. `RUST_LOG=warn`).
 pub fn main(options: &Options) -> anyhow::Result<Value> {
-    if std::env::var_os("RUST_LOG").is_some() {
-        tracing_subscriber::fmt()
-            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-            .with_writer(std::io::stderr)
-            .init();
-    }
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("a tokio runtime")?
-        .block_on(run(options))
+    harness::block_on(run(options))
 }
 
 async fn run(options: &Options) -> anyhow::Result<Value> {
@@ -302,218 +283,4 @@ fn describe(repeat: usize, what: &str, run: &load::LoadRun) {
         run.body_bytes,
         run.errors
     );
-}
-
-/// The median of `values` (the mean of the middle two when even); 0 when empty.
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => 0.0,
-        _ if n % 2 == 1 => values[n / 2],
-        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
-}
-
-/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
-fn load_average() -> Value {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|text| {
-            text.split_whitespace()
-                .take(3)
-                .filter_map(|x| x.parse::<f64>().ok())
-                .collect::<Vec<_>>()
-        })
-        .map_or(Value::Null, |loads| json!(loads))
-}
-
-/// The suite, running over the bench's own database, with an admin client and an anonymous one.
-pub(crate) struct Bench {
-    suite: Suite,
-    server_url: String,
-    database: String,
-    admin: ApiClient,
-    public: ApiClient,
-}
-
-impl Bench {
-    /// Creates and migrates a database of its own on `server_url`, and starts the suite over it on
-    /// free local ports, as the end-to-end harness does.
-    async fn start(server_url: &str) -> anyhow::Result<Bench> {
-        let database = format!("catan_bench_{}", Uuid::new_v4().simple());
-        let (server, name) = (server_url.to_owned(), database.clone());
-        let database_url = tokio::task::spawn_blocking(move || {
-            let url = catan_kit::db::create_database(&server, &name, None)?;
-            catan_suite::migrate_all(&url)?;
-            anyhow::Ok(url)
-        })
-        .await?;
-        let database_url = match database_url {
-            Ok(url) => url,
-            Err(e) => {
-                drop_database(server_url, &database).await;
-                return Err(e.context("a fresh database"));
-            }
-        };
-        match Self::launch(&database_url).await {
-            Ok((suite, admin, public)) => Ok(Bench {
-                suite,
-                server_url: server_url.to_owned(),
-                database,
-                admin,
-                public,
-            }),
-            Err(e) => {
-                drop_database(server_url, &database).await;
-                Err(e)
-            }
-        }
-    }
-
-    async fn launch(database_url: &str) -> anyhow::Result<(Suite, ApiClient, ApiClient)> {
-        let admin_key = format!("ck_bench_admin_{}", Uuid::new_v4().simple());
-        let mut settings = Settings::local(database_url);
-        settings.tokens.admin_key = Some(admin_key.clone().into());
-        settings.rate_limit = RateLimitSettings {
-            per_second: 1e9,
-            burst: 1e9,
-        };
-        let suite = Suite::start(settings, "127.0.0.1:0").await?;
-        let public = ApiClient::new(&suite.url());
-        let token = match public.token(&admin_key).await {
-            Ok(token) => token.access_token,
-            Err(e) => {
-                suite.stop().await;
-                return Err(e.into());
-            }
-        };
-        Ok((suite, public.with_token(token), public))
-    }
-
-    /// Stops the suite and drops its database.
-    async fn shutdown(self) {
-        self.suite.stop().await;
-        drop_database(&self.server_url, &self.database).await;
-    }
-
-    /// Waits until ranking's read model includes every change made before the call: each feed
-    /// read to its end by a round of the follower that began after it.
-    async fn settled(&self) -> anyhow::Result<()> {
-        let asked = chrono::Utc::now();
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let state = self.public.read_model_state().await?;
-            if state
-                .feeds
-                .iter()
-                .all(|f| f.caught_up_at.is_some_and(|at| at > asked))
-            {
-                return Ok(());
-            }
-            if Instant::now() > deadline {
-                bail!("the read model did not catch up in 120 s: {state:?}");
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Registers new players until `players` holds `count`.
-    async fn top_up_players(&self, players: &mut Vec<Uuid>, count: usize) -> anyhow::Result<()> {
-        let admin = &self.admin;
-        let new: Vec<Uuid> = stream::iter(players.len()..count)
-            .map(|i| async move {
-                let body = CreatePlayer {
-                    name: format!("Bench player {i:05}"),
-                    region_id: None,
-                };
-                admin.create_player(&body).await.map(|p| p.id)
-            })
-            .buffered(SEEDING)
-            .try_collect()
-            .await?;
-        players.extend(new);
-        Ok(())
-    }
-
-    /// Enters `players` in `event`, in this order.
-    async fn enter(&self, event: &Event, players: &[Uuid]) -> anyhow::Result<()> {
-        let admin = &self.admin;
-        stream::iter(players)
-            .map(|&player| async move {
-                admin
-                    .create_entry(event.id, &CreateEntry::player(player))
-                    .await
-            })
-            .buffered(SEEDING)
-            .try_for_each(|_| async { Ok(()) })
-            .await?;
-        Ok(())
-    }
-
-    /// Draws the event's next round from a seed of `rng`.
-    async fn draw(&self, event: &Event, rng: &mut ChaCha8Rng) -> anyhow::Result<Round> {
-        let body = DrawRound {
-            seed: Some(rng.random_range(0..1 << 53)),
-        };
-        Ok(self.admin.draw_round(event.id, &body).await?)
-    }
-
-    /// Posts a random valid sheet for every table of `round`; how many.
-    async fn post_round(
-        &self,
-        event: &Event,
-        round: &Round,
-        rng: &mut ChaCha8Rng,
-    ) -> anyhow::Result<usize> {
-        let admin = &self.admin;
-        let sheets: Vec<_> = round
-            .tables
-            .iter()
-            .map(|table| {
-                let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-                (table.number, random_sheet(&seated, round.stage, rng))
-            })
-            .collect();
-        let posted = sheets.len();
-        stream::iter(sheets)
-            .map(|(table, sheet)| async move {
-                admin
-                    .submit_result(event.id, round.number, table, &sheet)
-                    .await
-            })
-            .buffer_unordered(SEEDING)
-            .try_for_each(|_| async { Ok(()) })
-            .await?;
-        Ok(posted)
-    }
-}
-
-/// Drops the bench's database, whatever still holds it open; a failure is only reported.
-async fn drop_database(server_url: &str, database: &str) {
-    let (server, name) = (server_url.to_owned(), database.to_owned());
-    let dropped = tokio::task::spawn_blocking(move || {
-        let mut conn = PgConnection::establish(&server)?;
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-            .execute(&mut conn)?;
-        anyhow::Ok(())
-    })
-    .await;
-    match dropped {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => eprintln!("read-model: could not drop database {database}: {e:#}"),
-        Err(e) => eprintln!("read-model: could not drop database {database}: {e}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_median_of_an_even_count_is_the_mean_of_the_middle_two() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
-        assert_eq!(median(&mut []), 0.0);
-    }
 }

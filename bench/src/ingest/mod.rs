@@ -1,0 +1,433 @@
+//! `catan-bench ingest`: how fast the results service takes in a round's sheets, through the
+//! gateway of the whole suite started in this process over a fresh database of its own (see
+//! [`crate::harness`]), against what PostgreSQL itself does with the same write.
+//!
+//! For each concurrency C of `--connections`, `--rounds-per-concurrency` times: a classic event of
+//! 4 × `--tables` players (a field of its own), round 1 drawn, and every table's sheet (random and
+//! legal, serialized before the clock starts) PUT once, with a scorer's token and an
+//! `Idempotency-Key` each, by C keep-alive clients as fast as they go; every answer must be 201.
+//! With `--batch N`, the sheets go N to a request through `POST /v1/events/{id}/rounds/1/results`
+//! instead, and each sheet's status in the answer must be 201. Right after each measurement, the
+//! reference: pgbench at the same concurrency (see [`pgbench`]); the figure is the ratio of
+//! results a second to pgbench's transactions a second.
+
+mod pgbench;
+
+use crate::harness::{
+    self, Bench, Latencies, cpu_of_stat, cpu_seconds, load_average, median, round1, round2, round3,
+};
+use anyhow::{Context, bail};
+use catan_api::{CreateApiKey, Event, Role, Round, SubmitResult};
+use catan_suite::demo::random_sheet;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use reqwest::StatusCode;
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+#[derive(clap::Args)]
+pub struct Options {
+    /// Tables of each event's first round (4 players each): the sheets posted per measurement.
+    #[arg(long, default_value_t = 1000)]
+    pub tables: usize,
+    /// The concurrencies measured: keep-alive clients posting at once (and pgbench's `-c`).
+    #[arg(long, value_delimiter = ',', default_value = "8,32")]
+    pub connections: Vec<usize>,
+    /// Measurements at each concurrency, each over an event of its own.
+    #[arg(long, default_value_t = 2)]
+    pub rounds_per_concurrency: usize,
+    /// Sheets per request through the batch route `POST /v1/events/{id}/rounds/1/results`;
+    /// 0: one `PUT .../tables/{t}/result` per sheet.
+    #[arg(long, default_value_t = 0)]
+    pub batch: usize,
+    /// Seconds of each pgbench run (`-T`).
+    #[arg(long, default_value_t = 5)]
+    pub pgbench_seconds: u64,
+    /// Also print where the CPU went while posting: this process (suite and clients) by thread,
+    /// and PostgreSQL.
+    #[arg(long)]
+    pub diagnose: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The PostgreSQL server the bench creates its databases on.
+    #[arg(
+        long,
+        env = "TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+    )]
+    pub database_url: String,
+}
+
+/// Runs the benchmark on a runtime of its own; the JSON summary.
+pub fn main(options: &Options) -> anyhow::Result<Value> {
+    if options.tables == 0 || options.connections.contains(&0) {
+        bail!("--tables and every --connections must be positive");
+    }
+    harness::block_on(run(options))
+}
+
+async fn run(options: &Options) -> anyhow::Result<Value> {
+    let load_before = load_average();
+    let bench = Bench::start(&options.database_url).await?;
+    let outcome = measure(&bench, options).await;
+    bench.shutdown().await;
+    let mut report = outcome?;
+    report["load_average"] = json!({ "before": load_before, "after": load_average() });
+    Ok(report)
+}
+
+async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut players = Vec::new();
+    let mut runs = Vec::new();
+    let mut medians = serde_json::Map::new();
+    let mut n = 0;
+    for &connections in &options.connections {
+        let mut ratios = Vec::new();
+        for repeat in 1..=options.rounds_per_concurrency {
+            n += 1;
+            let seeding = std::time::Instant::now();
+            // A field of its own for each event, as events played at once have.
+            let field = 4 * options.tables;
+            bench.top_up_players(&mut players, n * field).await?;
+            let name = format!("Bench ingest {n} ({} tables)", options.tables);
+            let event = bench
+                .classic_event(&name, &players[(n - 1) * field..n * field])
+                .await?;
+            let round = bench.draw(&event, &mut rng).await?;
+            let token = scorer_token(bench, &event).await?;
+            let sheets: Vec<(u32, SubmitResult)> = round
+                .tables
+                .iter()
+                .map(|table| {
+                    let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
+                    (table.number, random_sheet(&seated, round.stage, &mut rng))
+                })
+                .collect();
+            let requests = prepare(&bench.suite.url(), &event, &round, &sheets, options.batch)?;
+            // The read model takes in the new entries before the clock starts, and the results
+            // before pgbench's, so that neither run shares the machine with it.
+            bench.settled().await?;
+            eprintln!(
+                "ingest: event {n}: {} tables seeded in {:.1} s",
+                sheets.len(),
+                seeding.elapsed().as_secs_f64()
+            );
+            let cpu_before = options.diagnose.then(Cpu::now);
+            let posted = post(&bench.suite.url(), &token, requests, connections).await?;
+            let cpu = cpu_before.map(|before| Cpu::now().since(&before, posted.seconds));
+            bench.settled().await?;
+            let reference = pgbench::tps(
+                &options.database_url,
+                connections,
+                options.pgbench_seconds,
+                &sheets[0].1,
+            )
+            .await?;
+            let per_second = sheets.len() as f64 / posted.seconds;
+            let ratio = per_second / reference;
+            eprintln!(
+                "ingest: {connections} connections, run {repeat}: {:>7.1} results/s, p50 {:>6.2} ms, p99 {:>6.2} ms, max {:>7.2} ms; pgbench {:>7.1} tps; ratio {ratio:.3}",
+                per_second,
+                posted.latencies.quantile_ms(0.5),
+                posted.latencies.quantile_ms(0.99),
+                posted.latencies.max_ms(),
+                reference,
+            );
+            let mut run = json!({
+                "connections": connections,
+                "repeat": repeat,
+                "results": sheets.len(),
+                "requests": posted.latencies.len(),
+                "seconds": round3(posted.seconds),
+                "results_per_s": round1(per_second),
+                "p50_ms": round2(posted.latencies.quantile_ms(0.5)),
+                "p99_ms": round2(posted.latencies.quantile_ms(0.99)),
+                "max_ms": round2(posted.latencies.max_ms()),
+                "pgbench_tps": round1(reference),
+                "ratio": round3(ratio),
+            });
+            if let Some(cpu) = cpu {
+                eprintln!("ingest:   CPU while posting, in cores of 2: {}", cpu.line());
+                run["cpu_cores"] = cpu.json();
+            }
+            runs.push(run);
+            ratios.push(ratio);
+        }
+        let ratio = median(&mut ratios);
+        eprintln!("ingest: {connections} connections: median ratio {ratio:.3}");
+        medians.insert(connections.to_string(), json!(round3(ratio)));
+    }
+    Ok(json!({
+        "tables": options.tables,
+        "batch": options.batch,
+        "pgbench_seconds": options.pgbench_seconds,
+        "runs": runs,
+        "median_ratio": medians,
+    }))
+}
+
+/// A bearer token of a scorer key for `event`, as a table app posts with.
+async fn scorer_token(bench: &Bench, event: &Event) -> anyhow::Result<String> {
+    let key = bench
+        .admin
+        .create_api_key(&CreateApiKey {
+            name: format!("Bench scorer {}", event.id),
+            role: Role::Scorer,
+            event_ids: Some(vec![event.id]),
+        })
+        .await?;
+    Ok(bench.public.token(&key.api_key).await?.access_token)
+}
+
+/// One request, ready to send: its method and URL, its `Idempotency-Key`, its body serialized.
+struct Request {
+    batch: bool,
+    url: String,
+    idempotency_key: String,
+    body: Vec<u8>,
+    /// The sheets it posts.
+    sheets: usize,
+}
+
+/// The requests that post `sheets`: one PUT each, or `batch` of them to a POST.
+fn prepare(
+    base: &str,
+    event: &Event,
+    round: &Round,
+    sheets: &[(u32, SubmitResult)],
+    batch: usize,
+) -> anyhow::Result<Vec<Request>> {
+    let (event_id, number) = (event.id, round.number);
+    if batch == 0 {
+        return sheets
+            .iter()
+            .map(|(table, sheet)| {
+                Ok(Request {
+                    batch: false,
+                    url: format!(
+                        "{base}/v1/events/{event_id}/rounds/{number}/tables/{table}/result"
+                    ),
+                    idempotency_key: Uuid::new_v4().to_string(),
+                    body: serde_json::to_vec(sheet)?,
+                    sheets: 1,
+                })
+            })
+            .collect();
+    }
+    sheets
+        .chunks(batch)
+        .map(|chunk| {
+            let body = json!({
+                "sheets": chunk
+                    .iter()
+                    .map(|(table, sheet)| json!({ "table": table, "sheet": sheet }))
+                    .collect::<Vec<_>>(),
+            });
+            Ok(Request {
+                batch: true,
+                url: format!("{base}/v1/events/{event_id}/rounds/{number}/results"),
+                idempotency_key: Uuid::new_v4().to_string(),
+                body: serde_json::to_vec(&body)?,
+                sheets: chunk.len(),
+            })
+        })
+        .collect()
+}
+
+/// What posting a round's sheets measured.
+struct Posted {
+    /// From the start until the last answer.
+    seconds: f64,
+    /// One a request.
+    latencies: Latencies,
+}
+
+/// `connections` clients, each on its own keep-alive connection, send `requests` one after another
+/// (each client takes the next one left) until none is left. Any answer but 201 (or, to a batch,
+/// any sheet's status but 201) fails the run.
+async fn post(
+    base: &str,
+    token: &str,
+    requests: Vec<Request>,
+    connections: usize,
+) -> anyhow::Result<Posted> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        AUTHORIZATION,
+        HeaderValue::from_str(&format!("Bearer {token}"))?,
+    );
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let mut clients = Vec::with_capacity(connections);
+    for _ in 0..connections {
+        let client = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .timeout(Duration::from_secs(60))
+            .default_headers(headers.clone())
+            .build()
+            .context("an HTTP client")?;
+        // Opens the connection before the clock starts.
+        client
+            .get(format!("{base}/health"))
+            .send()
+            .await?
+            .bytes()
+            .await?;
+        clients.push(client);
+    }
+    let left = Arc::new(Mutex::new(requests.into_iter()));
+    let start = Instant::now() + Duration::from_millis(100);
+    let mut tasks = tokio::task::JoinSet::new();
+    for client in clients {
+        let left = left.clone();
+        tasks.spawn(async move {
+            tokio::time::sleep_until(start).await;
+            let mut micros = Vec::new();
+            let mut last = start;
+            loop {
+                let next = left
+                    .lock()
+                    .map_err(|_| anyhow::anyhow!("a client panicked"))?
+                    .next();
+                let Some(mut request) = next else {
+                    return anyhow::Ok((micros, last));
+                };
+                let sent = Instant::now();
+                let builder = if request.batch {
+                    client.post(&request.url)
+                } else {
+                    client.put(&request.url)
+                };
+                let response = builder
+                    .header("Idempotency-Key", &request.idempotency_key)
+                    .body(std::mem::take(&mut request.body))
+                    .send()
+                    .await
+                    .with_context(|| request.url.clone())?;
+                let status = response.status();
+                let body = response.bytes().await?;
+                last = Instant::now();
+                micros
+                    .push(u64::try_from(last.duration_since(sent).as_micros()).unwrap_or(u64::MAX));
+                check(&request, status, &body)?;
+            }
+        });
+    }
+    let mut micros = Vec::new();
+    let mut last = start;
+    while let Some(client) = tasks.join_next().await {
+        let (client_micros, client_last) = client??;
+        micros.extend(client_micros);
+        last = last.max(client_last);
+    }
+    Ok(Posted {
+        seconds: last.duration_since(start).as_secs_f64(),
+        latencies: Latencies::new(micros),
+    })
+}
+
+/// Whether the answer recorded every sheet of the request: 201, and for a batch a status of 201
+/// for each of its sheets.
+fn check(request: &Request, status: StatusCode, body: &[u8]) -> anyhow::Result<()> {
+    let text = || String::from_utf8_lossy(body).into_owned();
+    if status != StatusCode::CREATED {
+        bail!("{} answered {status}: {}", request.url, text());
+    }
+    if !request.batch {
+        return Ok(());
+    }
+    let answer: Value = serde_json::from_slice(body)
+        .with_context(|| format!("{} answered no JSON: {}", request.url, text()))?;
+    let results = answer["results"].as_array().map_or(&[][..], Vec::as_slice);
+    let recorded = results.iter().filter(|r| r["status"] == json!(201)).count();
+    if results.len() != request.sheets || recorded != request.sheets {
+        bail!(
+            "{} recorded {recorded} of {} sheets: {}",
+            request.url,
+            request.sheets,
+            text()
+        );
+    }
+    Ok(())
+}
+
+/// CPU seconds used so far: by this process's threads, by name, and by PostgreSQL.
+struct Cpu {
+    threads: Vec<(String, f64)>,
+    postgres: f64,
+}
+
+impl Cpu {
+    fn now() -> Cpu {
+        Cpu {
+            threads: threads(),
+            postgres: cpu_seconds().map_or(0.0, |(_, postgres)| postgres),
+        }
+    }
+
+    /// The cores used since `before`, over `seconds`, busiest thread group first.
+    fn since(&self, before: &Cpu, seconds: f64) -> Cpu {
+        let total = |threads: &[(String, f64)], name: &str| {
+            threads
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, s)| s)
+                .sum::<f64>()
+        };
+        let mut names: Vec<&String> = self.threads.iter().map(|(n, _)| n).collect();
+        names.sort();
+        names.dedup();
+        let mut threads: Vec<(String, f64)> = names
+            .into_iter()
+            .map(|name| {
+                let used = total(&self.threads, name) - total(&before.threads, name);
+                (name.clone(), used / seconds)
+            })
+            .filter(|(_, cores)| *cores >= 0.005)
+            .collect();
+        threads.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Cpu {
+            threads,
+            postgres: (self.postgres - before.postgres) / seconds,
+        }
+    }
+
+    fn line(&self) -> String {
+        let threads: Vec<String> = self
+            .threads
+            .iter()
+            .map(|(name, cores)| format!("{name} {cores:.2}"))
+            .collect();
+        format!(
+            "this process {:.2} ({}), PostgreSQL {:.2}",
+            self.threads.iter().map(|(_, c)| c).sum::<f64>(),
+            threads.join(", "),
+            self.postgres
+        )
+    }
+
+    fn json(&self) -> Value {
+        let threads: serde_json::Map<String, Value> = self
+            .threads
+            .iter()
+            .map(|(name, cores)| (name.clone(), json!(round2(*cores))))
+            .collect();
+        json!({ "process_threads": threads, "postgres": round2(self.postgres) })
+    }
+}
+
+/// CPU seconds of each live thread of this process, by its name (`/proc/self/task`; none
+/// elsewhere than Linux). Threads that ended since are not counted.
+fn threads() -> Vec<(String, f64)> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| cpu_of_stat(&std::fs::read_to_string(task.path().join("stat")).ok()?))
+        .collect()
+}

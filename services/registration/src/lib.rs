@@ -32,6 +32,8 @@ pub(crate) struct State {
     pub deliveries_due: Arc<tokio::sync::Notify>,
     /// Ranking, which owns the seasons an event search may name.
     pub ranking: catan_api::ApiClient,
+    /// The services with an outbox, asked for their dead letters.
+    pub outboxes: Vec<routes::dead_letters::OutboxPeer>,
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
@@ -51,6 +53,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         webhooks: settings.webhooks.clone(),
         deliveries_due: deliveries_due.clone(),
         ranking: catan_api::ApiClient::new(&settings.peers.ranking),
+        outboxes: routes::dead_letters::outbox_peers(&settings),
     });
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

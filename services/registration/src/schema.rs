@@ -125,6 +125,7 @@ pub mod registration {
             last_error -> Nullable<Text>,
             created_at -> Timestamptz,
             delivered_at -> Nullable<Timestamptz>,
+            dead_at -> Nullable<Timestamptz>,
         }
     }
 

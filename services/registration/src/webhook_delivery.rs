@@ -1,6 +1,7 @@
 //! Sends the due webhook deliveries: signed, with a timeout, each try recorded, retried with
-//! exponential backoff up to the configured number of tries. Replicas share the work: a due
-//! delivery is claimed with `FOR UPDATE SKIP LOCKED` and leased while it is being sent.
+//! exponential backoff up to the configured number of tries; one that failed its last is a dead
+//! letter the admin may replay. Replicas share the work: a due delivery is claimed with
+//! `FOR UPDATE SKIP LOCKED` and leased while it is being sent.
 
 use crate::schema::registration::{
     webhook_attempts, webhook_deliveries, webhook_messages, webhooks,
@@ -204,7 +205,8 @@ async fn send(
     }
 }
 
-/// Records the try and decides what follows: delivered, another try later, or failed for good.
+/// Records the try and decides what follows: delivered, another try later, or failed: a dead
+/// letter, until the admin replays it.
 async fn record(
     pool: &PgPool,
     settings: &WebhookSettings,
@@ -224,10 +226,16 @@ async fn record(
         tracing::warn!(delivery = %id, attempts, error = ?outcome.error, exhausted, "webhook delivery failed");
     }
     db::transaction(pool, move |conn| {
+        // Numbered after every earlier try: a replay counts `attempts` from 0 again.
+        let earlier: i64 = webhook_attempts::table
+            .filter(webhook_attempts::delivery_id.eq(id))
+            .count()
+            .get_result(conn)?;
+        let number = i32::try_from(earlier + 1).map_err(ApiError::internal)?;
         diesel::insert_into(webhook_attempts::table)
             .values((
                 webhook_attempts::delivery_id.eq(id),
-                webhook_attempts::number.eq(attempts),
+                webhook_attempts::number.eq(number),
                 webhook_attempts::status_code.eq(outcome.status_code.map(i32::from)),
                 webhook_attempts::error.eq(outcome.error.clone()),
                 webhook_attempts::duration_ms
@@ -254,6 +262,11 @@ async fn record(
             .otherwise("pending".into_sql::<Text>())),
             webhook_deliveries::delivered_at
                 .eq(case_when(delivered_sql(), now.into_sql::<Timestamptz>())),
+            // A dead letter from now on, until the admin replays it.
+            webhook_deliveries::dead_at.eq(case_when(
+                (!delivered && exhausted).into_sql::<Bool>(),
+                now.into_sql::<Timestamptz>(),
+            )),
             webhook_deliveries::next_attempt_at.eq(case_when(
                 delivered_sql().or(exhausted_sql()),
                 None::<DateTime<Utc>>.into_sql::<Nullable<Timestamptz>>(),

@@ -4,6 +4,7 @@
 //! Compiles without the database or the web framework's server side.
 
 pub mod client;
+pub mod dead_letters;
 pub mod openapi;
 pub mod problem;
 pub mod request_id;
@@ -12,6 +13,7 @@ pub mod types;
 pub mod webhooks;
 
 pub use client::{ApiClient, ClientError, ClientResult, RetryPolicy};
+pub use dead_letters::*;
 pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;
 pub use webhooks::*;

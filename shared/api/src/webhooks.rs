@@ -103,7 +103,7 @@ pub enum DeliveryStatus {
     Pending,
     /// Answered with 2xx.
     Delivered,
-    /// Every attempt failed; no more are made.
+    /// Every attempt failed: a dead letter, tried again only if the admin replays it.
     Failed,
     /// The subscription was deleted before it was delivered.
     Cancelled,
@@ -131,7 +131,7 @@ pub struct WebhookDelivery {
     pub event_type: WebhookEventType,
     pub event_id: Uuid,
     pub status: DeliveryStatus,
-    /// Tries made so far.
+    /// Tries made so far (since the admin last replayed it, if it was a dead letter).
     pub attempts: u32,
     pub last_status_code: Option<u16>,
     pub last_error: Option<String>,

@@ -21,6 +21,7 @@ diesel::table! {
         attempts -> Int4,
         next_attempt_at -> Timestamptz,
         last_error -> Nullable<Text>,
+        dead_at -> Nullable<Timestamptz>,
     }
 }
 

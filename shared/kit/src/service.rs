@@ -7,7 +7,7 @@ use crate::db::{self, DbError, PgPool};
 use crate::server::{self, RunningServer};
 use crate::settings::PeerUrls;
 use crate::settings::Settings;
-use crate::webhooks::spawn_relay;
+use crate::webhooks::{internal_routes, spawn_relay};
 use actix_web::{App, web};
 use catan_api::ApiClient;
 use diesel_migrations::EmbeddedMigrations;
@@ -25,7 +25,8 @@ pub struct Service {
     pub migrations: fn() -> EmbeddedMigrations,
     /// Registers every handler, with its OpenAPI, in one place.
     pub routes: fn(&mut ServiceConfig),
-    /// Whether it announces webhook events through its outbox (see [`crate::webhooks`]).
+    /// Whether it announces webhook events through its outbox (see [`crate::webhooks`]): then it
+    /// relays the outbox and serves its dead letters on internal routes.
     pub relays_outbox: bool,
 }
 
@@ -108,10 +109,17 @@ impl Service {
     {
         let routes = self.routes;
         let pool = web::Data::new(pool.clone());
+        // A service with an outbox serves its dead relay events to registration.
+        let outbox = self
+            .relays_outbox
+            .then(|| (self.name, settings.webhooks.internal_key.clone()));
         server::serve(listener, self.name, settings, move |cfg| {
             cfg.app_data(pool.clone());
             data(cfg);
             routes(cfg);
+            if let Some((service, internal_key)) = &outbox {
+                internal_routes(cfg, service, internal_key.clone());
+            }
         })
     }
 }

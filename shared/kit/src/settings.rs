@@ -106,6 +106,9 @@ pub struct WebhookSettings {
     pub timeout: Duration,
     /// `CATAN_WEBHOOKS_POLL_MS`: how often the outbox and the deliveries are checked (500 ms).
     pub poll_interval: Duration,
+    /// `CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS`: tries to hand an outbox event to registration before
+    /// it is a dead letter (60: about an hour, the wait between tries growing to a minute).
+    pub relay_max_attempts: u32,
 }
 
 impl Default for WebhookSettings {
@@ -117,6 +120,7 @@ impl Default for WebhookSettings {
             first_retry: Duration::from_secs(30),
             timeout: Duration::from_secs(10),
             poll_interval: Duration::from_millis(500),
+            relay_max_attempts: 60,
         }
     }
 }
@@ -210,6 +214,12 @@ impl Settings {
                 first_retry: vars.millis("CATAN_WEBHOOKS_FIRST_RETRY_MS", webhooks.first_retry)?,
                 timeout: vars.millis("CATAN_WEBHOOKS_TIMEOUT_MS", webhooks.timeout)?,
                 poll_interval: vars.millis("CATAN_WEBHOOKS_POLL_MS", webhooks.poll_interval)?,
+                relay_max_attempts: vars
+                    .parse(
+                        "CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS",
+                        webhooks.relay_max_attempts,
+                    )?
+                    .max(1),
             },
             standings_poll: vars.millis("CATAN_STANDINGS_POLL_MS", defaults.standings_poll)?,
             follow_interval: vars.millis("CATAN_FOLLOW_MS", defaults.follow_interval)?,
@@ -278,6 +288,7 @@ mod tests {
         assert_eq!(s.http.workers, 2);
         assert_eq!(s.tokens.ttl, Duration::from_secs(3600));
         assert_eq!(s.webhooks.max_attempts, 8);
+        assert_eq!(s.webhooks.relay_max_attempts, 60);
         assert!(s.tokens.admin_key.is_none());
     }
 
@@ -288,9 +299,11 @@ mod tests {
             ("TOKEN_TTL_SECONDS", "60"),
             ("RATE_LIMIT_BURST", "4"),
             ("CATAN_WEBHOOKS_MAX_ATTEMPTS", "0"),
+            ("CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS", "3"),
             ("PORT", "9000"),
         ])
         .unwrap();
+        assert_eq!(s.webhooks.relay_max_attempts, 3);
         assert_eq!(s.webhooks.first_retry, Duration::from_millis(250));
         assert_eq!(s.tokens.ttl, Duration::from_secs(60));
         assert_eq!(s.rate_limit.burst, 4.0);

@@ -1,6 +1,7 @@
 //! The registration service's HTTP surface, one module per resource.
 
 mod api_keys;
+pub(crate) mod dead_letters;
 mod entries;
 mod events;
 mod feed;
@@ -19,5 +20,6 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     entries::register(cfg);
     feed::register(cfg);
     webhooks::register(cfg);
+    dead_letters::register(cfg);
     inbox::register(cfg);
 }

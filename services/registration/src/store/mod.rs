@@ -3,6 +3,7 @@
 
 pub mod api_keys;
 pub mod changes;
+pub mod dead_letters;
 pub mod entries;
 pub mod events;
 pub mod inbox;

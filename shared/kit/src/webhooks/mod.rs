@@ -6,16 +6,24 @@
 //! exactly when the change does. Its [`spawn_relay`] task claims due outbox rows with
 //! `FOR UPDATE SKIP LOCKED` (replicas share the work), posts them to registration's internal
 //! inbox (`POST /internal/webhook-events`, authenticated by `CATAN_INTERNAL_KEY`, not routed by
-//! the gateway), and deletes them once registration has stored them; a failure reschedules them
-//! with backoff, so events survive restarts of either side. Registration fans each event out to
-//! the matching subscriptions and alone signs and delivers them, with bounded retries.
+//! the gateway) in calls of at most [`RELAY_BATCH_BYTES`], and deletes them once registration has
+//! stored them; a call refused for its body is halved until the event at fault is alone, so no
+//! event holds back the others. A failure reschedules the events with backoff, so they survive
+//! restarts of either side; after `CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS` failures an event is a dead
+//! letter, kept but no longer tried, which registration lists and replays for the admin through
+//! the service's [`internal_routes`]. Registration fans each event out to the matching
+//! subscriptions and alone signs and delivers them, with bounded retries.
 
+mod batches;
+mod internal;
 mod relay;
 mod signing;
 mod urls;
 
 pub use crate::settings::WebhookSettings;
-pub use relay::spawn_relay;
+pub use batches::{Answer, batches, refuses_the_body, send_halving};
+pub use internal::{internal_routes, require_internal_key};
+pub use relay::{RELAY_BATCH_BYTES, spawn_relay};
 pub use signing::{new_secret, secret_key, signature, verify_signature};
 pub use urls::{UrlRefusal, check_url, is_private};
 
@@ -30,6 +38,9 @@ use uuid::Uuid;
 
 /// The path of registration's internal inbox.
 pub const INBOX_PATH: &str = "/internal/webhook-events";
+/// The largest batch registration's inbox takes: more than the relay ever sends in one call
+/// ([`RELAY_BATCH_BYTES`]), so only an event larger than this alone is refused.
+pub const INBOX_BODY_LIMIT_BYTES: usize = 8 * 1024 * 1024;
 
 /// An event as it travels from a service's outbox to registration's inbox.
 #[derive(Debug, Clone, Serialize, Deserialize)]

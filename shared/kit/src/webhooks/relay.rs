@@ -1,15 +1,19 @@
 //! The outbox relay: hands a producing service's outbox to registration's inbox, with backoff.
 
-use super::{INBOX_PATH, InboxBatch, OutboxEvent, WebhookSettings, pg_interval, truncate};
+use super::batches::{Answer, batches, refuses_the_body, send_halving};
+use super::{
+    INBOX_BODY_LIMIT_BYTES, INBOX_PATH, OutboxEvent, WebhookSettings, pg_interval, truncate,
+};
 use crate::ApiError;
 use crate::db::PgPool;
 use crate::schema::outbox;
 use crate::settings::ExposeSecret;
 use catan_api::WebhookEventType;
 use chrono::{DateTime, Utc};
-use diesel::dsl::{IntervalDsl, now};
+use diesel::dsl::{IntervalDsl, case_when, now};
 use diesel::prelude::*;
-use diesel::sql_types::Timestamptz;
+use diesel::sql_types::{Bool, Timestamptz};
+use std::ops::Range;
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -24,8 +28,11 @@ struct OutboxRow {
     attempts: i32,
 }
 
-/// How many outbox rows one relay call carries.
+/// How many outbox rows one relay pass claims.
 const RELAY_BATCH: i64 = 100;
+/// The most bytes of serialized events one call to the inbox carries: well under the inbox's own
+/// limit ([`INBOX_BODY_LIMIT_BYTES`]), so that only an event larger than that is refused.
+pub const RELAY_BATCH_BYTES: usize = 1024 * 1024;
 /// A claimed row is due again after this if its relay never finished (a crash mid-call).
 const RELAY_LEASE_SECONDS: i32 = 30;
 /// The longest wait between relay tries of one row.
@@ -34,6 +41,7 @@ const RELAY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// Claims the due outbox rows: other replicas skip them until the lease runs out.
 fn claim_outbox(conn: &mut PgConnection) -> Result<Vec<OutboxRow>, ApiError> {
     let due: Vec<Uuid> = outbox::table
+        .filter(outbox::dead_at.is_null())
         .filter(outbox::next_attempt_at.le(now))
         .order((outbox::occurred_at, outbox::id))
         .limit(RELAY_BATCH)
@@ -80,7 +88,10 @@ pub fn spawn_relay(
         // it had reached while registration was away (registration keeps each event once, by
         // its id, so a row another replica is relaying right now is not delivered twice).
         let due_now = crate::db::run(&pool, |conn| {
-            diesel::update(outbox::table.filter(outbox::next_attempt_at.gt(now)))
+            let waiting = outbox::next_attempt_at
+                .gt(now)
+                .and(outbox::dead_at.is_null());
+            diesel::update(outbox::table.filter(waiting))
                 .set(outbox::next_attempt_at.eq(now))
                 .execute(conn)?;
             Ok(())
@@ -101,7 +112,9 @@ pub fn spawn_relay(
     })
 }
 
-/// Relays one batch; answers how many rows it claimed.
+/// Relays the due events, in calls of at most [`RELAY_BATCH_BYTES`]; answers how many rows it
+/// claimed. An event registration refuses for its size (or its content) fails alone; an event
+/// that has failed `relay_max_attempts` times is a dead letter, no longer tried.
 async fn relay_once(
     pool: &PgPool,
     http: &reqwest::Client,
@@ -114,54 +127,155 @@ async fn relay_once(
         return Ok(0);
     }
     let claimed = rows.len();
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let most_attempts = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
-    let events = rows
-        .into_iter()
-        .filter_map(|row| {
-            let event_type = WebhookEventType::parse(&row.event_type)?;
-            Some(OutboxEvent {
-                id: row.id,
-                event_type,
-                event_id: row.event_id,
-                occurred_at: row.occurred_at,
-                data: row.payload,
-            })
+    let mut failures: Vec<(&OutboxRow, String)> = Vec::new();
+    let mut sendable: Vec<(&OutboxRow, Vec<u8>)> = Vec::new();
+    for row in &rows {
+        match encode(row) {
+            // Not sent at all: the inbox would refuse it, perhaps before reading it whole.
+            Ok(body) if body.len() > INBOX_BODY_LIMIT_BYTES => {
+                let why = format!(
+                    "the event is {} bytes, more than registration takes ({INBOX_BODY_LIMIT_BYTES})",
+                    body.len()
+                );
+                failures.push((row, why));
+            }
+            Ok(body) => sendable.push((row, body)),
+            Err(why) => failures.push((row, why)),
+        }
+    }
+    let sizes: Vec<usize> = sendable.iter().map(|(_, body)| body.len()).collect();
+    let cut = batches(&sizes, sizes.len(), RELAY_BATCH_BYTES);
+    let events = &sendable;
+    let outcome = send_halving(sendable.len(), cut, |batch: Range<usize>| {
+        post(http, inbox, key, &events[batch])
+    })
+    .await;
+    let mut taken = Vec::new();
+    for ((row, _), failed) in sendable.iter().zip(outcome) {
+        match failed {
+            None => taken.push(row.id),
+            Some(why) => failures.push((row, why)),
+        }
+    }
+    record(pool, settings, taken, &failures).await?;
+    Ok(claimed)
+}
+
+/// Removes the events registration took from the outbox, and reschedules the others with their
+/// backoff, or keeps them as dead letters when they are out of tries.
+async fn record(
+    pool: &PgPool,
+    settings: &WebhookSettings,
+    taken: Vec<Uuid>,
+    failures: &[(&OutboxRow, String)],
+) -> Result<(), ApiError> {
+    let failed: Vec<Failure> = failures
+        .iter()
+        .map(|(row, why)| Failure {
+            id: row.id,
+            wait: relay_backoff(settings.poll_interval, row.attempts),
+            dead: is_dead(row.attempts, settings),
+            error: truncate(why, 500),
         })
         .collect();
+    if let Some((_, error)) = failures.first() {
+        let dead = failed.iter().filter(|f| f.dead).count();
+        tracing::warn!(%error, failed = failed.len(), dead, "registration did not take webhook events; retrying later");
+    }
+    crate::db::transaction(pool, move |conn| {
+        diesel::delete(outbox::table.filter(outbox::id.eq_any(&taken))).execute(conn)?;
+        for failure in failed {
+            record_failure(conn, failure)?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// A row's event as it travels, serialized.
+fn encode(row: &OutboxRow) -> Result<Vec<u8>, String> {
+    let event_type = WebhookEventType::parse(&row.event_type)
+        .ok_or_else(|| format!("unknown event type {}", row.event_type))?;
+    serde_json::to_vec(&OutboxEvent {
+        id: row.id,
+        event_type,
+        event_id: row.event_id,
+        occurred_at: row.occurred_at,
+        data: row.payload.clone(),
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// One call to the inbox with these serialized events as its batch.
+async fn post(
+    http: &reqwest::Client,
+    inbox: &str,
+    key: &str,
+    events: &[(&OutboxRow, Vec<u8>)],
+) -> Answer {
+    let mut body = Vec::with_capacity(events.iter().map(|(_, e)| e.len() + 1).sum::<usize>() + 16);
+    body.extend_from_slice(b"{\"events\":[");
+    for (i, (_, event)) in events.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(event);
+    }
+    body.extend_from_slice(b"]}");
     let sent = http
         .post(inbox)
         .bearer_auth(key)
-        .json(&InboxBatch { events })
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(body)
         .send()
-        .await
-        .map_err(|e| e.to_string())
-        .and_then(|r| r.error_for_status().map_err(|e| e.to_string()));
+        .await;
     match sent {
-        Ok(_) => {
-            crate::db::run(pool, move |conn| {
-                diesel::delete(outbox::table.filter(outbox::id.eq_any(&ids))).execute(conn)?;
-                Ok(())
-            })
-            .await?;
+        Ok(response) if response.status().is_success() => Answer::Taken,
+        Ok(response) => {
+            let status = response.status();
+            let why = format!("registration answered {status}");
+            if refuses_the_body(status.as_u16()) {
+                Answer::RefusedBody(why)
+            } else {
+                Answer::Failed(why)
+            }
         }
-        Err(error) => {
-            tracing::warn!(%error, rows = claimed, "registration did not take the webhook events; retrying later");
-            let wait = (settings.poll_interval
-                * 2u32.saturating_pow(most_attempts.clamp(1, 16).unsigned_abs()))
-            .min(RELAY_MAX_BACKOFF);
-            crate::db::run(pool, move |conn| {
-                diesel::update(outbox::table.filter(outbox::id.eq_any(&ids)))
-                    .set((
-                        outbox::next_attempt_at
-                            .eq(now.into_sql::<Timestamptz>() + pg_interval(wait)),
-                        outbox::last_error.eq(truncate(&error, 500)),
-                    ))
-                    .execute(conn)?;
-                Ok(())
-            })
-            .await?;
-        }
+        Err(e) => Answer::Failed(e.to_string()),
     }
-    Ok(claimed)
+}
+
+/// Whether a row that failed its `attempts`-th relay is a dead letter now.
+fn is_dead(attempts: i32, settings: &WebhookSettings) -> bool {
+    u32::try_from(attempts).is_ok_and(|tries| tries >= settings.relay_max_attempts)
+}
+
+/// The wait after a row's `attempts`-th failed relay: the poll interval doubled each time, at
+/// most [`RELAY_MAX_BACKOFF`].
+fn relay_backoff(poll: Duration, attempts: i32) -> Duration {
+    (poll * 2u32.saturating_pow(attempts.clamp(1, 16).unsigned_abs())).min(RELAY_MAX_BACKOFF)
+}
+
+/// A row the relay did not hand over this time.
+struct Failure {
+    id: Uuid,
+    wait: Duration,
+    dead: bool,
+    error: String,
+}
+
+fn record_failure(conn: &mut PgConnection, failure: Failure) -> Result<(), ApiError> {
+    if failure.dead {
+        tracing::error!(event = %failure.id, error = %failure.error, "webhook event is a dead letter: no more relays until it is replayed");
+    }
+    diesel::update(outbox::table.filter(outbox::id.eq(failure.id)))
+        .set((
+            outbox::next_attempt_at.eq(now.into_sql::<Timestamptz>() + pg_interval(failure.wait)),
+            outbox::last_error.eq(failure.error),
+            outbox::dead_at.eq(case_when(
+                failure.dead.into_sql::<Bool>(),
+                now.into_sql::<Timestamptz>(),
+            )),
+        ))
+        .execute(conn)?;
+    Ok(())
 }

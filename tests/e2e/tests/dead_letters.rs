@@ -319,5 +319,22 @@ async fn a_delivery_out_of_tries_is_a_dead_letter_until_the_admin_replays_it() {
             .items
             .is_empty()
     );
+
+    // A deleted subscription's dead letters are gone with it: nothing more is sent to it.
+    let other = ts.classic_event(4, Some(1)).await;
+    let failing = Receiver::start(usize::MAX).await;
+    let deleted = ts
+        .subscribe(&other, &failing.url, &[WebhookEventType::RoundDrawn])
+        .await;
+    other.draw().await;
+    let dead = dead_letters(&ts, 1).await;
+    assert_eq!(dead[0].webhook_id, Some(deleted.id));
+    let path = format!("/v1/webhooks/{}", deleted.id);
+    let delete = ts.http(Method::DELETE, &path).token(&ts.admin_token);
+    assert_eq!(delete.send().await.status, StatusCode::NO_CONTENT);
+    let list = ts.admin.dead_letters(100, 0).await.unwrap();
+    assert!(list.items.is_empty(), "{list:?}");
+    let replay = ts.admin.replay_dead_letter(dead[0].id).await;
+    assert_refused(replay, 404, "a deleted subscription's dead letter");
     ts.shutdown().await;
 }

@@ -1,6 +1,7 @@
 //! Deliveries that failed their last try: registration's own dead letters, listed and replayed.
+//! Those of a deleted subscription are not: nothing more is sent to it.
 
-use crate::schema::registration::{webhook_deliveries, webhook_messages};
+use crate::schema::registration::{webhook_deliveries, webhook_messages, webhooks};
 use catan_api::{DeadLetter, DeadLetterKind, WebhookEventType};
 use chrono::{DateTime, Utc};
 use diesel::dsl::now;
@@ -49,6 +50,8 @@ impl DeliveryState {
 pub fn dead(conn: &mut PgConnection, at_most: i64) -> QueryResult<Vec<DeadLetter>> {
     let rows: Vec<DeliveryState> = webhook_deliveries::table
         .inner_join(webhook_messages::table)
+        .inner_join(webhooks::table)
+        .filter(webhooks::deleted_at.is_null())
         .filter(webhook_deliveries::status.eq(FAILED))
         .order((
             webhook_deliveries::dead_at.desc().nulls_last(),
@@ -67,6 +70,8 @@ pub fn dead(conn: &mut PgConnection, at_most: i64) -> QueryResult<Vec<DeadLetter
 pub fn is_replayable(conn: &mut PgConnection, id: Uuid) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(
         webhook_deliveries::table
+            .inner_join(webhooks::table)
+            .filter(webhooks::deleted_at.is_null())
             .filter(webhook_deliveries::id.eq(id))
             .filter(webhook_deliveries::status.eq_any([FAILED, PENDING])),
     ))
@@ -76,10 +81,14 @@ pub fn is_replayable(conn: &mut PgConnection, id: Uuid) -> QueryResult<bool> {
 /// Makes the failed delivery `id` pending and due now, its tries counted from 0 (one pending
 /// already stays as it is): its state now, or `None` when it is neither.
 pub fn replay(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<DeadLetter>> {
+    let live = webhooks::table
+        .filter(webhooks::deleted_at.is_null())
+        .select(webhooks::id);
     diesel::update(
         webhook_deliveries::table
             .filter(webhook_deliveries::id.eq(id))
-            .filter(webhook_deliveries::status.eq(FAILED)),
+            .filter(webhook_deliveries::status.eq(FAILED))
+            .filter(webhook_deliveries::webhook_id.eq_any(live)),
     )
     .set((
         webhook_deliveries::status.eq(PENDING),

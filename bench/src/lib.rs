@@ -10,6 +10,7 @@
 )]
 
 pub mod baseline;
+pub mod chaos;
 pub mod classic;
 pub mod harness;
 pub mod ingest;

@@ -7,7 +7,7 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{classic, ingest, ratings, read_model, swiss};
+use catan_bench::{chaos, classic, ingest, ratings, read_model, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -74,6 +74,14 @@ enum Command {
     /// The results service's ingestion through the gateway of the whole suite, started here over
     /// a fresh database: a round's sheets posted at once, against pgbench's inserts.
     Ingest(ingest::Options),
+    /// The fault harness: results posted through the suite, run as processes over a private
+    /// PostgreSQL, while PostgreSQL restarts and services are SIGKILLed; then every result,
+    /// the feed, the standings, the webhooks and the outboxes checked (RELIABILITY.md).
+    Chaos(chaos::Options),
+    /// One service as a process of its own, configured from the environment (the chaos
+    /// harness's).
+    #[command(hide = true)]
+    Serve(chaos::ServeArgs),
 }
 
 fn main() {
@@ -116,6 +124,8 @@ fn main() {
                 std::process::exit(1);
             }
         },
+        Command::Chaos(options) => std::process::exit(chaos::main(&options)),
+        Command::Serve(args) => std::process::exit(chaos::serve::main(&args)),
     };
     println!("{report}");
 }

@@ -165,6 +165,27 @@ impl From<diesel::result::Error> for crate::ApiError {
             Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
                 crate::ApiError::Conflict("a concurrent change won; try again".into())
             }
+            // The server went away mid-statement (a restart, a failover): nothing this request
+            // wrote committed unless its COMMIT did, which a retry with its Idempotency-Key finds.
+            Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => {
+                crate::ApiError::unavailable("the database is unavailable; retry later", e)
+            }
+            Error::RollbackErrorOnCommit {
+                commit_error,
+                rollback_error,
+            } if matches!(
+                *commit_error,
+                Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _)
+            ) =>
+            {
+                crate::ApiError::unavailable(
+                    "the database is unavailable; retry later",
+                    Error::RollbackErrorOnCommit {
+                        commit_error,
+                        rollback_error,
+                    },
+                )
+            }
             other => crate::ApiError::internal(other),
         }
     }
@@ -232,6 +253,30 @@ pub fn enum_from_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, c
 #[cfg(test)]
 mod tests {
     use super::replace_database;
+    use actix_web::ResponseError;
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    #[test]
+    fn a_connection_the_server_closed_is_a_503_and_other_database_errors_stay_500() {
+        let closed = || {
+            Error::DatabaseError(
+                DatabaseErrorKind::ClosedConnection,
+                Box::new("server closed the connection unexpectedly".to_string()),
+            )
+        };
+        let status = |e: Error| crate::ApiError::from(e).status_code().as_u16();
+        assert_eq!(status(closed()), 503);
+        let on_commit = Error::RollbackErrorOnCommit {
+            commit_error: Box::new(closed()),
+            rollback_error: Box::new(closed()),
+        };
+        assert_eq!(status(on_commit), 503);
+        let unknown = Error::DatabaseError(
+            DatabaseErrorKind::Unknown,
+            Box::new("division by zero".to_string()),
+        );
+        assert_eq!(status(unknown), 500);
+    }
 
     #[test]
     fn database_names_are_replaced_in_urls() {

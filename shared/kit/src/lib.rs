@@ -9,6 +9,7 @@ pub mod feed;
 pub mod idempotency;
 pub mod optional_body;
 pub mod pagination;
+pub mod path;
 pub mod peer;
 pub mod problem;
 pub mod ratelimit;

@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::Problem;
 use catan_domain::board::{generate_board, render_svg, table_board_seed};
 use catan_kit::ApiError;
+use catan_kit::path::Ordinal;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -25,10 +26,10 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[get("/v1/events/{event_id}/rounds/{number}/tables/{table}/board")]
 async fn table_board(
     state: web::Data<State>,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, number, table) = path.into_inner();
+    let (event_id, Ordinal(number), Ordinal(table)) = path.into_inner();
     let round = super::rounds::round_of(&state, event_id, number).await?;
     if !round.tables.iter().any(|t| t.number == table) {
         return Err(ApiError::NotFound(format!(

@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, get, post, web};
 use catan_api::{DrawRound, Problem, Role, Round};
 use catan_kit::optional_body::OptionalBody;
 use catan_kit::pagination::{Page, PageQuery};
+use catan_kit::path::Ordinal;
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
@@ -78,9 +79,9 @@ async fn list_rounds(
 #[get("/v1/events/{event_id}/rounds/{number}")]
 async fn get_round(
     state: web::Data<State>,
-    path: web::Path<(Uuid, u32)>,
+    path: web::Path<(Uuid, Ordinal)>,
 ) -> Result<web::Json<Round>, ApiError> {
-    let (event_id, number) = path.into_inner();
+    let (event_id, Ordinal(number)) = path.into_inner();
     round_of(&state, event_id, number).await.map(web::Json)
 }
 

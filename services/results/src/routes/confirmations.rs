@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, post, web};
 use catan_api::{DisputeResult, Problem, Role, TableResult};
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::Reply;
+use catan_kit::path::Ordinal;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite};
 use diesel::prelude::*;
@@ -72,9 +73,10 @@ fn sign(
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm")]
 async fn confirm_result(
     write: IdempotentWrite<()>,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let at = path.into_inner();
+    let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
+    let at = (event_id, round, table);
     let player = player_of(write.principal(), at.0)?;
     write
         .write(move |conn| {
@@ -110,9 +112,10 @@ async fn confirm_result(
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute")]
 async fn dispute_result(
     write: IdempotentWrite<web::Json<DisputeResult>>,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let at = path.into_inner();
+    let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
+    let at = (event_id, round, table);
     let player = player_of(write.principal(), at.0)?;
     let reason = dispute_reason(&write.body().reason)?;
     write

@@ -10,6 +10,7 @@ use catan_domain::correction::Precondition;
 use catan_kit::batch::BatchJson;
 use catan_kit::idempotency::{KeyFoundByTheWrite, Reply};
 use catan_kit::pagination::{Page, PageQuery};
+use catan_kit::path::Ordinal;
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::{ApiError, db};
 use diesel::Connection;
@@ -29,9 +30,9 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn round_results(
     state: web::Data<State>,
     page: Page,
-    path: web::Path<(Uuid, u32)>,
+    path: web::Path<(Uuid, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round) = path.into_inner();
+    let (event_id, Ordinal(round)) = path.into_inner();
     let items = db::run(&state.pool, move |conn| {
         store::of_round(conn, event_id, round)
     })
@@ -63,9 +64,9 @@ async fn submit_results(
     state: web::Data<State>,
     rounds: web::Data<DrawnRounds>,
     write: KeyFoundByTheWrite<BatchJson<SubmitResults>>,
-    path: web::Path<(Uuid, u32)>,
+    path: web::Path<(Uuid, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round_number) = path.into_inner();
+    let (event_id, Ordinal(round_number)) = path.into_inner();
     let principal = write.principal();
     principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
     let sheets = &write.body().sheets;

@@ -9,6 +9,7 @@ use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
 use catan_domain::correction::Precondition;
 use catan_kit::idempotency::{KeyFoundByTheWrite, Reply};
 use catan_kit::pagination::{Page, PageQuery};
+use catan_kit::path::Ordinal;
 use catan_kit::peer::parent_exists_if_empty;
 use catan_kit::{ApiError, db};
 use uuid::Uuid;
@@ -41,9 +42,9 @@ async fn submit_result(
     rounds: web::Data<DrawnRounds>,
     request: HttpRequest,
     write: KeyFoundByTheWrite<web::Json<SubmitResult>>,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round_number, table_number) = path.into_inner();
+    let (event_id, Ordinal(round_number), Ordinal(table_number)) = path.into_inner();
     let principal = write.principal();
     principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
     let round = rounds
@@ -93,9 +94,9 @@ pub(crate) fn etag(result: &TableResult) -> String {
 #[get("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
 async fn get_result(
     state: web::Data<State>,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round, table) = path.into_inner();
+    let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
     let result = db::run(&state.pool, move |conn| {
         store::current(conn, event_id, round, table)
     })
@@ -116,9 +117,9 @@ async fn get_result(
 async fn result_history(
     state: web::Data<State>,
     page: Page,
-    path: web::Path<(Uuid, u32, u32)>,
+    path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (event_id, round, table) = path.into_inner();
+    let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
     let items = db::run(&state.pool, move |conn| {
         store::history(conn, event_id, round, table)
     })

@@ -140,8 +140,9 @@ impl Lab {
     /// A folder under the temp folder, a cluster in it on a free port, and the suite's database,
     /// migrated; the services' settings (nothing runs yet but PostgreSQL).
     fn create() -> anyhow::Result<Lab> {
+        sweep_abandoned();
         let ports = free_ports::<5>()?;
-        let dir = std::env::temp_dir().join(format!("catan-chaos-{}", Uuid::new_v4().simple()));
+        let dir = std::env::temp_dir().join(format!("{LAB_PREFIX}{}", Uuid::new_v4().simple()));
         let [pg_port, service_ports @ ..] = ports;
         let admin_key = format!("ck_chaos_admin_{}", Uuid::new_v4().simple());
         let mut env = vec![
@@ -162,6 +163,7 @@ impl Lab {
         ];
         env.extend(Services::peer_env(service_ports));
         std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(OWNER_FILE), std::process::id().to_string())?;
         let services = match Services::new(env.clone(), service_ports, &dir.join("logs")) {
             Ok(services) => services,
             Err(e) => {
@@ -219,6 +221,45 @@ impl Drop for Lab {
         } else if let Err(e) = std::fs::remove_dir_all(&self.dir) {
             eprintln!("chaos: could not remove {}: {e}", self.dir.display());
         }
+    }
+}
+
+/// Each run's folder under the temp folder starts with this.
+const LAB_PREFIX: &str = "catan-chaos-";
+/// The file in a run's folder that holds the harness's process id.
+const OWNER_FILE: &str = "harness.pid";
+
+/// Stops the clusters and removes the folders of runs whose harness is gone without cleaning up
+/// (it was SIGKILLed: its services ended with it, as their stdin did, but PostgreSQL runs on).
+fn sweep_abandoned() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let is_lab = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(LAB_PREFIX));
+        let Some(owner) = is_lab
+            .then(|| std::fs::read_to_string(dir.join(OWNER_FILE)).ok())
+            .flatten()
+        else {
+            continue;
+        };
+        if std::path::Path::new("/proc").join(owner.trim()).exists() {
+            continue;
+        }
+        eprintln!(
+            "chaos: cleaning up {}, left by a harness that is gone",
+            dir.display()
+        );
+        let data = dir.join("pgdata");
+        if data.join("postmaster.pid").exists()
+            && let Ok(cluster) = PrivateCluster::init(&data, 0)
+        {
+            let _ = cluster.stop(StopMode::Immediate);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -268,7 +268,10 @@ impl Verifier {
             return Ok(claims);
         }
         let claims = self.verify_signed(token).await?;
-        let mut verified = self.verified.write().unwrap_or_else(PoisonError::into_inner);
+        let mut verified = self
+            .verified
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
         if verified.len() >= KEPT_TOKENS {
             verified.clear();
         }

@@ -5,6 +5,7 @@ use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableR
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use catan_kit::feed::{self, Cursor};
+use catan_kit::prepared::PreparedSql;
 use chrono::{DateTime, SubsecRound, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
@@ -316,18 +317,18 @@ pub fn record_first(
     let ids: Vec<Uuid> = announced.iter().map(|_| Uuid::new_v4()).collect();
     let types: Vec<&str> = announced.iter().map(|a| a.event_type.as_str()).collect();
     let data: Vec<serde_json::Value> = announced.into_iter().map(|a| a.data).collect();
-    let recorded: Option<Recorded> = diesel::sql_query(RECORD_FIRST)
+    let recorded: Option<Recorded> = PreparedSql::new(RECORD_FIRST)
         .bind::<SqlUuid, _>(new.event_id)
         .bind::<Integer, _>(new.round as i32)
         .bind::<Integer, _>(new.table as i32)
         .bind::<Text, _>(enum_to_text(&new.stage))
         .bind::<Integer, _>(new.round_tables as i32)
-        .bind::<Jsonb, _>(&sheet)
+        .bind::<Jsonb, _>(sheet)
         .bind::<Timestamptz, _>(recorded_at)
         .bind::<SqlUuid, _>(new.recorded_by)
-        .bind::<Array<SqlUuid>, _>(&ids)
-        .bind::<Array<Text>, _>(&types)
-        .bind::<Array<Jsonb>, _>(&data)
+        .bind::<Array<SqlUuid>, _>(ids)
+        .bind::<Array<Text>, _>(types)
+        .bind::<Array<Jsonb>, _>(data)
         .get_result(conn)
         .optional()?;
     Ok(recorded.map(|recorded| {

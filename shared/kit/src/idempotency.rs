@@ -211,10 +211,10 @@ where
 /// Records the claim's key with `reply`, or takes over a key whose record has expired: whether
 /// it did (false: a live record of the key, committed by another request, stands).
 fn record_key(conn: &mut PgConnection, claim: &Claim, reply: &Reply) -> Result<bool, ApiError> {
-    let recorded = diesel::sql_query(RECORD_KEY)
+    let recorded = crate::prepared::PreparedSql::new(RECORD_KEY)
         .bind::<diesel::sql_types::Uuid, _>(claim.api_key_id)
-        .bind::<diesel::sql_types::Text, _>(&claim.key)
-        .bind::<diesel::sql_types::Binary, _>(&claim.request_hash)
+        .bind::<diesel::sql_types::Text, _>(claim.key.clone())
+        .bind::<diesel::sql_types::Binary, _>(claim.request_hash.clone())
         .bind::<diesel::sql_types::Integer, _>(i32::from(reply.status.as_u16()))
         .bind::<diesel::sql_types::Jsonb, _>(join_etag(reply))
         .bind::<diesel::sql_types::Integer, _>(RETENTION_HOURS)

@@ -11,6 +11,7 @@ pub mod optional_body;
 pub mod pagination;
 pub mod path;
 pub mod peer;
+pub mod prepared;
 pub mod problem;
 pub mod ratelimit;
 mod schema;

@@ -6,18 +6,19 @@
 //! 4 × `--tables` players (a field of its own), round 1 drawn, and every table's sheet (random and
 //! legal, serialized before the clock starts) PUT once, with a scorer's token and an
 //! `Idempotency-Key` each, by C keep-alive clients as fast as they go; every answer must be 201.
-//! With `--batch N`, the sheets go N to a request through `POST /v1/events/{id}/rounds/1/results`
-//! instead, and each sheet's status in the answer must be 201. Right after each measurement, the
-//! reference: pgbench at the same concurrency (see [`pgbench`]); the figure is the ratio of
-//! results a second to pgbench's transactions a second.
+//! With `--batch N` (at most 500), the sheets go N to a request through
+//! `POST /v1/events/{id}/rounds/1/results` instead, answered 200 with each sheet's status, which
+//! must be 201. Right after each measurement, the reference: pgbench at the same concurrency (see
+//! [`pgbench`]); the figure is the ratio of results a second to pgbench's transactions a second.
 
+mod cpu;
 mod pgbench;
 
-use crate::harness::{
-    self, Bench, Latencies, cpu_of_stat, cpu_seconds, load_average, median, round1, round2, round3,
-};
+use crate::harness::{self, Bench, Latencies, load_average, median, round1, round2, round3};
 use anyhow::{Context, bail};
-use catan_api::{CreateApiKey, Event, Role, Round, SubmitResult};
+use catan_api::{
+    BatchOutcome, CreateApiKey, Event, Role, Round, SubmitResult, SubmitResults, TableSheet,
+};
 use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -117,9 +118,13 @@ async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
                 sheets.len(),
                 seeding.elapsed().as_secs_f64()
             );
-            let cpu_before = options.diagnose.then(Cpu::now);
-            let posted = post(&bench.suite.url(), &token, requests, connections).await?;
-            let cpu = cpu_before.map(|before| Cpu::now().since(&before, posted.seconds));
+            let clients = connect(&bench.suite.url(), &token, connections).await?;
+            let cpu_before = options.diagnose.then(cpu::Seconds::now);
+            let posted = post(clients, requests).await?;
+            let cpu = match cpu_before {
+                Some(before) => Some(cpu::Used::since(&before, bench).await?),
+                None => None,
+            };
             bench.settled().await?;
             let reference = pgbench::tps(
                 &options.database_url,
@@ -152,8 +157,8 @@ async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
                 "ratio": round3(ratio),
             });
             if let Some(cpu) = cpu {
-                eprintln!("ingest:   CPU while posting, in cores of 2: {}", cpu.line());
-                run["cpu_cores"] = cpu.json();
+                eprintln!("ingest:   {}", cpu.line(sheets.len()));
+                run["cpu"] = cpu.json(sheets.len());
             }
             runs.push(run);
             ratios.push(ratio);
@@ -222,12 +227,15 @@ fn prepare(
     sheets
         .chunks(batch)
         .map(|chunk| {
-            let body = json!({
-                "sheets": chunk
+            let body = SubmitResults {
+                sheets: chunk
                     .iter()
-                    .map(|(table, sheet)| json!({ "table": table, "sheet": sheet }))
-                    .collect::<Vec<_>>(),
-            });
+                    .map(|(table, sheet)| TableSheet {
+                        table: *table,
+                        sheet: sheet.clone(),
+                    })
+                    .collect(),
+            };
             Ok(Request {
                 batch: true,
                 url: format!("{base}/v1/events/{event_id}/rounds/{number}/results"),
@@ -247,15 +255,12 @@ struct Posted {
     latencies: Latencies,
 }
 
-/// `connections` clients, each on its own keep-alive connection, send `requests` one after another
-/// (each client takes the next one left) until none is left. Any answer but 201 (or, to a batch,
-/// any sheet's status but 201) fails the run.
-async fn post(
+/// `connections` clients sending `token`, each with its keep-alive connection to `base` open.
+async fn connect(
     base: &str,
     token: &str,
-    requests: Vec<Request>,
     connections: usize,
-) -> anyhow::Result<Posted> {
+) -> anyhow::Result<Vec<reqwest::Client>> {
     let mut headers = HeaderMap::new();
     headers.insert(
         AUTHORIZATION,
@@ -279,13 +284,18 @@ async fn post(
             .await?;
         clients.push(client);
     }
+    Ok(clients)
+}
+
+/// The clients send `requests` one after another (each takes the next one left) until none is
+/// left. Any answer but 201 (or, to a batch, any but 200 with 201 for each sheet) fails the run.
+async fn post(clients: Vec<reqwest::Client>, requests: Vec<Request>) -> anyhow::Result<Posted> {
     let left = Arc::new(Mutex::new(requests.into_iter()));
-    let start = Instant::now() + Duration::from_millis(100);
+    let start = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for client in clients {
         let left = left.clone();
         tasks.spawn(async move {
-            tokio::time::sleep_until(start).await;
             let mut micros = Vec::new();
             let mut last = start;
             loop {
@@ -330,21 +340,25 @@ async fn post(
     })
 }
 
-/// Whether the answer recorded every sheet of the request: 201, and for a batch a status of 201
-/// for each of its sheets.
+/// Whether the answer recorded every sheet of the request: 201, or for a batch 200 with a status
+/// of 201 for each of its sheets.
 fn check(request: &Request, status: StatusCode, body: &[u8]) -> anyhow::Result<()> {
     let text = || String::from_utf8_lossy(body).into_owned();
-    if status != StatusCode::CREATED {
+    let expected = if request.batch {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    if status != expected {
         bail!("{} answered {status}: {}", request.url, text());
     }
     if !request.batch {
         return Ok(());
     }
-    let answer: Value = serde_json::from_slice(body)
-        .with_context(|| format!("{} answered no JSON: {}", request.url, text()))?;
-    let results = answer["results"].as_array().map_or(&[][..], Vec::as_slice);
-    let recorded = results.iter().filter(|r| r["status"] == json!(201)).count();
-    if results.len() != request.sheets || recorded != request.sheets {
+    let answer: BatchOutcome = serde_json::from_slice(body)
+        .with_context(|| format!("{} answered another body: {}", request.url, text()))?;
+    let recorded = answer.results.iter().filter(|r| r.status == 201).count();
+    if answer.results.len() != request.sheets || recorded != request.sheets {
         bail!(
             "{} recorded {recorded} of {} sheets: {}",
             request.url,
@@ -353,81 +367,4 @@ fn check(request: &Request, status: StatusCode, body: &[u8]) -> anyhow::Result<(
         );
     }
     Ok(())
-}
-
-/// CPU seconds used so far: by this process's threads, by name, and by PostgreSQL.
-struct Cpu {
-    threads: Vec<(String, f64)>,
-    postgres: f64,
-}
-
-impl Cpu {
-    fn now() -> Cpu {
-        Cpu {
-            threads: threads(),
-            postgres: cpu_seconds().map_or(0.0, |(_, postgres)| postgres),
-        }
-    }
-
-    /// The cores used since `before`, over `seconds`, busiest thread group first.
-    fn since(&self, before: &Cpu, seconds: f64) -> Cpu {
-        let total = |threads: &[(String, f64)], name: &str| {
-            threads
-                .iter()
-                .filter(|(n, _)| n == name)
-                .map(|(_, s)| s)
-                .sum::<f64>()
-        };
-        let mut names: Vec<&String> = self.threads.iter().map(|(n, _)| n).collect();
-        names.sort();
-        names.dedup();
-        let mut threads: Vec<(String, f64)> = names
-            .into_iter()
-            .map(|name| {
-                let used = total(&self.threads, name) - total(&before.threads, name);
-                (name.clone(), used / seconds)
-            })
-            .filter(|(_, cores)| *cores >= 0.005)
-            .collect();
-        threads.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Cpu {
-            threads,
-            postgres: (self.postgres - before.postgres) / seconds,
-        }
-    }
-
-    fn line(&self) -> String {
-        let threads: Vec<String> = self
-            .threads
-            .iter()
-            .map(|(name, cores)| format!("{name} {cores:.2}"))
-            .collect();
-        format!(
-            "this process {:.2} ({}), PostgreSQL {:.2}",
-            self.threads.iter().map(|(_, c)| c).sum::<f64>(),
-            threads.join(", "),
-            self.postgres
-        )
-    }
-
-    fn json(&self) -> Value {
-        let threads: serde_json::Map<String, Value> = self
-            .threads
-            .iter()
-            .map(|(name, cores)| (name.clone(), json!(round2(*cores))))
-            .collect();
-        json!({ "process_threads": threads, "postgres": round2(self.postgres) })
-    }
-}
-
-/// CPU seconds of each live thread of this process, by its name (`/proc/self/task`; none
-/// elsewhere than Linux). Threads that ended since are not counted.
-fn threads() -> Vec<(String, f64)> {
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return Vec::new();
-    };
-    tasks
-        .flatten()
-        .filter_map(|task| cpu_of_stat(&std::fs::read_to_string(task.path().join("stat")).ok()?))
-        .collect()
 }

@@ -27,13 +27,38 @@ type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 
 /// Every round of the event, oldest first, with its tables.
 pub fn rounds_of(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<Round>, ApiError> {
-    let round_rows: Vec<RoundRow> = rounds::table
+    rounds_where(conn, event_id, None)
+}
+
+/// Round `number` of the event with its tables, if drawn.
+pub fn round_of(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    number: u32,
+) -> Result<Option<Round>, ApiError> {
+    Ok(rounds_where(conn, event_id, Some(number))?.pop())
+}
+
+/// The event's rounds (only round `number`, when given), oldest first, with their tables.
+fn rounds_where(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    number: Option<u32>,
+) -> Result<Vec<Round>, ApiError> {
+    let mut round_query = rounds::table
         .filter(rounds::event_id.eq(event_id))
         .select(RoundRow::as_select())
         .order(rounds::number)
-        .load(conn)?;
-    let table_rows: Vec<TableRow> = round_tables::table
+        .into_boxed();
+    let mut table_query = round_tables::table
         .filter(round_tables::event_id.eq(event_id))
+        .into_boxed();
+    if let Some(number) = number {
+        round_query = round_query.filter(rounds::number.eq(number as i32));
+        table_query = table_query.filter(round_tables::round.eq(number as i32));
+    }
+    let round_rows: Vec<RoundRow> = round_query.load(conn)?;
+    let table_rows: Vec<TableRow> = table_query
         .select((
             round_tables::round,
             round_tables::number,

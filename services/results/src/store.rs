@@ -5,10 +5,13 @@ use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableR
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use catan_kit::feed::{self, Cursor};
+use catan_kit::idempotency::{Claim, Reply};
 use catan_kit::prepared::PreparedSql;
 use chrono::{DateTime, SubsecRound, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{
+    Array, BigInt, Binary, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -295,14 +298,18 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
         .ok_or_else(|| ApiError::internal("result vanished"))
 }
 
-/// Records a table's first result, its history row and the webhook events that announce it in
-/// one statement, if the table has no result yet: the result as recorded, or `None` when the
-/// table has one (and nothing was written). `announced` are written with the result's change
-/// number in their `seq`, where they have one.
+/// Records a table's first result, its history row, the webhook events that announce it and the
+/// request's `Idempotency-Key` (`claim`) with its answer, in one statement outside any
+/// transaction, if the table has no result yet and the key was never used: the result as
+/// recorded, or `None` when nothing was written (the caller then decides in a transaction).
+/// `announced` are written with the result's change number in their `seq`, where they have one;
+/// `reply` is the answer the key keeps, given the result.
 pub fn record_first(
     conn: &mut PgConnection,
     new: NewVersion,
+    claim: Option<&Claim>,
     announced: impl Fn(&TableResult) -> Result<Vec<crate::webhook_events::Announcement>, ApiError>,
+    reply: impl Fn(&TableResult) -> Result<Reply, ApiError>,
 ) -> Result<Option<TableResult>, ApiError> {
     #[derive(QueryableByName)]
     struct Recorded {
@@ -313,11 +320,19 @@ pub fn record_first(
     let recorded_at = Utc::now().trunc_subsecs(6);
     let mut result = first_version(&new, recorded_at);
     let announced = announced(&result)?;
+    let kept_reply = match claim {
+        Some(_) => Some(Claim::stored(&reply(&result)?)),
+        None => None,
+    };
     let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
     let ids: Vec<Uuid> = announced.iter().map(|_| Uuid::new_v4()).collect();
     let types: Vec<&str> = announced.iter().map(|a| a.event_type.as_str()).collect();
     let data: Vec<serde_json::Value> = announced.into_iter().map(|a| a.data).collect();
     let recorded: Option<Recorded> = PreparedSql::new(RECORD_FIRST)
+        .bind::<Nullable<SqlUuid>, _>(claim.map(Claim::api_key_id))
+        .bind::<Nullable<Text>, _>(claim.map(|c| c.key().to_owned()))
+        .bind::<Nullable<Binary>, _>(claim.map(|c| c.request_hash().to_vec()))
+        .bind::<Nullable<Jsonb>, _>(kept_reply)
         .bind::<SqlUuid, _>(new.event_id)
         .bind::<Integer, _>(new.round as i32)
         .bind::<Integer, _>(new.table as i32)
@@ -337,12 +352,22 @@ pub fn record_first(
     }))
 }
 
-/// [`record_first`]'s statement: the result unless the table has one, then its history row and
-/// its webhook events from what was inserted (nothing when nothing was).
+/// [`record_first`]'s statement: the result unless the table has one or the key was used (at
+/// any age: an expired key is taken over by the transaction's path), then its history row, its
+/// webhook events and the key's record from what was inserted (nothing when nothing was).
+///
+/// Two requests with one key for the same table meet on the table's row: the second writes
+/// nothing and is decided in a transaction, which answers the first's reply. Only a key reused at
+/// the same instant for another table can record both sheets (the second without its key).
 const RECORD_FIRST: &str = "\
-WITH recorded AS (
+WITH claim AS (
+    SELECT $1::uuid AS api_key_id, $2::text AS key, $3::bytea AS request_hash, $4::jsonb AS reply
+), recorded AS (
     INSERT INTO results (event_id, round, table_number, stage, round_tables, version, seq, sheet, recorded_at, recorded_by)
-    VALUES ($1, $2, $3, $4, $5, 1, nextval('result_seq'), $6, $7, $8)
+    SELECT $5, $6, $7, $8, $9, 1, nextval('result_seq'), $10, $11, $12 FROM claim
+    WHERE claim.api_key_id IS NULL OR NOT EXISTS (
+        SELECT 1 FROM idempotency_keys kept
+        WHERE kept.api_key_id = claim.api_key_id AND kept.key = claim.key)
     ON CONFLICT (event_id, round, table_number) DO NOTHING
     RETURNING event_id, round, table_number, stage, round_tables, version, seq, sheet, recorded_at, recorded_by
 ), history AS (
@@ -352,7 +377,13 @@ WITH recorded AS (
     INSERT INTO outbox (id, event_type, event_id, payload)
     SELECT a.id, a.event_type, recorded.event_id,
            CASE WHEN a.payload ? 'seq' THEN jsonb_set(a.payload, '{seq}', to_jsonb(recorded.seq)) ELSE a.payload END
-    FROM recorded, unnest($9::uuid[], $10::text[], $11::jsonb[]) AS a(id, event_type, payload)
+    FROM recorded, unnest($13::uuid[], $14::text[], $15::jsonb[]) AS a(id, event_type, payload)
+), kept AS (
+    INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, response, created_at)
+    SELECT claim.api_key_id, claim.key, claim.request_hash, 201,
+           jsonb_set(claim.reply, '{body,seq}', to_jsonb(recorded.seq)), now()
+    FROM claim, recorded WHERE claim.api_key_id IS NOT NULL
+    ON CONFLICT (api_key_id, key) DO NOTHING
 )
 SELECT seq FROM recorded";
 

@@ -8,6 +8,7 @@ use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
 use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
 use catan_kit::ApiError;
 use catan_kit::auth::Principal;
+use catan_kit::idempotency::{Claim, Reply};
 use diesel::PgConnection;
 use uuid::Uuid;
 
@@ -60,19 +61,36 @@ impl Submission {
         }
     }
 
+    /// Records the sheet as its table's first result, with its `result.posted` event and the
+    /// request's key (`claim`) with its answer, in one statement outside any transaction, when
+    /// the rules make it version 1 and the table has none and the key is new: the result, or
+    /// `None` when nothing was written.
+    pub(crate) fn record_first(
+        &self,
+        conn: &mut PgConnection,
+        claim: Option<&Claim>,
+    ) -> Result<Option<TableResult>, ApiError> {
+        let first_sheet = decide_version(None, self.may_correct, self.precondition);
+        if first_sheet != Ok(Decision::Record(1)) {
+            return Ok(None);
+        }
+        store::record_first(
+            conn,
+            self.new_version(1),
+            claim,
+            webhook_events::of_posted,
+            |result| reply(StatusCode::CREATED, result),
+        )
+    }
+
     /// Records the sheet as the version the rules decide, with its `result.posted` event. A
     /// table's first sheet is one statement; a table that has a result is decided holding its
     /// row, so only writes of the same table wait for each other.
     pub(crate) fn persist(
-        self,
+        &self,
         conn: &mut PgConnection,
     ) -> Result<(StatusCode, TableResult), ApiError> {
-        let first_sheet = decide_version(None, self.may_correct, self.precondition);
-        let first = if first_sheet == Ok(Decision::Record(1)) {
-            store::record_first(conn, self.new_version(1), webhook_events::of_posted)?
-        } else {
-            None
-        };
+        let first = self.record_first(conn, None)?;
         let (result, status) = match first {
             Some(result) => (result, StatusCode::CREATED),
             None => match self.decide(conn)? {
@@ -131,4 +149,14 @@ impl Submission {
             }
         }
     }
+}
+
+/// The answer to a sheet: the result, with its version's entity tag.
+pub(crate) fn reply(status: StatusCode, result: &TableResult) -> Result<Reply, ApiError> {
+    Reply::new(status, result).map(|r| r.with_etag(etag(result)))
+}
+
+/// A result version's entity tag.
+pub(crate) fn etag(result: &TableResult) -> String {
+    format!("\"v{}\"", result.version)
 }

@@ -91,13 +91,13 @@ pub(super) async fn round_of(
     event_id: Uuid,
     number: u32,
 ) -> Result<Round, ApiError> {
-    let rounds = db::run(&state.pool, move |conn| store::rounds_of(conn, event_id)).await?;
-    rounds
-        .into_iter()
-        .find(|r| r.number == number)
-        .ok_or_else(|| {
-            ApiError::NotFound(format!(
-                "round {number} of event {event_id} has not been drawn"
-            ))
-        })
+    db::run(&state.pool, move |conn| {
+        store::round_of(conn, event_id, number)
+    })
+    .await?
+    .ok_or_else(|| {
+        ApiError::NotFound(format!(
+            "round {number} of event {event_id} has not been drawn"
+        ))
+    })
 }

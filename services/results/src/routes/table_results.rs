@@ -3,11 +3,12 @@
 use crate::State;
 use crate::drawn_rounds::DrawnRounds;
 use crate::store;
-use crate::submission::Submission;
+use crate::submission::{Submission, etag, reply};
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
 use catan_domain::correction::Precondition;
-use catan_kit::idempotency::{KeyFoundByTheWrite, Reply};
+use catan_kit::idempotency::KeyFoundByTheWrite;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::path::Ordinal;
 use catan_kit::peer::parent_exists_if_empty;
@@ -57,11 +58,21 @@ async fn submit_result(
         write.body(),
         precondition(&request),
     )?;
+    let submission = std::sync::Arc::new(submission);
+    let first = std::sync::Arc::clone(&submission);
     write
-        .write(move |conn| {
-            let (status, result) = submission.persist(conn)?;
-            Reply::new(status, &result).map(|r| r.with_etag(etag(&result)))
-        })
+        .write_first_or(
+            move |conn, claim| {
+                first
+                    .record_first(conn, claim)?
+                    .map(|result| reply(StatusCode::CREATED, &result))
+                    .transpose()
+            },
+            move |conn| {
+                let (status, result) = submission.persist(conn)?;
+                reply(status, &result)
+            },
+        )
         .await
 }
 
@@ -78,11 +89,6 @@ fn precondition(request: &HttpRequest) -> Precondition {
                 .and_then(|v| v.parse().ok()),
         ),
     }
-}
-
-/// A result version's entity tag.
-pub(crate) fn etag(result: &TableResult) -> String {
-    format!("\"v{}\"", result.version)
 }
 
 /// A table's current result.

@@ -77,6 +77,23 @@ pub fn spawn(
     due: Arc<Notify>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        // Deliveries leased by a replica that stopped mid-try would wait out their lease (a
+        // minute or more): a replica that starts makes every pending delivery due at once.
+        // Receivers tell a delivery sent twice by its `webhook-id`.
+        let due_now = db::run(&pool, |conn| {
+            diesel::update(
+                webhook_deliveries::table
+                    .filter(webhook_deliveries::status.eq("pending"))
+                    .filter(webhook_deliveries::next_attempt_at.gt(now)),
+            )
+            .set(webhook_deliveries::next_attempt_at.eq(now.into_sql::<Timestamptz>().nullable()))
+            .execute(conn)?;
+            Ok(())
+        })
+        .await;
+        if let Err(e) = due_now {
+            tracing::warn!(error = %e.chain(), "could not make the waiting deliveries due");
+        }
         loop {
             match deliver_due(&pool, &http, &settings).await {
                 // A full batch: more may be due at once.

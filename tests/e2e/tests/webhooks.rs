@@ -238,6 +238,43 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_delivery_leased_when_registration_stopped_is_sent_as_soon_as_it_is_back() {
+    let mut ts = spawn_suite_with(fast_webhooks()).await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let receiver = Receiver::start(0).await;
+    ts.subscribe(&fx, &receiver.url, &[WebhookEventType::ResultPosted])
+        .await;
+    let round = fx.draw().await;
+    ts.suite.stop_service(Owner::Registration).await;
+    post_first_result(&fx, &round).await;
+    // The event reaches registration's inbox once it is back; meanwhile a delivery claimed by a
+    // replica that then died holds a lease of minutes, as the claim leaves it.
+    ts.suite
+        .restart_service(Owner::Registration)
+        .await
+        .expect("registration restarts");
+    eventually(30, "the delivery", async || receiver.messages().pop()).await;
+    ts.suite.stop_service(Owner::Registration).await;
+    let leased = ts.count(
+        "WITH leased AS (UPDATE registration.webhook_deliveries \
+         SET status = 'pending', next_attempt_at = now() + interval '10 minutes' RETURNING 1) \
+         SELECT count(*) AS n FROM leased",
+    );
+    assert_eq!(leased, 1);
+    let before = receiver.messages().len();
+    ts.suite
+        .restart_service(Owner::Registration)
+        .await
+        .expect("registration restarts");
+    // Sent again within seconds, not after the lease.
+    eventually(15, "the leased delivery", async || {
+        (receiver.messages().len() > before).then_some(())
+    })
+    .await;
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn urls_on_private_networks_are_refused_unless_allowed() {
     let ts = spawn_suite_with(WebhookSettings {
         allow_private: false,

@@ -4,9 +4,13 @@
 mod proxy;
 mod routes;
 
-pub use routes::{Route, Routes};
+pub use routes::{Route, Routes, has_dot_segment};
 
-use actix_web::{HttpResponse, web};
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{HttpResponse, ResponseError, web};
+use catan_kit::ApiError;
 use catan_kit::server::RunningServer;
 use std::net::TcpListener;
 use std::time::Duration;
@@ -67,6 +71,7 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
                     .to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }),
             )
             .default_service(web::to(proxy::forward))
+            .wrap(actix_web::middleware::from_fn(refuse_dot_segments))
             .wrap(actix_web::middleware::from_fn(
                 catan_kit::telemetry::propagate_request_id,
             ))
@@ -79,4 +84,21 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
     .run();
     tracing::info!(%addr, "gateway listening");
     Ok(RunningServer::spawn(server, addr))
+}
+
+/// Refuses, before any routing, a path with a dot segment: the upstream URL would resolve it
+/// to another path than the one routed (`/internal/` included).
+async fn refuse_dot_segments(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    if has_dot_segment(req.uri().path()) {
+        let refused = ApiError::BadRequest(
+            "the path holds a `.` or `..` segment (plain or percent-encoded)".into(),
+        );
+        return Ok(req
+            .into_response(refused.error_response())
+            .map_into_right_body());
+    }
+    Ok(next.call(req).await?.map_into_left_body())
 }

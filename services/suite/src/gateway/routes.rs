@@ -64,6 +64,17 @@ impl Routes {
     }
 }
 
+/// Whether `path` (as sent, before any decoding) holds a `.` or `..` segment, plain or with its
+/// dots percent-encoded. The URL parser that builds the upstream request resolves such segments
+/// (and takes a backslash for `/`), so `/v1/events/%2e%2e/%2e%2e/internal/...` would reach a route the
+/// gateway never routes.
+pub fn has_dot_segment(path: &str) -> bool {
+    path.split(['/', '\\']).any(|segment| {
+        let decoded = segment.to_ascii_lowercase().replace("%2e", ".");
+        decoded == "." || decoded == ".."
+    })
+}
+
 fn segments(path: &str) -> Vec<String> {
     path.trim_matches('/')
         .split('/')
@@ -143,6 +154,33 @@ mod tests {
         );
         assert_eq!(owner_of("/internal/webhook-events"), None);
         assert_eq!(owner_of("/nothing"), None);
+    }
+
+    #[test]
+    fn dot_segments_are_found_plain_and_percent_encoded() {
+        for path in [
+            "/v1/events/../internal/webhook-events",
+            "/v1/./players",
+            "/v1/events/%2e%2e/%2e%2e/internal/webhook-events",
+            "/v1/events/%2E%2E/internal",
+            "/v1/events/.%2E/internal",
+            "/v1/events/%2e./internal",
+            "/v1/%2e/players",
+            "/v1/events/x/..\\..\\internal",
+            "/..",
+        ] {
+            assert!(has_dot_segment(path), "{path}");
+        }
+        for path in [
+            "/v1/players",
+            "/.well-known/jwks.json",
+            "/v1/events/...",
+            "/v1/events/a.b",
+            "/v1/events/%2e%2e%2e",
+            "/v1/events/%252e%252e",
+        ] {
+            assert!(!has_dot_segment(path), "{path}");
+        }
     }
 
     #[test]

@@ -1,0 +1,57 @@
+//! The findings of the outside review (issue 10), one test per item.
+
+use catan_e2e::spawn_suite;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Sends `request_line` (and a `Host` header) over a plain TCP connection, byte for byte: no
+/// client gets to normalise the path. Answers the status and the whole answer as text.
+async fn raw(base_url: &str, request_line: &str) -> (u16, String) {
+    let addr = base_url.trim_start_matches("http://");
+    let request = format!(
+        "{request_line}\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.write_all(request.as_bytes()).await?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await?;
+        std::io::Result::Ok(answer)
+    };
+    let answer = tokio::time::timeout(Duration::from_secs(10), exchange)
+        .await
+        .expect("an answer within 10 s")
+        .expect("the exchange");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    (status, answer)
+}
+
+/// Item 2: a path with dot segments, plain or percent-encoded, is refused by the gateway before
+/// routing, so the internal inbox cannot be reached through it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item2_internal_routes_are_not_reached_through_dot_segments() {
+    let ts = spawn_suite().await;
+    let url = ts.suite.url();
+    for path in [
+        "/v1/events/%2e%2e/%2e%2e/internal/webhook-events",
+        "/v1/events/%2E%2E/%2e./internal/webhook-events",
+        "/v1/events/../../internal/webhook-events",
+        "/v1/./players",
+    ] {
+        let (status, answer) = raw(&url, &format!("POST {path} HTTP/1.1")).await;
+        assert_eq!(status, 400, "{path}: {answer}");
+        assert!(
+            answer.contains("application/problem+json") && answer.contains("segment"),
+            "{path} is refused with a problem: {answer}"
+        );
+    }
+    let (status, answer) = raw(&url, "POST /internal/webhook-events HTTP/1.1").await;
+    assert_eq!(status, 404, "/internal/ is never routed: {answer}");
+    ts.shutdown().await;
+}

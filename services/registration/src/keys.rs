@@ -147,6 +147,36 @@ impl KeyRing {
         *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
         Ok(key)
     }
+
+    /// Retires the key `kid`: it leaves the JWKS, so its tokens stop verifying everywhere at each
+    /// verifier's next refresh. The current key is never retired (rotate first): a key never
+    /// becomes current again once another was made after it, so the check cannot race a rotation.
+    pub fn retire(&self, kid: &str) -> anyhow::Result<Retirement> {
+        let mut conn = self.pool.get()?;
+        let current: String = signing_keys::table
+            .select(signing_keys::kid)
+            .order((signing_keys::created_at.desc(), signing_keys::kid))
+            .first(&mut conn)?;
+        if current == kid {
+            return Ok(Retirement::Current);
+        }
+        let removed = diesel::delete(signing_keys::table.find(kid)).execute(&mut conn)?;
+        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
+        Ok(if removed == 0 {
+            Retirement::Unknown
+        } else {
+            Retirement::Retired
+        })
+    }
+}
+
+/// What [`KeyRing::retire`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retirement {
+    Retired,
+    /// The key signs new tokens; it may be retired once another is current.
+    Current,
+    Unknown,
 }
 
 fn insert_key(

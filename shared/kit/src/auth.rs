@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
@@ -136,10 +136,12 @@ enum KeySource {
 pub struct Verifier {
     source: KeySource,
     keys: RwLock<HashMap<String, DecodingKey>>,
-    last_refresh: tokio::sync::Mutex<Option<Instant>>,
+    /// When the keys were last fetched (or a fetch was last started): fetches are at most one an
+    /// interval, and a token whose key is unknown in between is refused at once, never queued.
+    last_refresh: Mutex<Option<Instant>>,
     /// Tokens verified already, with their claims: a table app sends the same token with every
-    /// sheet, and checking its signature again each time costs more than the sheet's write. Safe
-    /// because keys are only ever added, so a token once verified stays verified until it expires.
+    /// sheet, and checking its signature again each time costs more than the sheet's write.
+    /// Cleared whenever a refresh finds a key retired, so no kept token outlives its key.
     verified: RwLock<HashMap<String, Claims>>,
 }
 
@@ -150,6 +152,9 @@ const LEEWAY_SECONDS: u64 = 5;
 
 /// How often unknown `kid`s may trigger a JWKS fetch.
 const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(1);
+/// How old the keys may grow before the next token fetches them again, so a retired key is
+/// dropped even when no new key shows up (the JWKS's own `max-age`).
+const KEYS_MAX_AGE: Duration = Duration::from_secs(60);
 
 impl Verifier {
     /// A verifier that reads keys in process with `load` (registration's own key ring), now and
@@ -159,11 +164,14 @@ impl Verifier {
         let v = Verifier {
             source: KeySource::Local(Arc::new(load)),
             keys: RwLock::new(HashMap::new()),
-            last_refresh: tokio::sync::Mutex::new(None),
+            last_refresh: Mutex::new(None),
             verified: RwLock::new(HashMap::new()),
         };
         match initial {
-            Ok(keys) => v.install(&keys),
+            Ok(keys) => {
+                v.install(&keys);
+                v.claim_refresh(Duration::ZERO);
+            }
             Err(e) => tracing::warn!(error = %e, "could not load the token keys yet"),
         }
         v
@@ -187,18 +195,29 @@ impl Verifier {
                 http,
             },
             keys: RwLock::new(HashMap::new()),
-            last_refresh: tokio::sync::Mutex::new(None),
+            last_refresh: Mutex::new(None),
             verified: RwLock::new(HashMap::new()),
         }
     }
 
-    /// Adds keys (rotation adds the new key while the old one stays until its tokens expire).
+    /// Installs the published keys, replacing those held: a key no longer published was retired
+    /// (or its tokens have all expired), so the tokens kept as verified are forgotten with it.
     pub fn install(&self, keys: &[Jwk]) {
+        let fresh: HashMap<String, DecodingKey> = keys
+            .iter()
+            .filter_map(|jwk| {
+                let kid = jwk.common.key_id.clone()?;
+                DecodingKey::from_jwk(jwk).ok().map(|key| (kid, key))
+            })
+            .collect();
         let mut map = self.keys.write().unwrap_or_else(PoisonError::into_inner);
-        for jwk in keys {
-            if let (Some(kid), Ok(key)) = (&jwk.common.key_id, DecodingKey::from_jwk(jwk)) {
-                map.insert(kid.clone(), key);
-            }
+        let removed = map.keys().any(|kid| !fresh.contains_key(kid));
+        *map = fresh;
+        if removed {
+            self.verified
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clear();
         }
     }
 
@@ -210,18 +229,22 @@ impl Verifier {
             .cloned()
     }
 
-    /// Fetches registration's keys. Unknown `kid`s trigger this at most every few seconds, so
-    /// forged tokens cannot flood registration; a failure says why.
-    async fn refresh(&self) -> Result<(), String> {
-        let mut last = self.last_refresh.lock().await;
-        // Fetch at most once an interval (forged kids cannot flood registration), but wait for
-        // the next fetch rather than refuse: a key rotated a moment ago must still verify.
-        if let Some(since) = last
-            .map(|t| t.elapsed())
-            .filter(|e| *e < MIN_REFRESH_INTERVAL)
-        {
-            tokio::time::sleep(MIN_REFRESH_INTERVAL - since).await;
+    /// Takes the right to fetch the keys now: true at most once a [`MIN_REFRESH_INTERVAL`], and
+    /// only once the keys are `older_than` that age.
+    fn claim_refresh(&self, older_than: Duration) -> bool {
+        let mut last = self
+            .last_refresh
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let due = last.is_none_or(|t| t.elapsed() >= older_than.max(MIN_REFRESH_INTERVAL));
+        if due {
+            *last = Some(Instant::now());
         }
+        due
+    }
+
+    /// Fetches registration's keys and installs them; a failure says why and keeps the keys held.
+    async fn refresh(&self) -> Result<(), String> {
         let keys = match &self.source {
             KeySource::Local(load) => {
                 let load = load.clone();
@@ -244,8 +267,17 @@ impl Verifier {
             }
         };
         self.install(&keys);
-        *last = Some(Instant::now());
         Ok(())
+    }
+
+    /// Fetches the keys again when they are older than [`KEYS_MAX_AGE`] (one caller an interval
+    /// does it); a failed fetch keeps the keys held.
+    async fn refresh_if_old(&self) {
+        if self.claim_refresh(KEYS_MAX_AGE)
+            && let Err(e) = self.refresh().await
+        {
+            tracing::warn!(error = %e, "could not refresh the token keys; keeping those held");
+        }
     }
 
     /// A verifier of registration's tokens with its keys already loaded, as app data.
@@ -255,15 +287,23 @@ impl Verifier {
         verifier
     }
 
+    /// Fetches the keys now, whenever the last fetch was: for the service that has just retired a
+    /// key, so it refuses that key's tokens at once.
+    pub async fn reload(&self) -> Result<(), String> {
+        self.claim_refresh(Duration::ZERO);
+        self.refresh().await
+    }
+
     /// Loads the keys ahead of the first request; a registration that is not up yet is not an error.
     pub async fn prefetch(&self) {
-        if let Err(e) = self.refresh().await {
+        if let Err(e) = self.reload().await {
             tracing::warn!(error = %e, "could not load the token keys yet; will retry on the first request");
         }
     }
 
     /// Checks a compact JWT and returns its claims.
     pub async fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        self.refresh_if_old().await;
         if let Some(claims) = self.verified_before(token) {
             return Ok(claims);
         }
@@ -299,6 +339,12 @@ impl Verifier {
         let kid = header.kid.ok_or_else(|| invalid("no key id"))?;
         let key = match self.key(&kid) {
             Some(key) => key,
+            // Between two fetches an unknown key is refused at once: forged kids neither queue
+            // nor reach registration, and a key rotated a moment ago verifies once the
+            // interval has passed (its first token fetches it).
+            None if !self.claim_refresh(MIN_REFRESH_INTERVAL) => {
+                return Err(invalid("unknown key id"));
+            }
             None => {
                 self.refresh().await.map_err(|e| {
                     ApiError::unavailable(
@@ -483,6 +529,78 @@ mod tests {
             .unwrap()
             .insert(signed_expired.clone(), expired);
         assert!(verifier.verify(&signed_expired).await.is_err());
+    }
+
+    /// A verifier whose loader answers `published` slowly, as a remote JWKS may, and counts its
+    /// fetches.
+    fn counting_verifier(
+        published: Arc<Mutex<Vec<Jwk>>>,
+    ) -> (Verifier, Arc<std::sync::atomic::AtomicUsize>) {
+        let fetches = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = fetches.clone();
+        let verifier = Verifier::local(move || {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(100));
+            Ok(published.lock().unwrap().clone())
+        });
+        (verifier, fetches)
+    }
+
+    #[tokio::test]
+    async fn unknown_key_ids_are_refused_at_once_and_fetch_at_most_once_an_interval() {
+        let key = SigningKey::generate();
+        let (verifier, fetches) = counting_verifier(Arc::new(Mutex::new(vec![key.jwk()])));
+        let verifier = Arc::new(verifier);
+        // The wait past the first load, so the first forged kid may fetch.
+        tokio::time::sleep(MIN_REFRESH_INTERVAL).await;
+        let started = Instant::now();
+        let forged: Vec<_> = (0..20)
+            .map(|_| {
+                let claims = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
+                let token = SigningKey::generate().sign(&claims).unwrap();
+                let verifier = verifier.clone();
+                tokio::spawn(async move { verifier.verify(&token).await })
+            })
+            .collect();
+        for refused in forged {
+            assert!(matches!(
+                refused.await.unwrap(),
+                Err(ApiError::Unauthorized(_))
+            ));
+        }
+        assert!(
+            started.elapsed() < Duration::from_millis(800),
+            "20 forged tokens took {:?}",
+            started.elapsed()
+        );
+        // One load at start, at most one fetch for all the forged kids.
+        assert!(fetches.load(std::sync::atomic::Ordering::SeqCst) <= 2);
+        let claims = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
+        assert!(verifier.verify(&key.sign(&claims).unwrap()).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_rotated_key_verifies_after_the_interval_and_a_retired_one_stops_verifying() {
+        let old = SigningKey::generate();
+        let published = Arc::new(Mutex::new(vec![old.jwk()]));
+        let (verifier, _) = counting_verifier(published.clone());
+        let claims = claims_for(Uuid::new_v4(), Role::Admin, None, Duration::from_secs(60));
+        let old_token = old.sign(&claims).unwrap();
+        assert!(
+            verifier.verify(&old_token).await.is_ok(),
+            "kept as verified"
+        );
+
+        // Rotation, then retirement of the old key.
+        let new = SigningKey::generate();
+        *published.lock().unwrap() = vec![new.jwk()];
+        tokio::time::sleep(MIN_REFRESH_INTERVAL).await;
+        let new_token = new.sign(&claims).unwrap();
+        assert_eq!(verifier.verify(&new_token).await.unwrap(), claims);
+        assert!(
+            verifier.verify(&old_token).await.is_err(),
+            "the retired key's kept token is forgotten"
+        );
     }
 
     #[test]

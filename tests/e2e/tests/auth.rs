@@ -145,6 +145,8 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
     );
     let after = ts.token(&ts.admin_key).await;
     assert_ne!(kid(&before), kid(&after), "new tokens name the new key");
+    // Verifiers fetch keys at most once a second: the new key's first token after that fetches it.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let jwks = ts.http(Method::GET, "/.well-known/jwks.json").send().await;
     let jwks = jwks.body();
     let published: Vec<&str> = jwks["keys"]
@@ -180,5 +182,66 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
         rotate().token(&director).send().await.status,
         StatusCode::FORBIDDEN
     );
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_retired_signing_key_is_refused_everywhere_after_the_next_refresh() {
+    let (ts, _fx) = spawn_suite_with_event(4, Some(1)).await;
+    let kid = |token: &str| {
+        jsonwebtoken::decode_header(token)
+            .expect("header")
+            .kid
+            .expect("kid")
+    };
+    let accepted_everywhere = |token: &str| {
+        let client = ts.anonymous.with_token(token.to_string());
+        async move {
+            let registered = client.create_player(&new_player("Keyed")).await;
+            let drawn = client
+                .draw_round(Uuid::new_v4(), &DrawRound::default())
+                .await;
+            (registered, drawn)
+        }
+    };
+    let old = ts.token(&ts.admin_key).await;
+    let (registered, drawn) = accepted_everywhere(&old).await;
+    registered.expect("the old key's token at registration");
+    assert_refused(drawn, 404, "the old key's token accepted by pairing");
+
+    let rotate = || ts.http(Method::POST, "/v1/admin/signing-keys");
+    assert_eq!(
+        rotate().token(&old).send().await.status,
+        StatusCode::CREATED
+    );
+    let current = ts.token(&ts.admin_key).await;
+    let retire = |kid: &str| ts.http(Method::DELETE, &format!("/v1/admin/signing-keys/{kid}"));
+    let refused = retire(&kid(&current)).token(&current).send().await;
+    assert_eq!(
+        refused.status,
+        StatusCode::CONFLICT,
+        "the current key stays"
+    );
+    let unknown = retire("no-such-key").token(&current).send().await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    let retired = retire(&kid(&old)).token(&current).send().await;
+    assert_eq!(retired.status, StatusCode::NO_CONTENT);
+    let jwks = ts.http(Method::GET, "/.well-known/jwks.json").send().await;
+    let listed: Vec<String> = jwks.body()["keys"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .filter_map(|k| k["kid"].as_str().map(str::to_owned))
+        .collect();
+    assert!(listed.contains(&kid(&current)) && !listed.contains(&kid(&old)));
+
+    // The current key's first token past the refresh interval makes each service fetch the keys.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (registered, drawn) = accepted_everywhere(&current).await;
+    registered.expect("the current key's token at registration");
+    assert_refused(drawn, 404, "the current key's token accepted by pairing");
+    let (registered, drawn) = accepted_everywhere(&old).await;
+    assert_refused(registered, 401, "the retired key's token at registration");
+    assert_refused(drawn, 401, "the retired key's token at pairing");
     ts.shutdown().await;
 }

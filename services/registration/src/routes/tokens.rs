@@ -2,19 +2,20 @@
 //! verified with, and the rotation of the key that signs them.
 
 use crate::State;
-use crate::keys::digest;
+use crate::keys::{Retirement, digest};
 use crate::store;
 use crate::store::pins::PinCheck;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, delete, get, post, web};
 use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
-use catan_kit::auth::{Claims, Principal, claims_for};
+use catan_kit::auth::{Claims, Principal, Verifier, claims_for};
 use catan_kit::{ApiError, db};
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(issue_token)
         .service(jwks)
         .service(player_token)
-        .service(rotate_signing_key);
+        .service(rotate_signing_key)
+        .service(retire_signing_key);
 }
 
 /// `claims` signed with the current key, as the answer to a token request.
@@ -144,4 +145,51 @@ async fn rotate_signing_key(
     .await?;
     tracing::info!(kid = %key.kid, "token signing key rotated");
     Ok(HttpResponse::Created().json(serde_json::json!({ "kid": key.kid })))
+}
+
+/// Retires a token signing key (admin only), e.g. one that leaked: it leaves the JWKS at once, and
+/// every service refuses its tokens from its next key refresh on (within a minute). The current
+/// key cannot be retired: rotate first.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    params(("kid" = String, Path, description = "The key's id, as in the JWKS")),
+    responses(
+        (status = 204, description = "Retired: the key is no longer published"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such key", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The key signs new tokens: rotate first", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/admin/signing-keys/{kid}")]
+async fn retire_signing_key(
+    state: web::Data<State>,
+    principal: Principal,
+    verifier: web::Data<Verifier>,
+    kid: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    principal.require_admin()?;
+    let kid = kid.into_inner();
+    let keys = state.keys.clone();
+    let retired = kid.clone();
+    let outcome = db::run(&state.pool, move |_| {
+        keys.retire(&retired).map_err(ApiError::internal)
+    })
+    .await?;
+    match outcome {
+        Retirement::Retired => {
+            tracing::info!(kid = %kid, "token signing key retired");
+            // This replica refuses the key's tokens at once; the other services at their next
+            // key refresh.
+            if let Err(e) = verifier.reload().await {
+                tracing::warn!(error = %e, "could not reload the token keys after a retirement");
+            }
+            Ok(HttpResponse::NoContent().finish())
+        }
+        Retirement::Current => Err(ApiError::Conflict(
+            "this key signs new tokens: rotate the signing key first, then retire this one".into(),
+        )),
+        Retirement::Unknown => Err(ApiError::NotFound(format!("no signing key {kid}"))),
+    }
 }

@@ -11,7 +11,8 @@ use std::ops::RangeInclusive;
 const MAX_NAME_CHARS: usize = 200;
 
 /// A name (or reason) of 1 to 200 characters, trimmed, without control characters (which
-/// PostgreSQL's text cannot hold in the case of NUL, and no name needs).
+/// PostgreSQL's text cannot hold in the case of NUL, and no name needs) nor characters that
+/// hide or reorder text, in normalisation form C.
 pub fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
@@ -28,7 +29,16 @@ pub fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
             format!("{field} must not contain control characters"),
         ));
     }
-    Ok(name.to_string())
+    catan_domain::names::shown_name(name).map_err(|hiding| {
+        ApiError::field(
+            field,
+            ErrorCode::InvalidName,
+            format!(
+                "{field} must not contain characters that hide or reorder text (U+{:04X})",
+                u32::from(hiding)
+            ),
+        )
+    })
 }
 
 /// A number setting within `range` (`default` when absent), named by its field, as the type it
@@ -136,6 +146,21 @@ pub(crate) mod tests {
     fn names_are_trimmed() {
         assert_eq!(valid_name("name", "  Ada  ").unwrap(), "Ada");
         assert_eq!(valid_name("name", &"é".repeat(200)).unwrap().len(), 400);
+    }
+
+    #[test]
+    fn names_that_hide_or_reorder_text_are_refused_and_names_are_composed() {
+        for name in [
+            "Ada\u{202E}",
+            "A\u{200B}da",
+            "\u{2066}Ada\u{2069}",
+            "\u{FEFF}Ada",
+        ] {
+            let (field, code, message) = broken(valid_name("name", name).unwrap_err());
+            assert_eq!((field.as_str(), code), ("name", ErrorCode::InvalidName));
+            assert!(message.contains("hide or reorder text"), "{message}");
+        }
+        assert_eq!(valid_name("name", "Jose\u{301}").unwrap(), "Jos\u{e9}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod board;
 pub mod calendar;
 pub mod correction;
 pub mod identity;
+pub mod names;
 pub mod pairing;
 pub mod partner;
 pub mod playoffs;

@@ -1,6 +1,7 @@
 //! The findings of the outside review (issue 10), one test per item.
 
-use catan_e2e::spawn_suite;
+use catan_api::CreateEvent;
+use catan_e2e::{assert_refused, names, new_player, problem_of, spawn_suite};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -19,17 +20,15 @@ async fn raw(base_url: &str, request_line: &str) -> (u16, String) {
         stream.read_to_end(&mut answer).await?;
         std::io::Result::Ok(answer)
     };
-    let answer = tokio::time::timeout(Duration::from_secs(10), exchange)
-        .await
-        .expect("an answer within 10 s")
-        .expect("the exchange");
-    let answer = String::from_utf8_lossy(&answer).into_owned();
-    let status = answer
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .expect("a status line");
-    (status, answer)
+    let answer = match tokio::time::timeout(Duration::from_secs(10), exchange).await {
+        Ok(Ok(answer)) => String::from_utf8_lossy(&answer).into_owned(),
+        Ok(Err(e)) => panic!("the exchange failed: {e}"),
+        Err(_) => panic!("no answer within 10 s"),
+    };
+    match answer.split(' ').nth(1).map(str::parse) {
+        Some(Ok(status)) => (status, answer),
+        _ => panic!("no status line: {answer}"),
+    }
 }
 
 /// Item 2: a path with dot segments, plain or percent-encoded, is refused by the gateway before
@@ -53,5 +52,30 @@ async fn item2_internal_routes_are_not_reached_through_dot_segments() {
     }
     let (status, answer) = raw(&url, "POST /internal/webhook-events HTTP/1.1").await;
     assert_eq!(status, 404, "/internal/ is never routed: {answer}");
+    ts.shutdown().await;
+}
+
+/// Item 13: names that hold bidi overrides or isolates, or zero-width characters, are refused
+/// (players, regions, events); a name is kept in normalisation form C.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item13_names_that_spoof_are_refused() {
+    let ts = spawn_suite().await;
+    for name in [
+        "Alice\u{202E}ecilA",
+        "Al\u{200B}ice",
+        "\u{2067}Alice\u{2069}",
+    ] {
+        let player = ts.admin.create_player(&new_player(name)).await;
+        let problem = problem_of(assert_refused(player, 422, "a player"));
+        assert!(names(&problem, Some("name"), "invalid_name"), "{problem:?}");
+        let region = ts.admin.create_region(name).await;
+        let problem = problem_of(assert_refused(region, 422, "a region"));
+        assert!(names(&problem, Some("name"), "invalid_name"), "{problem:?}");
+        let event = ts.admin.create_event(&CreateEvent::classic(name)).await;
+        let problem = problem_of(assert_refused(event, 422, "an event"));
+        assert!(names(&problem, Some("name"), "invalid_name"), "{problem:?}");
+    }
+    let composed = ts.admin.create_player(&new_player("Jose\u{301}")).await;
+    assert_eq!(composed.expect("a player").name, "Jos\u{e9}");
     ts.shutdown().await;
 }

@@ -49,14 +49,26 @@ pub fn checked(body: &CreateSeason, region_known: Option<bool>) -> Result<NewSea
             message,
         });
     };
-    let name = body.name.trim();
-    if name.is_empty() || name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
-        broken(
-            "name",
-            ErrorCode::InvalidName,
-            format!("A season's name is 1 to {NAME_MAX} characters, without control characters."),
-        );
-    }
+    let name = match catan_domain::names::shown_name(body.name.trim()) {
+        Ok(name)
+            if !name.is_empty()
+                && name.chars().count() <= NAME_MAX
+                && !name.chars().any(char::is_control) =>
+        {
+            name
+        }
+        _ => {
+            broken(
+                "name",
+                ErrorCode::InvalidName,
+                format!(
+                    "A season's name is 1 to {NAME_MAX} characters, without control characters \
+                     nor characters that hide or reorder text."
+                ),
+            );
+            String::new()
+        }
+    };
     if region_known == Some(false) {
         broken(
             "region_id",
@@ -82,7 +94,7 @@ pub fn checked(body: &CreateSeason, region_known: Option<bool>) -> Result<NewSea
     }
     match rules {
         Ok((_, qualification)) if errors.is_empty() => Ok(NewSeason {
-            name: name.to_owned(),
+            name,
             region_id: body.region_id,
             starts_on: body.starts_on,
             ends_on: body.ends_on,
@@ -223,6 +235,25 @@ mod tests {
         .unwrap();
         assert_eq!(season.name, "Circuit");
         assert_eq!(season.qualification, None);
+    }
+
+    #[test]
+    fn a_name_that_hides_text_is_refused_and_one_in_decomposed_form_is_composed() {
+        let season = |name: &str| {
+            checked(
+                &request(
+                    json!({"name": name, "starts_on": "2027-01-01", "ends_on": "2027-01-01",
+                                "scoring": {"mode": "table_points"}}),
+                ),
+                None,
+            )
+        };
+        let refused = season("Circuit\u{202E}tiucriC").unwrap_err();
+        assert_eq!(
+            codes(refused),
+            [("name".to_owned(), "invalid_name".to_owned())]
+        );
+        assert_eq!(season("Jose\u{301}").unwrap().name, "Jos\u{e9}");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The findings of the outside review (issue 10), one test per item.
 
 use catan_api::CreateEvent;
-use catan_e2e::{assert_refused, names, new_player, problem_of, spawn_suite};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{
+    assert_refused, names, new_player, problem_of, spawn_suite, spawn_suite_with_event,
+};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -52,6 +55,87 @@ async fn item2_internal_routes_are_not_reached_through_dot_segments() {
     }
     let (status, answer) = raw(&url, "POST /internal/webhook-events HTTP/1.1").await;
     assert_eq!(status, 404, "/internal/ is never routed: {answer}");
+    ts.shutdown().await;
+}
+
+/// Item 4: `/docs` sends the browser on to the documentation at `/docs/`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item4_docs_without_its_slash_redirects() {
+    let ts = spawn_suite().await;
+    let url = ts.suite.url();
+    let (status, answer) = raw(&url, "GET /docs HTTP/1.1").await;
+    assert_eq!(status, 308, "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("location: /docs/\r\n"),
+        "{answer}"
+    );
+    let (status, _) = raw(&url, "GET /docs/ HTTP/1.1").await;
+    assert_eq!(status, 200, "the documentation itself");
+    ts.shutdown().await;
+}
+
+/// Item 4: an integral float (`10.0`) is the integer it is, as JSON Schema's `integer` has it;
+/// a fraction (`12.5`) is still refused with a 422 naming the field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item4_an_integral_float_is_taken_for_an_integer_field() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let sheet = fx.draw_and_sheet(&[10, 6, 5, 4]).await;
+    let mut body = serde_json::to_value(&sheet).expect("a sheet");
+    let url = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
+    let put = |body: &serde_json::Value| {
+        ts.http(Method::PUT, &url)
+            .token(&ts.admin_token)
+            .json(body)
+            .send()
+    };
+    body["scores"][1]["vp"] = serde_json::json!(12.5);
+    let refused = put(&body).await;
+    refused.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    let fields = refused.body()["errors"].to_string();
+    assert!(fields.contains(r#""field":"vp""#), "{fields}");
+    for (score, vp) in [10.0, 6.0, 5.0, 4.0].into_iter().enumerate() {
+        body["scores"][score]["vp"] = serde_json::json!(vp);
+    }
+    assert_eq!(
+        body["scores"][0]["vp"].to_string(),
+        "10.0",
+        "sent as a float"
+    );
+    let recorded = put(&body).await;
+    assert_eq!(
+        recorded.status,
+        StatusCode::CREATED,
+        "{:?}",
+        recorded.body()
+    );
+    assert_eq!(recorded.body()["scores"][0]["vp"], 10);
+    ts.shutdown().await;
+}
+
+/// Item 4: a keep-apart "pair" of 11 ids is refused with a 422 naming the pair, not as malformed
+/// JSON; the spec says a pair has exactly 2 ids.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item4_a_keep_apart_pair_of_eleven_ids_is_refused_naming_it() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let ids: Vec<_> = fx.entries.iter().map(|e| e.player_ids[0]).collect();
+    let eleven = vec![ids[0]; 11];
+    let body = serde_json::json!({"pairs": [[ids[0], ids[1]], eleven]});
+    let url = format!("/v1/events/{}/keep-apart", fx.event.id);
+    let refused = ts
+        .http(Method::PUT, &url)
+        .token(&ts.admin_token)
+        .json(&body)
+        .send()
+        .await;
+    refused.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    let fields = refused.body()["errors"].to_string();
+    assert!(fields.contains(r#""field":"pairs[1]""#), "{fields}");
+    let spec = ts.http(Method::GET, "/openapi.json").send().await.body();
+    let pair = &spec["components"]["schemas"]["KeepApart"]["properties"]["pairs"]["items"];
+    assert_eq!(
+        (pair["minItems"].as_u64(), pair["maxItems"].as_u64()),
+        (Some(2), Some(2))
+    );
     ts.shutdown().await;
 }
 

@@ -64,6 +64,14 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
             .app_data(upstreams.clone())
             .app_data(routes.clone())
             .app_data(http.clone())
+            .route(
+                "/docs",
+                web::get().to(|| async {
+                    HttpResponse::PermanentRedirect()
+                        .insert_header(("location", "/docs/"))
+                        .finish()
+                }),
+            )
             .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
             .route(
                 "/health",

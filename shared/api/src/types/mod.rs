@@ -6,6 +6,7 @@ mod ranking;
 mod registration;
 mod results;
 mod seasons;
+mod whole;
 
 pub use auth::*;
 pub use pairing::*;

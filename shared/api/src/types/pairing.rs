@@ -14,7 +14,7 @@ use uuid::Uuid;
 #[schema(example = json!({"seed": 424242}))]
 pub struct DrawRound {
     /// The seed to draw from (0 to 2^53 - 1); a random one when absent. Stored with the round.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole::optional::seed")]
     #[schema(minimum = 0, maximum = 9007199254740991_i64)]
     pub seed: Option<u64>,
 }
@@ -24,7 +24,42 @@ pub struct DrawRound {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"pairs": [["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"]]}))]
 pub struct KeepApart {
+    /// Each pair exactly 2 player ids.
+    #[serde(deserialize_with = "exact_pairs")]
+    #[schema(schema_with = pairs_schema)]
     pub pairs: Vec<[Uuid; 2]>,
+}
+
+/// Pairs of any other length are refused naming the pair (a 422), where serde's own reading of
+/// `[Uuid; 2]` would take the third id for malformed JSON (a 400).
+fn exact_pairs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[Uuid; 2]>, D::Error> {
+    let lists = Vec::<Vec<Uuid>>::deserialize(d)?;
+    lists
+        .into_iter()
+        .enumerate()
+        .map(|(i, ids)| {
+            <[Uuid; 2]>::try_from(ids).map_err(|ids| {
+                serde::de::Error::custom(format!(
+                    "field `pairs[{i}]`: a pair has exactly 2 player ids, not {}",
+                    ids.len()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// An array of pairs, each an array of exactly 2 ids.
+fn pairs_schema() -> utoipa::openapi::Array {
+    use utoipa::openapi::schema::{KnownFormat, SchemaFormat, Type};
+    use utoipa::openapi::{ArrayBuilder, ObjectBuilder};
+    let id = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)));
+    let pair = ArrayBuilder::new()
+        .items(id)
+        .min_items(Some(2))
+        .max_items(Some(2));
+    ArrayBuilder::new().items(pair).build()
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -80,4 +115,27 @@ pub struct Round {
     /// Partner events: the rules the tables play by (target VP, minutes per game, thinking time,
     /// no trading between players).
     pub partner_rules: Option<PartnerSettings>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeepApart;
+
+    #[test]
+    fn a_pair_of_other_than_two_ids_is_refused_naming_it() {
+        let id = "\"00000000-0000-4000-8000-000000000001\"";
+        let two = format!(r#"{{"pairs": [[{id}, {id}]]}}"#);
+        assert_eq!(
+            serde_json::from_str::<KeepApart>(&two).unwrap().pairs.len(),
+            1
+        );
+        let eleven = format!(r#"{{"pairs": [[{id}, {id}], [{}]]}}"#, [id; 11].join(","));
+        let e = serde_json::from_str::<KeepApart>(&eleven).unwrap_err();
+        assert!(e.is_data(), "a 422, not malformed JSON: {e}");
+        assert!(
+            e.to_string()
+                .starts_with("field `pairs[1]`: a pair has exactly 2"),
+            "{e}"
+        );
+    }
 }

@@ -81,7 +81,10 @@ pub struct CreateEvent {
     #[schema(min_length = 1, max_length = 200)]
     pub venue: Option<String>,
     /// Qualifying rounds before the playoff; 3 when absent (1 to 15).
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "super::whole::optional::qualifying_rounds"
+    )]
     #[schema(minimum = 1, maximum = 15)]
     pub qualifying_rounds: Option<i64>,
     /// The playoff of a field smaller than 16: `final_of_top4` (default) or `no_playoff`.
@@ -92,24 +95,27 @@ pub struct CreateEvent {
     #[serde(default)]
     pub board_mode: Option<BoardMode>,
     /// Partner events: Swiss rounds (default 4).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole::optional::swiss_rounds")]
     #[schema(minimum = 1, maximum = 15)]
     pub swiss_rounds: Option<i64>,
     /// Partner events: the VP a team's two players need together to win (default 20).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole::optional::team_target_vp")]
     pub team_target_vp: Option<i64>,
     /// Partner events: minutes a game (default 60).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole::optional::minutes_per_game")]
     pub minutes_per_game: Option<i64>,
     /// Partner events: thinking time per player per turn, in seconds (default 120).
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "super::whole::optional::thinking_seconds_per_turn"
+    )]
     pub thinking_seconds_per_turn: Option<i64>,
     /// Partner events: a game stopped at the time limit: `more_vp_wins` (default; equal VP is a
     /// draw), `draw`, or `no_winner` (a loss for both).
     #[serde(default)]
     pub time_limit_rule: Option<TimeLimitRule>,
     /// Partner events: points for a bye (default 3, as a win).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole::optional::bye_points")]
     pub bye_points: Option<i64>,
     /// Which results the standings count: `posted` (default: as soon as a table posts) or
     /// `confirmed` (once every player of the table confirmed, or the director resolved a dispute).

@@ -10,10 +10,13 @@ use uuid::Uuid;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct BreakdownInput {
     #[schema(minimum = 0, maximum = 5)]
+    #[serde(deserialize_with = "super::whole::settlements")]
     pub settlements: i64,
     #[schema(minimum = 0, maximum = 4)]
+    #[serde(deserialize_with = "super::whole::cities")]
     pub cities: i64,
     #[schema(minimum = 0, maximum = 5)]
+    #[serde(deserialize_with = "super::whole::vp_cards")]
     pub vp_cards: i64,
     pub longest_road: bool,
     pub largest_army: bool,
@@ -24,6 +27,7 @@ pub struct ScoreInput {
     pub player_id: Uuid,
     /// The victory points the player actually had (2 to 22).
     #[schema(minimum = 2, maximum = 22)]
+    #[serde(deserialize_with = "super::whole::vp")]
     pub vp: i64,
     #[serde(default)]
     pub breakdown: Option<BreakdownInput>,
@@ -217,6 +221,7 @@ pub const MAX_BATCH_SHEETS: usize = 500;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TableSheet {
     #[schema(minimum = 1)]
+    #[serde(deserialize_with = "super::whole::table")]
     pub table: u32,
     pub sheet: SubmitResult,
 }

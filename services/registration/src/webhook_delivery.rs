@@ -218,8 +218,18 @@ async fn send(
             "no answer within {} ms",
             settings.timeout.as_millis()
         )),
-        Err(e) => failed(format!("could not send: {e}")),
+        // reqwest names the URL in its error; its path and query often hold a token.
+        Err(e) => failed(format!("could not send: {}", e.without_url())),
     }
+}
+
+/// A webhook URL as it may be logged: scheme, host and port only, since paths and queries often
+/// hold a token.
+pub fn logged_origin(url: &str) -> String {
+    reqwest::Url::parse(url).map_or_else(
+        |_| "(not a URL)".to_string(),
+        |url| url.origin().ascii_serialization(),
+    )
 }
 
 /// Records the try and decides what follows: delivered, another try later, or failed: a dead
@@ -240,7 +250,7 @@ async fn record(
     if delivered {
         tracing::info!(delivery = %id, attempts, "webhook delivered");
     } else {
-        tracing::warn!(delivery = %id, attempts, error = ?outcome.error, exhausted, "webhook delivery failed");
+        tracing::warn!(delivery = %id, to = %logged_origin(&delivery.url), attempts, error = ?outcome.error, exhausted, "webhook delivery failed");
     }
     db::transaction(pool, move |conn| {
         // Numbered after every earlier try: a replay counts `attempts` from 0 again.

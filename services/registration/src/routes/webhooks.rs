@@ -145,7 +145,7 @@ async fn create_webhook(
         Ok(store::webhooks::insert(conn, new)?)
     })
     .await?;
-    tracing::info!(webhook = %webhook.id, url = %webhook.url, "webhook subscribed");
+    tracing::info!(webhook = %webhook.id, to = %crate::webhook_delivery::logged_origin(&webhook.url), "webhook subscribed");
     Ok(HttpResponse::Created().json(WebhookCreated {
         id: webhook.id,
         url: webhook.url,

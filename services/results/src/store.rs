@@ -122,12 +122,7 @@ pub fn current(
     round: u32,
     table: u32,
 ) -> Result<Option<TableResult>, ApiError> {
-    let row: Option<Row> = results::table
-        .find((event_id, round as i32, table as i32))
-        .select(columns!(results))
-        .first(conn)
-        .optional()?;
-    Ok(annotated(conn, row.into_iter().collect())?.pop())
+    current_row(conn, (event_id, round, table), false)
 }
 
 /// [`current`], holding the table's row until the transaction ends: the writes of one table
@@ -138,12 +133,22 @@ pub fn current_locked(
     round: u32,
     table: u32,
 ) -> Result<Option<TableResult>, ApiError> {
-    let row: Option<Row> = results::table
+    current_row(conn, (event_id, round, table), true)
+}
+
+fn current_row(
+    conn: &mut PgConnection,
+    (event_id, round, table): (Uuid, u32, u32),
+    locked: bool,
+) -> Result<Option<TableResult>, ApiError> {
+    let query = results::table
         .find((event_id, round as i32, table as i32))
-        .select(columns!(results))
-        .for_update()
-        .first(conn)
-        .optional()?;
+        .select(columns!(results));
+    let row: Option<Row> = if locked {
+        query.for_update().first(conn).optional()?
+    } else {
+        query.first(conn).optional()?
+    };
     Ok(annotated(conn, row.into_iter().collect())?.pop())
 }
 

@@ -10,7 +10,7 @@ use catan_api::{WebhookEventType, WebhookMessage};
 use catan_kit::ApiError;
 use catan_kit::db::{self, PgPool};
 use catan_kit::webhooks::{
-    WebhookSettings, check_url, pg_interval, secret_key, signature, truncate,
+    VettedUrl, WebhookSettings, pg_interval, secret_key, signature, truncate, vet_url,
 };
 use chrono::{DateTime, Utc};
 use diesel::dsl::{case_when, now};
@@ -58,14 +58,34 @@ impl Outcome {
     }
 }
 
-/// The HTTP client deliveries are sent with: bounded in time, and never following redirects.
-pub fn client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
+/// How deliveries are sent: bounded in time, never following redirects, and through no proxy.
+fn builder(settings: &WebhookSettings) -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .timeout(settings.timeout)
         .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
         // A redirect could lead to a private address: receivers answer where they were asked.
         .redirect(reqwest::redirect::Policy::none())
-        .build()
+        // A proxy would resolve the name again, past the addresses vetted.
+        .no_proxy()
+}
+
+/// The HTTP client deliveries to an address (not a name) are sent with (see [`builder`]).
+pub fn client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
+    builder(settings).build()
+}
+
+/// The client for one try at `vetted`: to a name, one that connects only to the addresses the
+/// name was vetted at this try, so a name resolving elsewhere since (DNS rebinding) is not
+/// followed; to an address, the shared `http`.
+fn client_for(
+    http: &reqwest::Client,
+    settings: &WebhookSettings,
+    vetted: &VettedUrl,
+) -> reqwest::Result<reqwest::Client> {
+    match &vetted.resolved {
+        Some((host, addresses)) => builder(settings).resolve_to_addrs(host, addresses).build(),
+        None => Ok(http.clone()),
+    }
 }
 
 /// Runs the deliverer with `http` (see [`client`]) until the task is aborted; `due` wakes it when
@@ -170,10 +190,16 @@ async fn send(
         error: Some(truncate(&error, 500)),
         elapsed: started.elapsed(),
     };
-    // Checked again at each try: a name may resolve elsewhere now than when it was subscribed.
-    if let Err((_, why)) = check_url(&delivery.url, settings.allow_private).await {
-        return failed(format!("not sent: {why}"));
-    }
+    // Checked again at each try, resolving the name once: it may resolve elsewhere now than
+    // when it was subscribed, and the try connects to the addresses vetted here.
+    let vetted = match vet_url(&delivery.url, settings.allow_private).await {
+        Ok(vetted) => vetted,
+        Err((_, why)) => return failed(format!("not sent: {why}")),
+    };
+    let http = match client_for(http, settings, &vetted) {
+        Ok(http) => http,
+        Err(e) => return failed(format!("no client: {}", e.without_url())),
+    };
     let Some(event_type) = WebhookEventType::parse(&delivery.event_type) else {
         return failed(format!("unknown event type {}", delivery.event_type));
     };
@@ -196,7 +222,7 @@ async fn send(
     let timestamp = Utc::now().timestamp();
     let signature = signature(&key, &message_id, timestamp, &body);
     let answer = http
-        .post(&delivery.url)
+        .post(vetted.url)
         .header("content-type", "application/json")
         .header("user-agent", "catan-webhooks/1")
         .header("webhook-id", &message_id)

@@ -25,7 +25,7 @@ pub use batches::{Answer, batches, refuses_the_body, send_halving};
 pub use internal::{internal_routes, require_internal_key};
 pub use relay::{RELAY_BATCH_BYTES, spawn_relay};
 pub use signing::{new_secret, secret_key, signature, verify_signature};
-pub use urls::{UrlRefusal, check_url, is_private};
+pub use urls::{UrlRefusal, VettedUrl, check_url, is_private, vet_url};
 
 use crate::ApiError;
 use crate::schema::outbox;

@@ -24,16 +24,21 @@ pub fn may_manage(principal: &Principal, event_ids: Option<&[Uuid]>) -> Result<(
     }
 }
 
-/// The subscription, if the caller may see it; 404 for deleted ones.
+/// The subscription, if the caller may see it: an admin every one, a director those its own key
+/// created (404 for the others, as for deleted ones).
 pub async fn visible_webhook(
     state: &State,
     principal: &Principal,
     id: Uuid,
 ) -> Result<Webhook, ApiError> {
-    let webhook = db::run(&state.pool, move |conn| {
+    if principal.role() != Role::Admin {
+        principal.require_any(&[Role::Director])?;
+    }
+    let (webhook, _) = db::run(&state.pool, move |conn| {
         Ok(store::webhooks::find(conn, id)?)
     })
     .await?
+    .filter(|(_, created_by)| principal.role() == Role::Admin || *created_by == principal.key_id())
     .ok_or_else(|| ApiError::NotFound(format!("there is no webhook {id}")))?;
     may_manage(principal, webhook.event_ids.as_deref())?;
     Ok(webhook)

@@ -110,6 +110,9 @@ pub struct Reply {
     pub status: StatusCode,
     pub body: serde_json::Value,
     pub etag: Option<String>,
+    /// When set, the reply is not kept: a retry with its key is refused with 409 and this
+    /// detail (for a reply that shows a secret once).
+    pub kept_as_refusal: Option<String>,
 }
 
 impl Reply {
@@ -118,7 +121,22 @@ impl Reply {
             status,
             body: serde_json::to_value(body).map_err(ApiError::internal)?,
             etag: None,
+            kept_as_refusal: None,
         })
+    }
+
+    /// A reply shown once: its key keeps only the refusal `detail` (409) for retries.
+    pub fn shown_once(mut self, detail: impl Into<String>) -> Reply {
+        self.kept_as_refusal = Some(detail.into());
+        self
+    }
+
+    /// The status its key keeps.
+    fn kept_status(&self) -> StatusCode {
+        match self.kept_as_refusal {
+            Some(_) => StatusCode::CONFLICT,
+            None => self.status,
+        }
     }
 
     pub fn with_etag(mut self, etag: String) -> Reply {
@@ -167,12 +185,20 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
             "this Idempotency-Key was used for a different request",
         ));
     }
+    if let Some(detail) = found.response.get("refused").and_then(|d| d.as_str()) {
+        return Err(ApiError::Conflict(detail.to_string()));
+    }
     let (etag, body) = split_etag(found.response);
     let status = u16::try_from(found.status)
         .ok()
         .and_then(|status| StatusCode::from_u16(status).ok())
         .ok_or_else(|| ApiError::internal(format!("stored status {}", found.status)))?;
-    Ok(Some(Reply { status, body, etag }))
+    Ok(Some(Reply {
+        status,
+        body,
+        etag,
+        kept_as_refusal: None,
+    }))
 }
 
 /// Why a write with a claim did not commit.
@@ -235,7 +261,7 @@ fn record_key(conn: &mut PgConnection, claim: &Claim, reply: &Reply) -> Result<b
         .bind::<diesel::sql_types::Uuid, _>(claim.api_key_id)
         .bind::<diesel::sql_types::Text, _>(claim.key.clone())
         .bind::<diesel::sql_types::Binary, _>(claim.request_hash.clone())
-        .bind::<diesel::sql_types::Integer, _>(i32::from(reply.status.as_u16()))
+        .bind::<diesel::sql_types::Integer, _>(i32::from(reply.kept_status().as_u16()))
         .bind::<diesel::sql_types::Jsonb, _>(join_etag(reply))
         .bind::<diesel::sql_types::Integer, _>(RETENTION_HOURS)
         .execute(conn)?;
@@ -271,8 +297,12 @@ async fn replay_remembered(
     }
 }
 
-/// The remembered response keeps its ETag beside the body.
+/// The remembered response keeps its ETag beside the body (or only the refusal of a reply shown
+/// once).
 fn join_etag(reply: &Reply) -> serde_json::Value {
+    if let Some(detail) = &reply.kept_as_refusal {
+        return serde_json::json!({ "refused": detail });
+    }
     serde_json::json!({ "body": reply.body, "etag": reply.etag })
 }
 

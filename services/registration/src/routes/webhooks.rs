@@ -5,11 +5,13 @@ use crate::State;
 use crate::access::{may_manage, visible_webhook};
 use crate::store;
 use crate::store::webhooks::NewWebhook;
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
 use catan_api::{
     CreateWebhook, Problem, Webhook, WebhookCreated, WebhookDeliveryList, WebhookEventType,
 };
 use catan_kit::auth::Principal;
+use catan_kit::idempotency::{IdempotentWrite, Reply};
 use catan_kit::problem::{ErrorCode, FieldError};
 use catan_kit::webhooks::{self, UrlRefusal};
 use catan_kit::{ApiError, db};
@@ -25,6 +27,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 }
 
 const MAX_URL_LENGTH: usize = 2000;
+/// The most live subscriptions one API key may have.
+pub const MAX_WEBHOOKS_PER_KEY: i64 = 25;
+/// What a retry of a subscription with its `Idempotency-Key` is told: the secret is not kept
+/// for replays.
+const SHOWN_ONCE: &str = "a webhook was already subscribed with this Idempotency-Key, and its \
+                          secret was shown once; GET /v1/webhooks/{id} shows the subscription";
 
 /// Why the URL may not receive webhooks, if it may not (resolving its host, unless private
 /// addresses are allowed).
@@ -111,7 +119,9 @@ fn checked_event_types(
 /// `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of
 /// "{id}.{timestamp}.{body}">` under the secret, which this answer shows once. A delivery not
 /// answered with 2xx is tried again with exponential backoff (8 tries over about an hour). URLs on
-/// loopback or private networks are refused unless the deployment allows them.
+/// loopback or private networks are refused unless the deployment allows them. An API key has at
+/// most 25 live subscriptions. A retry with the same `Idempotency-Key` is 409: the secret is
+/// shown once and not kept for replays.
 #[utoipa::path(
     tag = "webhooks",
     request_body = CreateWebhook,
@@ -119,41 +129,52 @@ fn checked_event_types(
     responses(
         (status = 201, description = "Subscribed; the secret is shown only now", body = WebhookCreated),
         (status = 403, description = "Not an admin, or a director naming events not of its key (or none)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The API key has 25 subscriptions already, or this Idempotency-Key subscribed before (its secret was shown once)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A URL that is not http(s), private or unresolvable; unknown or no event types; unknown events", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/webhooks")]
 async fn create_webhook(
     state: web::Data<State>,
-    principal: Principal,
-    body: web::Json<CreateWebhook>,
+    write: IdempotentWrite<web::Json<CreateWebhook>>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
+    let principal = write.principal().clone();
+    let body = write.body().0.clone();
     may_manage(&principal, body.event_ids.as_deref())?;
     let refusal = url_refusal(&body.url, state.webhooks.allow_private).await;
     let known = known_events(&state, body.event_ids.clone()).await?;
     let event_types = checked_event_types(&body, refusal, &known)?;
-    let secret = webhooks::new_secret();
     let new = NewWebhook {
         url: body.url,
         event_types,
         event_ids: body.event_ids,
-        secret: secret.clone(),
+        secret: webhooks::new_secret(),
         created_by: principal.key_id(),
     };
-    let webhook = db::run(&state.pool, move |conn| {
-        Ok(store::webhooks::insert(conn, new)?)
-    })
-    .await?;
+    write.write(move |conn| subscribe(conn, new)).await
+}
+
+/// Stores the subscription unless its key has [`MAX_WEBHOOKS_PER_KEY`] already; the reply shows
+/// the secret once.
+fn subscribe(conn: &mut diesel::PgConnection, new: NewWebhook) -> Result<Reply, ApiError> {
+    if store::webhooks::count_locked(conn, new.created_by)? >= MAX_WEBHOOKS_PER_KEY {
+        return Err(ApiError::Conflict(format!(
+            "this API key has {MAX_WEBHOOKS_PER_KEY} webhook subscriptions, the most it may have; \
+             delete one first"
+        )));
+    }
+    let secret = new.secret.clone();
+    let webhook = store::webhooks::insert(conn, new)?;
     tracing::info!(webhook = %webhook.id, to = %crate::webhook_delivery::logged_origin(&webhook.url), "webhook subscribed");
-    Ok(HttpResponse::Created().json(WebhookCreated {
+    let created = WebhookCreated {
         id: webhook.id,
         url: webhook.url,
         event_types: webhook.event_types,
         event_ids: webhook.event_ids,
         created_at: webhook.created_at,
         secret,
-    }))
+    };
+    Ok(Reply::new(StatusCode::CREATED, &created)?.shown_once(SHOWN_ONCE))
 }
 
 /// A subscription (never its secret).

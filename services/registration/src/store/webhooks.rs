@@ -74,15 +74,28 @@ pub fn insert(conn: &mut PgConnection, new: NewWebhook) -> QueryResult<Webhook> 
         .map(WebhookRow::into_webhook)
 }
 
-/// The subscription, unless it is deleted.
-pub fn find(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Webhook>> {
-    let row: Option<WebhookRow> = webhooks::table
+/// The subscription with the API key that created it, unless it is deleted.
+pub fn find(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<(Webhook, Uuid)>> {
+    let row: Option<(WebhookRow, Uuid)> = webhooks::table
         .filter(webhooks::id.eq(id))
         .filter(webhooks::deleted_at.is_null())
-        .select(WebhookRow::as_select())
+        .select((WebhookRow::as_select(), webhooks::created_by))
         .get_result(conn)
         .optional()?;
-    Ok(row.map(WebhookRow::into_webhook))
+    Ok(row.map(|(row, created_by)| (row.into_webhook(), created_by)))
+}
+
+/// How many live subscriptions the API key has created, once no other transaction can add one
+/// for it before this one ends (call it in the transaction that inserts).
+pub fn count_locked(conn: &mut PgConnection, created_by: Uuid) -> QueryResult<i64> {
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))")
+        .bind::<diesel::sql_types::Uuid, _>(created_by)
+        .execute(conn)?;
+    webhooks::table
+        .filter(webhooks::created_by.eq(created_by))
+        .filter(webhooks::deleted_at.is_null())
+        .count()
+        .get_result(conn)
 }
 
 /// Deletes the subscription and cancels its pending deliveries (call it in a transaction).

@@ -158,7 +158,12 @@ impl Bench {
 
     /// Creates a classic event named `name` and enters `players` in it, in this order.
     pub async fn classic_event(&self, name: &str, players: &[Uuid]) -> anyhow::Result<Event> {
-        let event = self.admin.create_event(&CreateEvent::classic(name)).await?;
+        // A practice event, so that its draws take the bench's seeds and a run replays.
+        let body = CreateEvent {
+            practice: Some(true),
+            ..CreateEvent::classic(name)
+        };
+        let event = self.admin.create_event(&body).await?;
         self.enter(&event, players).await?;
         Ok(event)
     }

@@ -93,6 +93,8 @@ pub async fn set_up(
         let event = admin
             .create_event(&CreateEvent {
                 qualifying_rounds: Some(i64::try_from(tables_per_round.len())?),
+                // Its draws take the harness's seeds.
+                practice: Some(true),
                 ..CreateEvent::classic(&format!("Chaos open {}", i + 1))
             })
             .await

@@ -101,7 +101,11 @@ pub(super) async fn run(
         let name = format!("Bench freshness {n} ({} players)", options.fresh_players);
         let event = bench
             .admin
-            .create_event(&CreateEvent::classic(&name))
+            // Its draws take the bench's seeds.
+            .create_event(&CreateEvent {
+                practice: Some(true),
+                ..CreateEvent::classic(&name)
+            })
             .await?;
         bench.enter(&event, field).await?;
         rounds.push(bench.draw(&event, rng).await?);

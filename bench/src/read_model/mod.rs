@@ -146,6 +146,8 @@ async fn reads(
         .admin
         .create_event(&CreateEvent {
             qualifying_rounds: Some(i64::from(options.rounds)),
+            // Its draws take the bench's seeds.
+            practice: Some(true),
             ..CreateEvent::classic(&format!("Bench open ({} players)", options.players))
         })
         .await?;

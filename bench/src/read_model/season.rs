@@ -59,6 +59,8 @@ pub(super) async fn run(
                     .create_event(&CreateEvent {
                         qualifying_rounds: Some(i64::from(options.rounds)),
                         starts_on: Some(day),
+                        // Its draws take the bench's seeds.
+                        practice: Some(true),
                         ..CreateEvent::classic(&format!("Bench season event {i:03}"))
                     })
                     .await?;

@@ -12,6 +12,7 @@ use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tab
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
 use catan_domain::seating::SEAT_ORDER;
 use catan_kit::idempotency::Reply;
+use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -27,7 +28,9 @@ struct NextDraw {
     qualifying_rounds: usize,
 }
 
-/// Draws and stores the event's next round from `seed` (a random one if none), as `write`.
+/// Draws and stores the event's next round from `seed`, as `write`. A seed is chosen only in a
+/// practice event (422 otherwise): the engine is deterministic, so a director who chose the seeds
+/// of a real event could search them offline for the tables he wants.
 pub async fn draw_next_round<B>(
     state: &State,
     event_id: Uuid,
@@ -35,11 +38,20 @@ pub async fn draw_next_round<B>(
     write: IdempotentWrite<B>,
 ) -> Result<HttpResponse, ApiError> {
     let event = state.peers.registration.event(event_id).await?;
+    if seed.is_some() && !event.practice {
+        return Err(ApiError::field(
+            "seed",
+            ErrorCode::NotAllowed,
+            "a seed is chosen only in a practice event; this event's seeds are drawn by the server",
+        ));
+    }
     let pool = state.pool.clone();
     let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
     if let Some(last) = existing.last() {
         ensure_round_complete(&state.peers.results, last).await?;
     }
+    let seed_chosen = seed.is_some();
+    // ThreadRng: a CSPRNG seeded from the operating system.
     let seed = seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED);
     let rounds_before = existing.len();
     match event.format {
@@ -59,12 +71,14 @@ pub async fn draw_next_round<B>(
                     &keep_apart,
                 )?;
                 round.board_mode = board_mode;
+                round.seed_chosen = seed_chosen;
                 Ok(round)
             })
             .await
         }
         EventFormat::Partner => {
-            let round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
+            let mut round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
+            round.seed_chosen = seed_chosen;
             store_new_round(write, event_id, rounds_before, move |_, _| Ok(round)).await
         }
     }
@@ -313,6 +327,7 @@ fn build_round(
         format: EventFormat::Classic,
         stage: next.stage,
         seed,
+        seed_chosen: false,
         drawn_at: chrono::Utc::now(),
         figures,
         tables,

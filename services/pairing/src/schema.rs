@@ -41,6 +41,7 @@ pub mod pairing {
             byes -> Array<Nullable<Uuid>>,
             board_mode -> Text,
             partner_rules -> Nullable<Jsonb>,
+            seed_chosen -> Bool,
         }
     }
 

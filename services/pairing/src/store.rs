@@ -22,6 +22,7 @@ struct RoundRow {
     byes: Vec<Option<Uuid>>,
     board_mode: String,
     partner_rules: Option<serde_json::Value>,
+    seed_chosen: bool,
 }
 type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 
@@ -85,6 +86,7 @@ fn rounds_where(
                 format: enum_from_text(&row.format)?,
                 stage: enum_from_text(&row.stage)?,
                 seed: row.seed as u64,
+                seed_chosen: row.seed_chosen,
                 drawn_at: row.drawn_at,
                 figures: serde_json::from_value::<RoundFigures>(row.figures)
                     .map_err(ApiError::internal)?,
@@ -113,6 +115,7 @@ pub fn insert_round(
             rounds::number.eq(round.number as i32),
             rounds::stage.eq(enum_to_text(&round.stage)),
             rounds::seed.eq(round.seed as i64),
+            rounds::seed_chosen.eq(round.seed_chosen),
             rounds::figures.eq(serde_json::to_value(&round.figures).map_err(ApiError::internal)?),
             rounds::drawn_at.eq(round.drawn_at),
             rounds::drawn_by.eq(drawn_by),

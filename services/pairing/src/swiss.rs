@@ -115,6 +115,7 @@ pub async fn draw_swiss_round(
         format: EventFormat::Partner,
         stage: Stage::Swiss,
         seed,
+        seed_chosen: false,
         drawn_at: chrono::Utc::now(),
         figures: RoundFigures {
             repeat_meetings: pairing.rematches,

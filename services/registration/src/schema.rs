@@ -72,6 +72,7 @@ pub mod registration {
             ends_on -> Date,
             venue -> Nullable<Text>,
             search_name -> Text,
+            practice -> Bool,
         }
     }
 

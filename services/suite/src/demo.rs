@@ -218,6 +218,11 @@ pub struct DemoTarget<'a> {
 impl DemoTarget<'_> {
     /// The event `body` describes, with its keys, and the demo's random choices.
     async fn start(&self, body: CreateEvent) -> Result<(DemoEvent, ChaCha8Rng), ClientError> {
+        // A practice event: its draws take the demo's seeds, so a demo replays from its own.
+        let body = CreateEvent {
+            practice: Some(true),
+            ..body
+        };
         let demo = create_event(self.base_url, self.admin_key, &body).await?;
         Ok((demo, ChaCha8Rng::seed_from_u64(self.seed)))
     }

@@ -27,12 +27,21 @@ impl TestSuite {
         qualifying_rounds: Option<i64>,
     ) -> EventFixture {
         let name = format!("Test open {}", Uuid::new_v4().simple());
-        let mut fx = self
-            .event(&catan_api::CreateEvent {
-                qualifying_rounds,
-                ..catan_api::CreateEvent::classic(&name)
-            })
-            .await;
+        let body = catan_api::CreateEvent {
+            qualifying_rounds,
+            ..catan_api::CreateEvent::classic(&name)
+        };
+        self.classic_event_as(&body, players).await
+    }
+
+    /// The classic event `body` describes with `players` new players entered, and keys for its
+    /// director and scorer.
+    pub async fn classic_event_as(
+        &self,
+        body: &catan_api::CreateEvent,
+        players: usize,
+    ) -> EventFixture {
+        let mut fx = self.event(body).await;
         for player in self.players(&fx, players).await {
             let entry = catan_api::CreateEntry::player(player);
             fx.entries.push(

@@ -1,8 +1,11 @@
 //! Hardening (issue 10): draws pair only by standings that count every result of the rounds
-//! drawn before (item 8).
+//! drawn before (item 8); a real event's seeds are the server's, and only a practice event takes a
+//! chosen one (item 12).
 
-use catan_api::{CreateEntry, CreateEvent, DrawRound, ResultStatus, Stage, StandingsCount};
-use catan_e2e::{assert_refused, problem_of, seated, seated_entries, spawn_suite};
+use catan_api::{CreateEntry, CreateEvent, DrawRound, ResultStatus, Round, Stage, StandingsCount};
+use catan_e2e::{
+    EventFixture, assert_refused, names, problem_of, seated, seated_entries, spawn_suite,
+};
 use catan_suite::Owner;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -114,5 +117,98 @@ async fn item_8_a_confirmed_only_event_draws_its_semifinal_once_every_sheet_is_c
     let semifinal = fx.draw().await;
     assert_eq!(semifinal.stage, Stage::Semifinal);
     assert_eq!(seated_entries(&semifinal).len(), 16);
+    ts.shutdown().await;
+}
+
+/// Item 12: a real event refuses a chosen seed (422 naming `seed`), and each of its draws takes a
+/// fresh seed from the server, published with the round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item_12_a_real_event_refuses_a_chosen_seed_and_draws_a_fresh_one_each_time() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(16, Some(1)).await;
+    assert!(
+        !fx.event.practice,
+        "an event is real unless made a practice one"
+    );
+    let chosen = fx
+        .director
+        .draw_round(fx.event.id, &DrawRound { seed: Some(424242) })
+        .await;
+    let problem = problem_of(assert_refused(chosen, 422, "a chosen seed in a real event"));
+    assert!(names(&problem, Some("seed"), "not_allowed"), "{problem:?}");
+    assert_eq!(
+        ts.count("SELECT count(*) AS n FROM pairing.rounds"),
+        0,
+        "nothing was drawn"
+    );
+
+    let mut seeds = vec![fx.draw().await];
+    for _ in 0..3 {
+        seeds.push(ts.classic_event(16, Some(1)).await.draw().await);
+    }
+    for round in &seeds {
+        assert!(!round.seed_chosen, "the server drew the seed");
+        let published = ts
+            .anonymous
+            .round(round.event_id, round.number)
+            .await
+            .expect("the round");
+        assert_eq!((published.seed, published.seed_chosen), (round.seed, false));
+    }
+    let distinct: HashSet<u64> = seeds.iter().map(|r| r.seed).collect();
+    assert_eq!(distinct.len(), seeds.len(), "a fresh seed each draw");
+    ts.shutdown().await;
+}
+
+/// Item 12: a practice event takes a chosen seed, says so on the round, and the published seed of
+/// a real draw reproduces it there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item_12_a_practice_event_reproduces_a_draw_from_its_seed() {
+    // Each table's seats as positions in the event's entry order: what the same seed and field
+    // give again in another event.
+    let by_entry_order = |fx: &EventFixture, round: &Round| -> Vec<Vec<usize>> {
+        round
+            .tables
+            .iter()
+            .map(|t| {
+                t.seats
+                    .iter()
+                    .map(|s| {
+                        fx.entries
+                            .iter()
+                            .position(|e| e.id == s.entry_id)
+                            .expect("an entry of the event")
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let ts = spawn_suite().await;
+    let real = ts.classic_event(20, Some(1)).await;
+    let drawn = real.draw().await;
+    let practice = CreateEvent {
+        qualifying_rounds: Some(1),
+        practice: Some(true),
+        ..CreateEvent::classic("Practice open")
+    };
+    let replay = ts.classic_event_as(&practice, 20).await;
+    assert!(replay.event.practice);
+    let replayed = replay
+        .director
+        .draw_round(
+            replay.event.id,
+            &DrawRound {
+                seed: Some(drawn.seed),
+            },
+        )
+        .await
+        .expect("a practice event takes a chosen seed");
+    assert!(replayed.seed_chosen, "the round shows its seed was chosen");
+    assert_eq!(replayed.seed, drawn.seed);
+    assert_eq!(
+        by_entry_order(&replay, &replayed),
+        by_entry_order(&real, &drawn),
+        "the same seed and field give the same tables"
+    );
     ts.shutdown().await;
 }

@@ -110,8 +110,13 @@ async fn fields_that_cannot_be_seated_and_bad_registrations_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_same_seed_and_field_give_the_same_round() {
     let ts = spawn_suite().await;
-    let first = ts.classic_event(22, None).await;
-    let second = ts.classic_event(22, None).await;
+    // Only a practice event takes a chosen seed.
+    let practice = CreateEvent {
+        practice: Some(true),
+        ..CreateEvent::classic("Practice open")
+    };
+    let first = ts.classic_event_as(&practice, 22).await;
+    let second = ts.classic_event_as(&practice, 22).await;
     let a = first
         .director
         .draw_round(first.event.id, &DrawRound { seed: Some(424242) })
@@ -141,6 +146,7 @@ async fn the_same_seed_and_field_give_the_same_round() {
             .collect()
     };
     assert_eq!(a.seed, 424242);
+    assert!(a.seed_chosen && b.seed_chosen);
     assert_eq!(position(&first, &a), position(&second, &b));
     ts.shutdown().await;
 }
@@ -170,7 +176,12 @@ async fn keep_apart_pairs_set_by_the_director_never_share_a_round_one_table() {
     let by_scorer = fx.scorer.set_keep_apart(fx.event.id, &body).await;
     assert_refused(by_scorer, 403, "scorer");
     for seed in [1, 2, 3] {
-        let event = ts.classic_event(16, Some(1)).await;
+        let practice = CreateEvent {
+            qualifying_rounds: Some(1),
+            practice: Some(true),
+            ..CreateEvent::classic("Practice open")
+        };
+        let event = ts.classic_event_as(&practice, 16).await;
         let q: Vec<Uuid> = event.entries.iter().map(|e| e.player_ids[0]).collect();
         let family = catan_api::KeepApart {
             pairs: vec![[q[0], q[1]], [q[0], q[2]], [q[1], q[2]], [q[3], q[4]]],

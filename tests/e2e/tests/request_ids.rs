@@ -46,7 +46,7 @@ async fn a_results_sheet_is_logged_under_one_id_by_the_gateway_results_and_pairi
     let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
     let round = fx
         .director
-        .draw_round(fx.event.id, &DrawRound { seed: Some(7) })
+        .draw_round(fx.event.id, &DrawRound::default())
         .await
         .expect("round 1");
     let players = seated(&round.tables[0]);

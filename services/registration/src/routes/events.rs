@@ -148,6 +148,7 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
             .map(serde_json::to_value)
             .transpose()
             .map_err(ApiError::internal)?,
+        practice: body.practice.unwrap_or(false),
     })
 }
 

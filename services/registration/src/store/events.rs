@@ -26,6 +26,7 @@ struct EventRow {
     starts_on: NaiveDate,
     ends_on: NaiveDate,
     venue: Option<String>,
+    practice: bool,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -54,6 +55,7 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
             .map(serde_json::from_value::<PartnerSettings>)
             .transpose()
             .map_err(ApiError::internal)?,
+        practice: row.practice,
         created_at: row.created_at,
     })
 }
@@ -71,6 +73,7 @@ pub struct NewEvent {
     pub board_mode: String,
     pub standings_count: String,
     pub partner_rules: Option<serde_json::Value>,
+    pub practice: bool,
 }
 
 /// Stores `event` under a new id.
@@ -89,6 +92,7 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
             events::board_mode.eq(event.board_mode),
             events::standings_count.eq(event.standings_count),
             events::partner_rules.eq(event.partner_rules),
+            events::practice.eq(event.practice),
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;

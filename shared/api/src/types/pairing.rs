@@ -13,7 +13,8 @@ use uuid::Uuid;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"seed": 424242}))]
 pub struct DrawRound {
-    /// The seed to draw from (0 to 2^53 - 1); a random one when absent. Stored with the round.
+    /// The seed to draw from (0 to 2^53 - 1), for practice events only (422 otherwise); the
+    /// server draws one from its CSPRNG when absent. Stored with the round.
     #[serde(default, deserialize_with = "super::whole::optional::seed")]
     #[schema(minimum = 0, maximum = 9007199254740991_i64)]
     pub seed: Option<u64>,
@@ -105,6 +106,10 @@ pub struct Round {
     pub stage: Stage,
     /// The seed the round was drawn from: the same seed and field give the same round.
     pub seed: u64,
+    /// Whether the director chose the seed (practice events only); false when the server drew it
+    /// from its CSPRNG.
+    #[serde(default)]
+    pub seed_chosen: bool,
     pub drawn_at: DateTime<Utc>,
     pub figures: RoundFigures,
     pub tables: Vec<Table>,

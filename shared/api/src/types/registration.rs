@@ -121,6 +121,10 @@ pub struct CreateEvent {
     /// `confirmed` (once every player of the table confirmed, or the director resolved a dispute).
     #[serde(default)]
     pub standings_count: Option<StandingsCount>,
+    /// A practice event (default false): its director may choose a draw's seed, to replay a
+    /// draw. A real event's seeds come from the server's CSPRNG.
+    #[serde(default)]
+    pub practice: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
@@ -151,6 +155,7 @@ impl CreateEvent {
             time_limit_rule: None,
             bye_points: None,
             standings_count: None,
+            practice: None,
         }
     }
 
@@ -164,7 +169,7 @@ impl CreateEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "created_at": "2026-03-01T08:00:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "practice": false, "created_at": "2026-03-01T08:00:00Z"}))]
 pub struct Event {
     pub id: Uuid,
     pub name: String,
@@ -186,6 +191,9 @@ pub struct Event {
     /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
     pub partner_rules: Option<PartnerSettings>,
+    /// A practice event: its director may choose a draw's seed.
+    #[serde(default)]
+    pub practice: bool,
     pub created_at: DateTime<Utc>,
 }
 

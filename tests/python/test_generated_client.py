@@ -154,7 +154,11 @@ def test_classic_table_with_generated_client(tmp_path):
     tag = uuid.uuid4().hex[:8]
 
     event = ok(
-        create_event.sync(client=admin, body=CreateEvent(name=f"pytest {tag}", format_=EventFormat.CLASSIC)),
+        create_event.sync(
+            client=admin,
+            # A practice event: only one takes the chosen seed of the draw below.
+            body=CreateEvent(name=f"pytest {tag}", format_=EventFormat.CLASSIC, practice=True),
+        ),
         Event,
     )
     assert event.format_ == EventFormat.CLASSIC
@@ -181,6 +185,7 @@ def test_classic_table_with_generated_client(tmp_path):
 
     round_ = ok(draw_round.sync(event.id, client=director, body=DrawRound(seed=42)), Round)
     assert round_.number == 1 and len(round_.tables) == 1
+    assert round_.seed == 42 and round_.seed_chosen
     table = round_.tables[0]
     seated = [seat.player_id for seat in table.seats]
     assert sorted(map(str, seated)) == sorted(str(p.id) for p in players)

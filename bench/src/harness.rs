@@ -238,6 +238,21 @@ pub async fn drop_database(server_url: &str, database: &str) {
     }
 }
 
+/// Starts the suite over a fresh database of its own on `server_url`, runs `measure` with it,
+/// stops it, and adds the machine's load average before and after to `measure`'s report.
+pub async fn measured(
+    server_url: &str,
+    measure: impl AsyncFnOnce(&Bench) -> anyhow::Result<serde_json::Value>,
+) -> anyhow::Result<serde_json::Value> {
+    let load_before = load_average();
+    let bench = Bench::start(server_url).await?;
+    let outcome = measure(&bench).await;
+    bench.shutdown().await;
+    let mut report = outcome?;
+    report["load_average"] = serde_json::json!({ "before": load_before, "after": load_average() });
+    Ok(report)
+}
+
 /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
 pub fn load_average() -> Value {
     std::fs::read_to_string("/proc/loadavg")

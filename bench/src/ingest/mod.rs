@@ -14,7 +14,7 @@
 mod cpu;
 mod pgbench;
 
-use crate::harness::{self, Bench, Latencies, load_average, median, round1, round2, round3};
+use crate::harness::{self, Bench, Latencies, median, round1, round2, round3};
 use anyhow::{Context, bail};
 use catan_api::{
     BatchOutcome, CreateApiKey, Event, Role, Round, SubmitResult, SubmitResults, TableSheet,
@@ -72,13 +72,10 @@ pub fn main(options: &Options) -> anyhow::Result<Value> {
 }
 
 async fn run(options: &Options) -> anyhow::Result<Value> {
-    let load_before = load_average();
-    let bench = Bench::start(&options.database_url).await?;
-    let outcome = measure(&bench, options).await;
-    bench.shutdown().await;
-    let mut report = outcome?;
-    report["load_average"] = json!({ "before": load_before, "after": load_average() });
-    Ok(report)
+    harness::measured(&options.database_url, async |bench| {
+        measure(bench, options).await
+    })
+    .await
 }
 
 async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {

@@ -24,7 +24,7 @@ mod freshness;
 mod load;
 mod season;
 
-use crate::harness::{self, Bench, load_average, median, round3};
+use crate::harness::{self, Bench, median, round3};
 use anyhow::{Context, bail};
 use catan_api::CreateEvent;
 use rand::SeedableRng;
@@ -103,13 +103,10 @@ pub fn main(options: &Options) -> anyhow::Result<Value> {
 }
 
 async fn run(options: &Options) -> anyhow::Result<Value> {
-    let load_before = load_average();
-    let bench = Bench::start(&options.database_url).await?;
-    let outcome = measure(&bench, options).await;
-    bench.shutdown().await;
-    let mut report = outcome?;
-    report["load_average"] = json!({ "before": load_before, "after": load_average() });
-    Ok(report)
+    harness::measured(&options.database_url, async |bench| {
+        measure(bench, options).await
+    })
+    .await
 }
 
 async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {

@@ -288,6 +288,7 @@ async fn exercise(lab: &Lab, options: &Options) -> anyhow::Result<Value> {
             pairing: services.url(Owner::Pairing),
             results: services.url(Owner::Results),
             ranking: services.url(Owner::Ranking),
+            web: None,
         }
     };
     let gateway = catan_suite::gateway::start(catan_kit::server::bind("127.0.0.1:0")?, upstreams)?;

@@ -89,6 +89,7 @@ impl Suite {
             pairing: peers.pairing.clone(),
             results: peers.results.clone(),
             ranking: peers.ranking.clone(),
+            web: None,
         };
         let mut suite = Suite {
             gateway: gateway::start(bind(gateway_addr)?, upstreams)?,

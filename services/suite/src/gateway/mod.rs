@@ -32,6 +32,8 @@ pub struct Upstreams {
     pub pairing: String,
     pub results: String,
     pub ranking: String,
+    /// The web app (`services/web`), served at every path no service owns outside `/v1/`.
+    pub web: Option<String>,
 }
 
 impl Upstreams {
@@ -42,6 +44,15 @@ impl Upstreams {
             Owner::Results => &self.results,
             Owner::Ranking => &self.ranking,
         }
+    }
+
+    /// The web app, for a path that is none of the API's: `/v1/`, `/internal/` and
+    /// `/.well-known/` stay the services' (a 404 problem there when none owns it).
+    fn web_for(&self, path: &str) -> Option<&str> {
+        let api = ["/v1", "/internal", "/.well-known"]
+            .iter()
+            .any(|prefix| path == *prefix || path.starts_with(&format!("{prefix}/")));
+        self.web.as_deref().filter(|_| !api)
     }
 }
 

@@ -31,8 +31,12 @@ pub(super) async fn forward(
     upstreams: web::Data<Upstreams>,
     http: web::Data<reqwest::Client>,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(route) = routes.route_of(req.path()) else {
-        return Ok(catan_kit::problem::not_found(req).await);
+    let (base, streams) = match routes.route_of(req.path()) {
+        Some(route) => (upstreams.url(route.owner), route.streams),
+        None => match upstreams.web_for(req.path()) {
+            Some(web) => (web, false),
+            None => return Ok(catan_kit::problem::not_found(req).await),
+        },
     };
     let body = read_body(payload).await?;
     let path_and_query = req
@@ -40,11 +44,11 @@ pub(super) async fn forward(
         .path_and_query()
         .map(|p| p.as_str())
         .unwrap_or("/");
-    let url = format!("{}{}", upstreams.url(route.owner), path_and_query);
+    let url = format!("{base}{path_and_query}");
     let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
         .map_err(ApiError::internal)?;
     let mut upstream = http.request(method, url).body(body);
-    if route.streams {
+    if streams {
         // A server-sent event stream stays open as long as its reader: no overall timeout.
         upstream = upstream.timeout(STREAM_TIMEOUT);
     }

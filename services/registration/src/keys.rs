@@ -21,11 +21,21 @@ pub fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-/// A player's PIN for one event: six digits, short enough to type at the table; wrong tries lock
-/// the sign-in (see `store::pins`).
+/// The characters a PIN is made of: digits and capitals, without those read as one another
+/// (0/O, 1/I/L) and without lower case (l and 1, o and 0). A PIN is read in upper case, so a
+/// player may type it in either.
+pub const PIN_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+/// How many characters a PIN has: 31^8, about 8.5e11 PINs (39 bits).
+pub const PIN_LENGTH: usize = 8;
+
+/// A player's PIN for one event: [`PIN_LENGTH`] characters of [`PIN_ALPHABET`], each drawn
+/// from the thread's CSPRNG (ChaCha, seeded from the operating system).
 pub fn new_pin() -> String {
     use rand::Rng;
-    format!("{:06}", rand::rng().random_range(0..1_000_000))
+    let mut rng = rand::rng();
+    (0..PIN_LENGTH)
+        .map(|_| char::from(PIN_ALPHABET[rng.random_range(0..PIN_ALPHABET.len())]))
+        .collect()
 }
 
 /// A PIN's digest, salted with the event and the player so equal PINs do not look equal.
@@ -33,7 +43,7 @@ pub fn pin_digest(event_id: Uuid, player_id: Uuid, pin: &str) -> Vec<u8> {
     Sha256::new()
         .chain_update(event_id.as_bytes())
         .chain_update(player_id.as_bytes())
-        .chain_update(pin.trim().as_bytes())
+        .chain_update(pin.trim().to_ascii_uppercase().as_bytes())
         .finalize()
         .to_vec()
 }
@@ -229,4 +239,31 @@ pub fn ensure_admin_key(conn: &mut PgConnection, configured: Option<&str>) -> an
         println!("\n  Admin API key (shown once, store it now): {secret}\n");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pins_have_eight_characters_of_an_unambiguous_alphabet() {
+        for confusable in b"0O1IlLo" {
+            assert!(
+                !PIN_ALPHABET.contains(confusable),
+                "{}",
+                char::from(*confusable)
+            );
+        }
+        assert_eq!(PIN_ALPHABET.len(), 31);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            let pin = new_pin();
+            assert_eq!(pin.len(), 8);
+            assert!(pin.bytes().all(|c| PIN_ALPHABET.contains(&c)), "{pin}");
+            seen.extend(pin.bytes());
+            assert!(seen.len() <= PIN_ALPHABET.len());
+        }
+        // 16,000 draws from 31 characters use every one of them.
+        assert_eq!(seen.len(), PIN_ALPHABET.len());
+    }
 }

@@ -36,16 +36,23 @@ enum Command {
         #[arg(long)]
         baseline: bool,
     },
-    /// Draw whole events for every field size in a range; one line per size on stderr.
+    /// Draw whole events for every field size, number of rounds and seed of the ranges; one
+    /// line per (N, R) on stderr, then a summary table. Exits 1 when a field misses its lower
+    /// bound on some seed.
     ClassicSweep {
         #[arg(long)]
         from: usize,
         #[arg(long)]
         to: usize,
-        #[arg(long)]
-        rounds: usize,
+        /// Rounds: `R` or `A..B` (both included).
+        #[arg(long, value_parser = parse_range)]
+        rounds: (u64, u64),
+        /// One seed (ignored when `--seeds` is given).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Seeds: `A..B` (both included).
+        #[arg(long, value_parser = parse_range)]
+        seeds: Option<(u64, u64)>,
     },
     /// Simulate a partner event's Swiss rounds with random results (teams numbered from 0).
     Swiss {
@@ -84,6 +91,23 @@ enum Command {
     Serve(chaos::ServeArgs),
 }
 
+/// `N` or `A..B` (both included, A <= B).
+fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let number = |part: &str| {
+        part.trim()
+            .parse::<u64>()
+            .map_err(|e| format!("{part:?}: {e}"))
+    };
+    let (low, high) = match text.split_once("..") {
+        Some((low, high)) => (number(low)?, number(high.trim_start_matches('='))?),
+        None => (number(text)?, number(text)?),
+    };
+    if low > high {
+        return Err(format!("{text}: the range is empty"));
+    }
+    Ok((low, high))
+}
+
 fn main() {
     let report = match Cli::parse().command {
         Command::Classic {
@@ -98,7 +122,16 @@ fn main() {
             to,
             rounds,
             seed,
-        } => classic::sweep(from, to, rounds, seed),
+            seeds,
+        } => {
+            let rounds = (rounds.0 as usize, rounds.1 as usize);
+            let (report, ok) = classic::sweep(from, to, rounds, seeds.unwrap_or((seed, seed)));
+            if !ok {
+                println!("{report}");
+                std::process::exit(1);
+            }
+            report
+        }
         Command::Swiss {
             teams,
             rounds,

@@ -11,6 +11,7 @@ mod design;
 mod plan;
 mod plan_input;
 pub mod playoff;
+mod repeat_bound;
 pub mod swiss;
 
 #[cfg(test)]
@@ -27,4 +28,5 @@ pub use plan::{
     WEIGHT_REPEAT_SQUARED,
 };
 pub use playoff::draw_playoff_tables;
+pub use repeat_bound::{BoundReason, RepeatBound, repeat_lower_bound};
 pub use swiss::{BYE_POINTS, SwissRound, SwissTeam, pair_swiss};

@@ -339,3 +339,26 @@ fn computed_views(inputs: Inputs, byes: Vec<Uuid>) -> Result<Views, ApiError> {
         as_of,
     })
 }
+
+/// `catan_feed_lag_seconds{feed}`: how long ago the read model last caught up with each feed,
+/// read from the feeds' table at each scrape (every replica shows the same, the shared state).
+pub(crate) fn watch_lag(
+    metrics: &catan_kit::metrics::Metrics,
+    pool: db::PgPool,
+) -> anyhow::Result<()> {
+    let lag = metrics.feed_lag()?;
+    metrics.on_scrape(Arc::new(move || {
+        let mut conn = pool
+            .get_timeout(Duration::from_secs(2))
+            .map_err(|e| e.to_string())?;
+        let now = Utc::now();
+        for feed in store::feed_states(&mut conn).map_err(|e| e.to_string())? {
+            let behind = feed
+                .caught_up_at
+                .map(|at| (now - at).to_std().unwrap_or_default());
+            lag.set(&feed.name, behind, feed.failing_since.is_some());
+        }
+        Ok(())
+    }));
+    Ok(())
+}

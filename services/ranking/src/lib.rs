@@ -36,6 +36,9 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
             cfg.app_data(hub.clone()).app_data(views.clone());
         })
         .await?;
+    if let Some(metrics) = server.metrics() {
+        follow::watch_lag(metrics, state.pool.clone())?;
+    }
     let seasons_due = std::sync::Arc::new(tokio::sync::Notify::new());
     let follower = tokio::spawn(follow::follow(
         state.clone(),

@@ -58,7 +58,17 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());
     })?;
-    let deliverer = webhook_delivery::spawn(pool, settings.webhooks.clone(), http, deliveries_due);
+    let counted = match server.metrics() {
+        Some(metrics) => Some(metrics.webhook_deliveries()?),
+        None => None,
+    };
+    let deliverer = webhook_delivery::spawn(
+        pool,
+        settings.webhooks.clone(),
+        http,
+        deliveries_due,
+        counted,
+    );
     Ok(server.with_background(deliverer))
 }
 

@@ -9,6 +9,7 @@ use crate::schema::registration::{
 use catan_api::{WebhookEventType, WebhookMessage};
 use catan_kit::ApiError;
 use catan_kit::db::{self, PgPool};
+use catan_kit::metrics::{DeliveryOutcome, WebhookDeliveries};
 use catan_kit::webhooks::{
     VettedUrl, WebhookSettings, pg_interval, secret_key, signature, truncate, vet_url,
 };
@@ -95,6 +96,7 @@ pub fn spawn(
     settings: WebhookSettings,
     http: reqwest::Client,
     due: Arc<Notify>,
+    counted: Option<WebhookDeliveries>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         // Deliveries leased by a replica that stopped mid-try would wait out their lease (a
@@ -115,7 +117,7 @@ pub fn spawn(
             tracing::warn!(error = %e.chain(), "could not make the waiting deliveries due");
         }
         loop {
-            match deliver_due(&pool, &http, &settings).await {
+            match deliver_due(&pool, &http, &settings, counted.as_ref()).await {
                 // A full batch: more may be due at once.
                 Ok(n) if i64::try_from(n).is_ok_and(|n| n == BATCH) => continue,
                 Ok(_) => {}
@@ -164,13 +166,18 @@ async fn deliver_due(
     pool: &PgPool,
     http: &reqwest::Client,
     settings: &WebhookSettings,
+    counted: Option<&WebhookDeliveries>,
 ) -> Result<usize, ApiError> {
     let lease = settings.timeout * 2 + Duration::from_secs(30);
     let due = db::transaction(pool, move |conn| claim(conn, lease)).await?;
     let claimed = due.len();
     let tries = due.into_iter().map(|delivery| async move {
         let outcome = send(http, settings, &delivery).await;
-        record(pool, settings, &delivery, outcome).await
+        let counted_as = record(pool, settings, &delivery, outcome).await?;
+        if let Some(counted) = counted {
+            counted.count(counted_as);
+        }
+        Ok::<_, ApiError>(())
     });
     for result in futures_util::future::join_all(tries).await {
         result?;
@@ -265,7 +272,7 @@ async fn record(
     settings: &WebhookSettings,
     delivery: &DueDelivery,
     outcome: Outcome,
-) -> Result<(), ApiError> {
+) -> Result<DeliveryOutcome, ApiError> {
     let id = delivery.id;
     let attempts = delivery.attempts;
     // Never negative: the claim counts the tries up from 0.
@@ -331,5 +338,10 @@ async fn record(
         .execute(conn)?;
         Ok(())
     })
-    .await
+    .await?;
+    Ok(match (delivered, exhausted) {
+        (true, _) => DeliveryOutcome::Delivered,
+        (false, true) => DeliveryOutcome::Failed,
+        (false, false) => DeliveryOutcome::Retry,
+    })
 }

@@ -7,6 +7,7 @@ pub mod conditional;
 pub mod db;
 pub mod feed;
 pub mod idempotency;
+pub mod metrics;
 pub mod optional_body;
 pub mod pagination;
 pub mod path;

@@ -34,7 +34,8 @@ pub fn common(cfg: &mut web::ServiceConfig) {
         .app_data(crate::problem::path_config())
         .app_data(crate::problem::query_config())
         .app_data(web::PayloadConfig::new(BODY_LIMIT_BYTES))
-        .route("/health", web::get().to(health));
+        .route("/health", web::get().to(health))
+        .route("/metrics", web::get().to(crate::metrics::scrape));
 }
 
 async fn health() -> HttpResponse {
@@ -48,6 +49,8 @@ pub struct RunningServer {
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     /// The service's background tasks (the webhook outbox relay): they stop with it.
     background: Vec<tokio::task::JoinHandle<()>>,
+    /// What `/metrics` serves (a server made by [`serve`] has them).
+    metrics: Option<crate::metrics::Metrics>,
 }
 
 impl RunningServer {
@@ -60,7 +63,13 @@ impl RunningServer {
             handle,
             task,
             background: Vec::new(),
+            metrics: None,
         }
+    }
+
+    /// The service's metrics, for its background tasks to record into.
+    pub fn metrics(&self) -> Option<&crate::metrics::Metrics> {
+        self.metrics.as_ref()
     }
 
     /// Ties a background task to the server: stopping the server aborts it.
@@ -105,6 +114,8 @@ where
         settings.rate_limit.per_second,
         settings.rate_limit.burst,
     ));
+    let metrics = crate::metrics::Metrics::new(service).map_err(std::io::Error::other)?;
+    let metrics_data = web::Data::new(metrics.clone());
     let routes = web::Data::new(RouteTable::of(
         &actix_web::App::new()
             .into_utoipa_app()
@@ -120,7 +131,9 @@ where
             .configure(common)
             .app_data(routes.clone())
             .app_data(limiter.clone())
+            .app_data(metrics_data.clone())
             .default_service(web::to(no_route))
+            .wrap(actix_web::middleware::from_fn(crate::metrics::record))
             .wrap(actix_web::middleware::from_fn(
                 crate::telemetry::propagate_request_id,
             ))
@@ -132,7 +145,9 @@ where
     .listen(listener)?
     .run();
     tracing::info!(%addr, service, "listening");
-    Ok(RunningServer::spawn(server, addr))
+    let mut running = RunningServer::spawn(server, addr);
+    running.metrics = Some(metrics);
+    Ok(running)
 }
 
 /// The service's routes, from its OpenAPI document: which methods each path template takes.

@@ -108,19 +108,31 @@ impl Service {
         F: Fn(&mut ServiceConfig) + Send + Clone + 'static,
     {
         let routes = self.routes;
+        let db_pool = pool;
         let pool = web::Data::new(pool.clone());
         // A service with an outbox serves its dead relay events to registration.
         let outbox = self
             .relays_outbox
             .then(|| (self.name, settings.webhooks.internal_key.clone()));
-        server::serve(listener, self.name, settings, move |cfg| {
+        let server = server::serve(listener, self.name, settings, move |cfg| {
             cfg.app_data(pool.clone());
             data(cfg);
             routes(cfg);
             if let Some((service, internal_key)) = &outbox {
                 internal_routes(cfg, service, internal_key.clone());
             }
-        })
+        })?;
+        if let Some(metrics) = server.metrics() {
+            metrics
+                .watch_pool(db_pool.clone())
+                .map_err(std::io::Error::other)?;
+            if self.relays_outbox {
+                metrics
+                    .watch_outbox(db_pool.clone())
+                    .map_err(std::io::Error::other)?;
+            }
+        }
+        Ok(server)
     }
 }
 

@@ -153,6 +153,8 @@ mod tests {
             Some(Owner::Registration)
         );
         assert_eq!(owner_of("/internal/webhook-events"), None);
+        // Only the cluster's Prometheus reads a service's metrics.
+        assert_eq!(owner_of("/metrics"), None);
         assert_eq!(owner_of("/nothing"), None);
     }
 

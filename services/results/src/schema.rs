@@ -9,6 +9,7 @@ pub mod results {
             version -> Int4,
             player_id -> Uuid,
             confirmed_at -> Timestamptz,
+            on_behalf_by -> Nullable<Uuid>,
         }
     }
 

@@ -1,7 +1,10 @@
 //! The results schema: current results, their versions, and the change feed.
 
 use crate::schema::results::{confirmations, disputes, result_versions, results};
-use catan_api::{Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult, TeamScore};
+use catan_api::{
+    DirectorConfirmation, Dispute, OutcomeKind, ResultStatus, ScoreRecorded, Stage, TableResult,
+    TeamScore,
+};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use catan_kit::feed::{self, Cursor};
@@ -93,6 +96,7 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         // Filled in by `annotate`.
         status: ResultStatus::Posted,
         confirmed_by: Vec::new(),
+        confirmed_by_director: Vec::new(),
         disputes: Vec::new(),
         recorded_at,
         recorded_by,
@@ -410,6 +414,7 @@ fn first_version(new: &NewVersion, recorded_at: DateTime<Utc>) -> TableResult {
         teams: new.sheet.teams.clone(),
         status: ResultStatus::Posted,
         confirmed_by: Vec::new(),
+        confirmed_by_director: Vec::new(),
         disputes: Vec::new(),
         recorded_at,
         recorded_by: new.recorded_by,
@@ -434,7 +439,8 @@ pub fn annotate(
     rounds.sort_unstable();
     rounds.dedup();
     type Table = (Uuid, i32, i32);
-    let confirmed: Vec<(Uuid, i32, i32, i32, Uuid)> = confirmations::table
+    type ConfirmationRow = (Uuid, i32, i32, i32, Uuid, DateTime<Utc>, Option<Uuid>);
+    let confirmed: Vec<ConfirmationRow> = confirmations::table
         .filter(confirmations::event_id.eq_any(&events))
         .filter(confirmations::round.eq_any(&rounds))
         .select((
@@ -443,15 +449,26 @@ pub fn annotate(
             confirmations::table_number,
             confirmations::version,
             confirmations::player_id,
+            confirmations::confirmed_at,
+            confirmations::on_behalf_by,
         ))
         .order(confirmations::confirmed_at)
         .load(conn)?;
     let mut confirmed_by: HashMap<(Table, i32), Vec<Uuid>> = HashMap::new();
-    for (event, round, table, version, player) in confirmed {
-        confirmed_by
-            .entry(((event, round, table), version))
-            .or_default()
-            .push(player);
+    let mut by_director: HashMap<(Table, i32), Vec<DirectorConfirmation>> = HashMap::new();
+    for (event, round, table, version, player, confirmed_at, on_behalf_by) in confirmed {
+        let at = ((event, round, table), version);
+        confirmed_by.entry(at).or_default().push(player);
+        if let Some(by) = on_behalf_by {
+            by_director
+                .entry(at)
+                .or_default()
+                .push(DirectorConfirmation {
+                    player_id: player,
+                    by,
+                    confirmed_at,
+                });
+        }
     }
     type DisputeRow = (
         Uuid,
@@ -494,6 +511,9 @@ pub fn annotate(
     for result in &mut results {
         let table = (result.event_id, result.round as i32, result.table as i32);
         result.confirmed_by = confirmed_by
+            .remove(&(table, result.version as i32))
+            .unwrap_or_default();
+        result.confirmed_by_director = by_director
             .remove(&(table, result.version as i32))
             .unwrap_or_default();
         result.disputes = disputes_of.get(&table).cloned().unwrap_or_default();
@@ -542,12 +562,15 @@ pub fn touch(
     Ok(())
 }
 
-/// Records `player`'s confirmation of `version` of a table's result; whether it is new.
+/// Records `player`'s confirmation of `version` of a table's result, made by the director's API
+/// key `on_behalf_by` when he made it for the player; whether it is new (a player who confirmed
+/// already stays confirmed as he was).
 pub fn confirm(
     conn: &mut PgConnection,
     (event_id, round, table): (Uuid, u32, u32),
     version: u32,
     player: Uuid,
+    on_behalf_by: Option<Uuid>,
 ) -> Result<bool, ApiError> {
     let added = diesel::insert_into(confirmations::table)
         .values((
@@ -556,6 +579,7 @@ pub fn confirm(
             confirmations::table_number.eq(table as i32),
             confirmations::version.eq(version as i32),
             confirmations::player_id.eq(player),
+            confirmations::on_behalf_by.eq(on_behalf_by),
         ))
         .on_conflict_do_nothing()
         .execute(conn)?;

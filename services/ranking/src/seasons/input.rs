@@ -217,6 +217,7 @@ mod tests {
             teams: Vec::new(),
             status: ResultStatus::Posted,
             confirmed_by: Vec::new(),
+            confirmed_by_director: Vec::new(),
             disputes: Vec::new(),
             recorded_at: Utc::now(),
             recorded_by: id(0xAA),

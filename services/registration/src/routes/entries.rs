@@ -5,7 +5,9 @@ use crate::store;
 use crate::validate::{refuse_foreign, valid_name};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, Problem, Role};
+use catan_api::{
+    CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, PlayerPin, Problem, Role,
+};
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::ErrorCode;
@@ -16,8 +18,19 @@ use uuid::Uuid;
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_entry)
         .service(list_entries)
-        .service(drop_entry);
+        .service(drop_entry)
+        .service(reissue_pin);
 }
+
+/// What a retry of an entry with its `Idempotency-Key` is told: the PINs are not kept for
+/// replays.
+const ENTRY_SHOWN_ONCE: &str = "an entry was already made with this Idempotency-Key, and its \
+                                PINs were shown once; GET /v1/events/{event_id}/entries shows \
+                                the entry, and POST /v1/events/{event_id}/players/{player_id}/pin \
+                                gives a player a new PIN";
+/// What a retry of a PIN's reissue with its `Idempotency-Key` is told.
+const PIN_SHOWN_ONCE: &str = "a PIN was already reissued with this Idempotency-Key, and it was \
+                              shown once; reissue again (with another key) for a new one";
 
 /// Who an entry request enters: (team name, players), checked against the event's format.
 fn entrants(
@@ -91,21 +104,24 @@ fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<
         )));
     }
     let entry = store::entries::insert(conn, event_id, team_name, &members)?;
-    Reply::new(StatusCode::CREATED, &entry)
+    // The PINs are shown now only: the key keeps a refusal for retries, never the PINs.
+    Ok(Reply::new(StatusCode::CREATED, &entry)?.shown_once(ENTRY_SHOWN_ONCE))
 }
 
 /// Enters a player (classic) or a team of two (partner) into the event (the event's director).
 /// An entry made after a round was drawn joins from the next round. A player plays for one
-/// entry of an event.
+/// entry of an event. The answer shows each player's PIN once: a retry with the same
+/// `Idempotency-Key` is 409, as the PINs are not kept for replays (the director reissues a PIN
+/// with `POST /v1/events/{event_id}/players/{player_id}/pin`).
 #[utoipa::path(
     tag = "registration",
     params(("event_id" = Uuid, Path)),
     request_body = CreateEntry,
     security(("bearer" = [])),
     responses(
-        (status = 201, body = Entry),
+        (status = 201, description = "Entered; each player's PIN is shown only now", body = Entry),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A player is already entered in this event", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A player is already entered in this event, or this Idempotency-Key made an entry before (its PINs were shown once)", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -179,6 +195,38 @@ async fn drop_entry(
                 ));
             }
             Reply::new(StatusCode::OK, &entry)
+        })
+        .await
+}
+
+/// Gives the player a new PIN for the event (the event's director, or the admin), e.g. for a
+/// player who lost his: the old PIN stops working at once. The answer shows the PIN once; a retry
+/// with the same `Idempotency-Key` is 409, as the PIN is not kept for replays.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path), ("player_id" = Uuid, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The player's new PIN, shown only now", body = PlayerPin),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the event's director or the admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The player has no entry in this event", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "This Idempotency-Key reissued a PIN before (it was shown once)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/players/{player_id}/pin")]
+async fn reissue_pin(
+    write: IdempotentWrite<()>,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, player_id) = path.into_inner();
+    write.require_event(event_id, &[Role::Director])?;
+    write
+        .write(move |conn| {
+            store::events::load(conn, event_id)?;
+            let pin = store::entries::reissue_pin(conn, event_id, player_id)?;
+            tracing::info!(event = %event_id, player = %player_id, "PIN reissued");
+            Ok(Reply::new(StatusCode::OK, &pin)?.shown_once(PIN_SHOWN_ONCE))
         })
         .await
 }

@@ -203,3 +203,26 @@ pub fn end(
     .execute(conn)?;
     Ok(changed > 0)
 }
+
+/// Gives the player a new PIN for the event, which replaces his old one at once (the old one
+/// stops signing in with this commit); 404 when he has no entry in the event.
+pub fn reissue_pin(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    player_id: Uuid,
+) -> Result<PlayerPin, ApiError> {
+    let pin = new_pin();
+    let changed = diesel::update(
+        entry_players::table
+            .filter(entry_players::event_id.eq(event_id))
+            .filter(entry_players::player_id.eq(player_id)),
+    )
+    .set(entry_players::pin_sha256.eq(pin_digest(event_id, player_id, &pin)))
+    .execute(conn)?;
+    if changed == 0 {
+        return Err(ApiError::NotFound(format!(
+            "player {player_id} has no entry in this event"
+        )));
+    }
+    Ok(PlayerPin { player_id, pin })
+}

@@ -4,9 +4,10 @@
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
-use catan_api::{DisputeResult, Problem, Role, TableResult};
+use catan_api::{ConfirmResult, DisputeResult, Problem, Role, TableResult};
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::Reply;
+use catan_kit::optional_body::OptionalBody;
 use catan_kit::path::Ordinal;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite};
@@ -32,6 +33,39 @@ fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
     Ok(claims.sub)
 }
 
+/// Who a confirmation is for, and the director's API key when he makes it for that player: a
+/// player signed in for the event confirms for himself (naming no one else); the event's
+/// director, or the admin, names the seated player he confirms for.
+fn confirmer(
+    principal: &Principal,
+    event_id: Uuid,
+    named: Option<Uuid>,
+) -> Result<(Uuid, Option<Uuid>), ApiError> {
+    match principal.role() {
+        Role::Player => {
+            let player = player_of(principal, event_id)?;
+            match named {
+                Some(other) if other != player => Err(ApiError::Forbidden(
+                    "a player confirms for himself only; the director confirms for another".into(),
+                )),
+                _ => Ok((player, None)),
+            }
+        }
+        Role::Director | Role::Admin => {
+            principal.require_event(event_id, &[Role::Director])?;
+            let player = named.ok_or_else(|| {
+                ApiError::field(
+                    "player_id",
+                    ErrorCode::Required,
+                    "the director names the player he confirms for",
+                )
+            })?;
+            Ok((player, Some(principal.key_id())))
+        }
+        _ => player_of(principal, event_id).map(|player| (player, None)),
+    }
+}
+
 /// What `player` signs on a table's current result, which the player must have played in:
 /// `record` stores it for the result's version and says whether it is new (a new signature moves
 /// the result up the change feed). Answers the result as it is now, and whether it was new.
@@ -46,7 +80,7 @@ fn sign(
     })?;
     if !recorded.scores.iter().any(|s| s.player_id == player) {
         return Err(ApiError::Forbidden(format!(
-            "you did not play at table {table} of round {round}"
+            "player {player} did not play at table {table} of round {round}"
         )));
     }
     let added = record(conn, recorded.version)?;
@@ -59,29 +93,34 @@ fn sign(
 }
 
 /// The signed-in player confirms the table's current result, as signing the results sheet.
-/// Once every seated player has confirmed, the table's status is `confirmed`.
+/// Once every seated player has confirmed, the table's status is `confirmed`. The event's
+/// director (or the admin) may confirm for a seated player, e.g. one who cannot sign in, by
+/// naming him (`{"player_id": ...}`): the player counts as confirmed, and the result (and its
+/// history) lists the confirmation in `confirmed_by_director` with the director's key.
 #[utoipa::path(
     tag = "results",
     params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
+    request_body(content = Option<ConfirmResult>, description = "Optional: the player the director confirms for"),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The result with its confirmations and status", body = TableResult),
-        (status = 403, description = "Not a player of this table signed in for this event", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this table signed in for this event (or naming another player), nor the event's director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A director's confirmation names no player", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm")]
 async fn confirm_result(
-    write: IdempotentWrite<()>,
+    write: IdempotentWrite<OptionalBody<ConfirmResult>>,
     path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
     let at = (event_id, round, table);
-    let player = player_of(write.principal(), at.0)?;
+    let (player, on_behalf_by) = confirmer(write.principal(), at.0, write.body().0.player_id)?;
     write
         .write(move |conn| {
             let (result, added) = sign(conn, at, player, |conn, version| {
-                store::confirm(conn, at, version, player)
+                store::confirm(conn, at, version, player, on_behalf_by)
             })?;
             if added {
                 crate::webhook_events::enqueue_all(

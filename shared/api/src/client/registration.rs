@@ -52,6 +52,11 @@ impl ApiClient {
         self.post("/v1/events", body).await
     }
 
+    /// Every region (all pages).
+    pub async fn regions(&self) -> ClientResult<Vec<Region>> {
+        self.all_pages("/v1/regions").await
+    }
+
     pub async fn region(&self, region_id: Uuid) -> ClientResult<Region> {
         self.get(&format!("/v1/regions/{region_id}")).await
     }
@@ -135,6 +140,16 @@ impl ApiClient {
     pub async fn entries(&self, event_id: Uuid) -> ClientResult<Vec<Entry>> {
         self.all_pages(&format!("/v1/events/{event_id}/entries"))
             .await
+    }
+
+    /// A new PIN for the player in the event (its director or the admin); the old one stops
+    /// working.
+    pub async fn reissue_pin(&self, event_id: Uuid, player_id: Uuid) -> ClientResult<PlayerPin> {
+        self.post(
+            &format!("/v1/events/{event_id}/players/{player_id}/pin"),
+            &serde_json::json!({}),
+        )
+        .await
     }
 
     pub async fn drop_entry(

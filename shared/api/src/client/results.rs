@@ -104,6 +104,21 @@ impl ApiClient {
         self.post(&path, &serde_json::json!({})).await
     }
 
+    /// The event's director (or the admin) confirms a table's current result for a seated player.
+    pub async fn confirm_result_for(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+        player_id: Uuid,
+    ) -> ClientResult<TableResult> {
+        let path = table_path(event_id, round, table, "result/confirm");
+        let body = ConfirmResult {
+            player_id: Some(player_id),
+        };
+        self.post(&path, &body).await
+    }
+
     /// The signed-in player disputes a table's current result.
     pub async fn dispute_result(
         &self,

@@ -95,6 +95,27 @@ pub struct Dispute {
     pub resolved_by_version: Option<u32>,
 }
 
+/// A confirmation a director (or the admin) made for a seated player, e.g. one who cannot sign in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DirectorConfirmation {
+    /// The player confirmed for (also in `confirmed_by`).
+    pub player_id: Uuid,
+    /// The director's API key.
+    pub by: Uuid,
+    pub confirmed_at: DateTime<Utc>,
+}
+
+/// What a confirmation may say: nothing for a player confirming for himself (no body, or `{}`);
+/// the director names the seated player he confirms for.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001"}))]
+pub struct ConfirmResult {
+    /// The seated player the event's director (or the admin) confirms for; a player's own token
+    /// leaves it out or names himself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<Uuid>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"reason": "I had 8 VP, not 7"}))]
 pub struct DisputeResult {
@@ -125,6 +146,10 @@ pub struct TableResult {
     pub status: ResultStatus,
     /// The players who confirmed this version.
     pub confirmed_by: Vec<Uuid>,
+    /// Those of this version's confirmations that the director made for a player, and who made
+    /// them (the player also counts in `confirmed_by`).
+    #[serde(default)]
+    pub confirmed_by_director: Vec<DirectorConfirmation>,
     /// Disputes of this result, open and resolved.
     pub disputes: Vec<Dispute>,
     pub recorded_at: DateTime<Utc>,

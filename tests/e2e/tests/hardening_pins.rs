@@ -1,0 +1,257 @@
+//! Issue 10, items 1 and 7: the director reissues a player's PIN and confirms a result on his
+//! behalf; PINs are 8 characters of an unambiguous alphabet, never kept in a stored idempotent
+//! reply, and their digests are keyed with a server secret; expired idempotency records are
+//! purged.
+
+use catan_api::{CreateEntry, CreateEvent, PlayerPin, ResultStatus, Role, StandingsCount};
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{assert_refused, new_key, seated, spawn_suite, won_by_first};
+use uuid::Uuid;
+
+/// The characters a PIN may have.
+const PIN_ALPHABET: &str = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+fn is_a_pin(pin: &str) -> bool {
+    pin.len() == 8 && pin.chars().all(|c| PIN_ALPHABET.contains(c))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_the_director_reissues_a_pin_and_the_old_one_stops_working() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(2, Some(1)).await;
+    let other = ts.classic_event(1, Some(1)).await;
+    let event = fx.event.id;
+    let old = fx.entries[0].pins.as_ref().expect("pins")[0].clone();
+    assert!(is_a_pin(&old.pin), "{}", old.pin);
+    let player = old.player_id;
+    ts.anonymous
+        .player_token(event, player, &old.pin.to_lowercase())
+        .await
+        .expect("a PIN typed in lower case signs in");
+
+    let path = format!("/v1/events/{event}/players/{player}/pin");
+    let reissue = |token: &str, key: &str| {
+        ts.http(Method::POST, &path)
+            .token(token)
+            .header("Idempotency-Key", key)
+    };
+    // Only the event's director, or the admin.
+    let scorer = ts
+        .admin
+        .create_api_key(&new_key("Table app", Role::Scorer, Some(vec![event])))
+        .await
+        .expect("a scorer key");
+    let scorer = ts.token(&scorer.api_key).await;
+    reissue(&scorer, "by-scorer")
+        .send()
+        .await
+        .assert_problem(StatusCode::FORBIDDEN);
+    let other_director = ts.token(&other.director_key).await;
+    reissue(&other_director, "by-another")
+        .send()
+        .await
+        .assert_problem(StatusCode::FORBIDDEN);
+    ts.http(Method::POST, &path)
+        .send()
+        .await
+        .assert_problem(StatusCode::UNAUTHORIZED);
+
+    let director = ts.token(&fx.director_key).await;
+    let first = reissue(&director, "pin-again").send().await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let new: PlayerPin = first.json();
+    assert_eq!(new.player_id, player);
+    assert!(is_a_pin(&new.pin), "{}", new.pin);
+    assert_ne!(new.pin, old.pin);
+    assert_refused(
+        ts.anonymous.player_token(event, player, &old.pin).await,
+        401,
+        "the old PIN stops working at once",
+    );
+    ts.anonymous
+        .player_token(event, player, &new.pin)
+        .await
+        .expect("the new PIN signs in");
+
+    // A retry with the key is told the PIN was shown once, and reissues nothing.
+    let retried = reissue(&director, "pin-again").send().await;
+    retried.assert_problem(StatusCode::CONFLICT);
+    assert!(retried.text.contains("shown once"), "{}", retried.text);
+    assert!(!retried.text.contains(&new.pin));
+    ts.anonymous
+        .player_token(event, player, &new.pin)
+        .await
+        .expect("the retry changed nothing");
+
+    // The admin may too; the other player's PIN is untouched.
+    let by_admin = ts.admin.reissue_pin(event, player).await.expect("admin");
+    assert!(is_a_pin(&by_admin.pin));
+    let untouched = &fx.entries[1].pins.as_ref().expect("pins")[0];
+    ts.anonymous
+        .player_token(event, untouched.player_id, &untouched.pin)
+        .await
+        .expect("another player's PIN still works");
+    // Someone with no entry in the event.
+    let outsider = other.entries[0].player_ids[0];
+    assert_refused(
+        ts.admin.reissue_pin(event, outsider).await,
+        404,
+        "no entry here",
+    );
+    assert_refused(
+        ts.admin.reissue_pin(event, Uuid::new_v4()).await,
+        404,
+        "no such player",
+    );
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_the_director_confirms_a_result_on_a_players_behalf() {
+    let ts = spawn_suite().await;
+    let body = CreateEvent {
+        qualifying_rounds: Some(1),
+        standings_count: Some(StandingsCount::Confirmed),
+        ..CreateEvent::classic("Confirmed-only open")
+    };
+    let fx = ts.classic_event_as(&body, 4).await;
+    let event = fx.event.id;
+    let round = fx.draw().await;
+    let table = &round.tables[0];
+    let players = seated(table);
+    fx.submit(1, table.number, &won_by_first(&players, &[10, 7, 5, 3]))
+        .await;
+    let pin_of = |player: Uuid| {
+        fx.entries
+            .iter()
+            .flat_map(|e| e.pins.clone().unwrap_or_default())
+            .find(|p| p.player_id == player)
+            .expect("a PIN")
+            .pin
+    };
+    // Three players sign themselves.
+    for player in &players[..3] {
+        ts.player_client(event, *player, &pin_of(*player))
+            .await
+            .confirm_result(event, 1, table.number)
+            .await
+            .expect("confirm");
+    }
+    let missing = players[3];
+    // Neither a scorer nor another player confirms for him; a director names whom.
+    assert_refused(
+        fx.scorer
+            .confirm_result_for(event, 1, table.number, missing)
+            .await,
+        403,
+        "a scorer",
+    );
+    let first = ts
+        .player_client(event, players[0], &pin_of(players[0]))
+        .await;
+    assert_refused(
+        first
+            .confirm_result_for(event, 1, table.number, missing)
+            .await,
+        403,
+        "a player for another",
+    );
+    assert_refused(
+        fx.director.confirm_result(event, 1, table.number).await,
+        422,
+        "the director names the player",
+    );
+    let outsider = Uuid::new_v4();
+    assert_refused(
+        fx.director
+            .confirm_result_for(event, 1, table.number, outsider)
+            .await,
+        403,
+        "not at this table",
+    );
+
+    let second = ts
+        .admin
+        .create_api_key(&new_key("Head judge", Role::Director, Some(vec![event])))
+        .await
+        .expect("a second director key");
+    let confirmed = ts
+        .client_for(&second.api_key)
+        .await
+        .confirm_result_for(event, 1, table.number, missing)
+        .await
+        .expect("the director confirms for the fourth player");
+    assert_eq!(confirmed.status, ResultStatus::Confirmed);
+    assert!(confirmed.confirmed_by.contains(&missing));
+    assert_eq!(confirmed.confirmed_by_director.len(), 1);
+    let by_director = &confirmed.confirmed_by_director[0];
+    assert_eq!(by_director.player_id, missing);
+    assert_eq!(by_director.by, second.id, "the director's key");
+
+    // The history says so for that version; the standings count the result.
+    let history = ts
+        .anonymous
+        .result_history(event, 1, table.number)
+        .await
+        .expect("history");
+    let v1 = &history.items[0];
+    assert_eq!(v1.confirmed_by.len(), 4);
+    assert_eq!(v1.confirmed_by_director, confirmed.confirmed_by_director);
+    assert_eq!(ts.standings(event).await.results_counted, 1);
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item7_no_pin_is_kept_in_a_stored_idempotent_reply() {
+    let ts = spawn_suite().await;
+    let fx = ts
+        .event(&CreateEvent::classic("Replayed entries open"))
+        .await;
+    let player = ts.players(&fx, 1).await[0];
+    let director = ts.token(&fx.director_key).await;
+    let path = format!("/v1/events/{}/entries", fx.event.id);
+    let enter = || {
+        ts.http(Method::POST, &path)
+            .token(&director)
+            .header("Idempotency-Key", "enter-once")
+            .json(&CreateEntry::player(player))
+    };
+    let first = enter().send().await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let entry: catan_api::Entry = first.json();
+    let pin = entry.pins.expect("the PINs come with the entry")[0]
+        .pin
+        .clone();
+
+    let retried = enter().send().await;
+    retried.assert_problem(StatusCode::CONFLICT);
+    assert!(retried.text.contains("shown once"), "{}", retried.text);
+    assert!(!retried.text.contains(&pin), "{}", retried.text);
+    let entries = "SELECT count(*) AS n FROM registration.entries";
+    assert_eq!(ts.count(entries), 1, "the retry entered no one");
+
+    // A reissued PIN is not kept either.
+    let reissued = ts
+        .http(
+            Method::POST,
+            &format!("/v1/events/{}/players/{player}/pin", fx.event.id),
+        )
+        .token(&director)
+        .header("Idempotency-Key", "reissue-once")
+        .send()
+        .await;
+    assert_eq!(reissued.status, StatusCode::OK, "{}", reissued.text);
+    let new: PlayerPin = reissued.json();
+
+    let kept = "SELECT count(*) AS n FROM registration.idempotency_keys \
+                WHERE key IN ('enter-once', 'reissue-once')";
+    assert_eq!(ts.count(kept), 2, "both keys are remembered");
+    for secret in [&pin, &new.pin] {
+        let with_pin = format!(
+            "SELECT count(*) AS n FROM registration.idempotency_keys \
+             WHERE response::text LIKE '%{secret}%' OR response::text LIKE '%\"pins\"%'"
+        );
+        assert_eq!(ts.count(&with_pin), 0, "no PIN in a stored reply");
+    }
+    ts.shutdown().await;
+}

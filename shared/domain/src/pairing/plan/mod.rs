@@ -18,6 +18,7 @@
 mod bound;
 mod late_acceptance;
 mod layout;
+mod portfolio;
 mod search;
 mod start;
 mod tabu;
@@ -72,6 +73,27 @@ fn tabu_budget(input: &PlanInput) -> (u64, usize) {
 
 pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
     let layout = Layout::new(input.sizes);
+    let slots = match portfolio::plan(input, &layout) {
+        Some(slots) => slots,
+        None => search(input, &layout).0,
+    };
+    let rounds = slots
+        .iter()
+        .map(|order| {
+            layout
+                .table_start
+                .iter()
+                .zip(&layout.table_size)
+                .map(|(&start, &size)| order[start..start + size].to_vec())
+                .collect()
+        })
+        .collect();
+    Plan { rounds }
+}
+
+/// The seed's own search: starts (the construction first), hill climbs and tabu searches until
+/// the lower bound or the budgets; the best slot orders found and their cost.
+fn search(input: &PlanInput, layout: &Layout) -> (Vec<Vec<u32>>, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(input.seed);
     let (iterations, patience, restarts) = iteration_budget(input);
     let (tabu_iterations, tabu_restarts) = tabu_budget(input);
@@ -85,18 +107,18 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
             Vec::new()
         };
         let mut start = random_layout(input, constructed, &mut rng);
-        reseat(input, &layout, &mut start);
-        let mut search = Search::new(input, &layout, start);
+        reseat(input, layout, &mut start);
+        let mut search = Search::new(input, layout, start);
         let mut found = search.run(iterations, patience, &mut rng);
         if found.1 > lower_bound && tabu_iterations > 0 {
-            let mut search = Search::new(input, &layout, found.0.clone());
+            let mut search = Search::new(input, layout, found.0.clone());
             let polished = search.tabu(tabu_iterations, &mut rng);
             if polished.1 < found.1 {
                 found = polished;
             }
         }
-        reseat(input, &layout, &mut found.0);
-        found.1 = Search::new(input, &layout, found.0.clone()).cost();
+        reseat(input, layout, &mut found.0);
+        found.1 = Search::new(input, layout, found.0.clone()).cost();
         found
     };
     // The first start always runs, so there is always a best plan.
@@ -114,17 +136,5 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
             best = found;
         }
     }
-    let (slots, _) = best;
-    let rounds = slots
-        .iter()
-        .map(|order| {
-            layout
-                .table_start
-                .iter()
-                .zip(&layout.table_size)
-                .map(|(&start, &size)| order[start..start + size].to_vec())
-                .collect()
-        })
-        .collect();
-    Plan { rounds }
+    best
 }

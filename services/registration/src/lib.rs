@@ -39,6 +39,7 @@ pub(crate) struct State {
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
     let pool = SERVICE.database(&settings).await?;
+    let purge = catan_kit::idempotency::spawn_purge(pool.clone());
     let keys = open_keys(&pool, &settings).await?;
     let ring = keys.clone();
     let verifier = web::Data::new(Verifier::local(move || {
@@ -69,7 +70,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         deliveries_due,
         counted,
     );
-    Ok(server.with_background(deliverer))
+    Ok(server.with_background(deliverer).with_background(purge))
 }
 
 /// The token signing keys (a first one made if there is none), after making sure an admin key

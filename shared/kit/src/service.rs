@@ -170,11 +170,13 @@ impl Service {
             peers: Peers::of(&settings.peers),
         });
         let handlers_state = state.clone();
-        let server = self.serve(listener, &settings, &pool, move |cfg| {
-            cfg.app_data(handlers_state.clone())
-                .app_data(verifier.clone());
-            data(cfg);
-        })?;
+        let server = self
+            .serve(listener, &settings, &pool, move |cfg| {
+                cfg.app_data(handlers_state.clone())
+                    .app_data(verifier.clone());
+                data(cfg);
+            })?
+            .with_background(crate::idempotency::spawn_purge(pool.clone()));
         let server = if self.relays_outbox {
             let registration = &settings.peers.registration;
             server.with_background(spawn_relay(pool, registration, settings.webhooks))

@@ -5,7 +5,8 @@
 
 use catan_api::{CreateEntry, CreateEvent, PlayerPin, ResultStatus, Role, StandingsCount};
 use catan_e2e::http::{Method, StatusCode};
-use catan_e2e::{assert_refused, new_key, seated, spawn_suite, won_by_first};
+use catan_e2e::{assert_refused, eventually, new_key, seated, spawn_suite, won_by_first};
+use catan_suite::Owner;
 use uuid::Uuid;
 
 /// The characters a PIN may have.
@@ -252,6 +253,55 @@ async fn item7_no_pin_is_kept_in_a_stored_idempotent_reply() {
              WHERE response::text LIKE '%{secret}%' OR response::text LIKE '%\"pins\"%'"
         );
         assert_eq!(ts.count(&with_pin), 0, "no PIN in a stored reply");
+    }
+    ts.shutdown().await;
+}
+
+/// Stores `expired` records 25 hours old and one an hour old in `schema`'s idempotency table.
+fn remember_keys(ts: &catan_e2e::TestSuite, schema: &str, expired: i64) {
+    let inserted = ts.count(&format!(
+        "WITH kept AS (
+             INSERT INTO {schema}.idempotency_keys
+                 (api_key_id, key, request_hash, status, response, created_at)
+             SELECT gen_random_uuid(), 'old-' || n, '\\x00'::bytea, 201, '{{\"body\": {{}}}}'::jsonb,
+                    now() - interval '25 hours' - n * interval '1 second'
+             FROM generate_series(1, {expired}) AS n
+             UNION ALL
+             SELECT gen_random_uuid(), 'recent', '\\x00'::bytea, 201, '{{\"body\": {{}}}}'::jsonb,
+                    now() - interval '1 hour'
+             RETURNING 1)
+         SELECT count(*) AS n FROM kept"
+    ));
+    assert_eq!(inserted, expired + 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item7_every_service_purges_expired_idempotency_records() {
+    let mut ts = spawn_suite().await;
+    // More than one batch (1000) in results, a few in each other service.
+    remember_keys(&ts, "results", 2500);
+    for schema in ["registration", "pairing", "ranking"] {
+        remember_keys(&ts, schema, 3);
+    }
+    // The purge runs at each start (and every 10 minutes).
+    for owner in [
+        Owner::Results,
+        Owner::Registration,
+        Owner::Pairing,
+        Owner::Ranking,
+    ] {
+        ts.suite.restart_service(owner).await.expect("restarts");
+    }
+    for schema in ["results", "registration", "pairing", "ranking"] {
+        let expired =
+            format!("SELECT count(*) AS n FROM {schema}.idempotency_keys WHERE key LIKE 'old-%'");
+        eventually(20, &format!("{schema}'s expired keys purged"), async || {
+            (ts.count(&expired) == 0).then_some(())
+        })
+        .await;
+        let recent =
+            format!("SELECT count(*) AS n FROM {schema}.idempotency_keys WHERE key = 'recent'");
+        assert_eq!(ts.count(&recent), 1, "{schema} keeps a live record");
     }
     ts.shutdown().await;
 }

@@ -90,6 +90,8 @@ impl Bench {
             per_second: 1e9,
             burst: 1e9,
         };
+        // The bench drives the suite from one address: no per-client limit may stand in its way.
+        settings.clients = catan_kit::settings::ClientSettings::unlimited();
         let suite = Suite::start(settings, "127.0.0.1:0").await?;
         let public = ApiClient::new(&suite.url());
         let token = match public.token(&admin_key).await {

@@ -154,6 +154,11 @@ impl Lab {
             // As the read-model bench: at this rate results come from many table apps' keys.
             ("RATE_LIMIT_PER_SECOND".into(), "1000000000".into()),
             ("RATE_LIMIT_BURST".into(), "1000000000".into()),
+            // One address drives the suite: no per-client limit may stand in its way.
+            ("CATAN_ANONYMOUS_LIMIT_PER_SECOND".into(), "0".into()),
+            ("CATAN_SIGN_IN_LIMIT_PER_SECOND".into(), "1000000000".into()),
+            ("CATAN_SIGN_IN_LIMIT_BURST".into(), "1000000000".into()),
+            ("CATAN_STREAMS_PER_CLIENT".into(), "1000000".into()),
             ("CATAN_WEBHOOKS_ALLOW_PRIVATE".into(), "true".into()),
             ("CATAN_WEBHOOKS_FIRST_RETRY_MS".into(), "200".into()),
             ("CATAN_WEBHOOKS_MAX_ATTEMPTS".into(), "20".into()),

@@ -15,8 +15,10 @@ use std::time::Duration;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-/// A comment line every so often keeps proxies from closing a quiet stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A comment line every so often keeps proxies from closing a quiet stream; writing it is also how
+/// a stream whose reader left is found out (and its place under the client's cap freed), so it
+/// is short.
+const KEEP_ALIVE: Duration = Duration::from_secs(3);
 
 type Latest = Option<Arc<String>>;
 
@@ -113,6 +115,8 @@ pub(crate) struct Watcher {
     pub closing: watch::Receiver<()>,
     pub last_sent: String,
     pub first: Option<Bytes>,
+    /// The stream's place under the client's cap.
+    pub _slot: catan_kit::client::StreamSlot,
 }
 
 impl Watcher {

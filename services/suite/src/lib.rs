@@ -65,6 +65,13 @@ impl Suite {
                 uuid::Uuid::new_v4().simple()
             )));
         }
+        if settings.clients.proxy_secret.is_none() {
+            // The gateway vouches for each client's address with a secret the services share.
+            settings.clients.proxy_secret = Some(SecretString::from(format!(
+                "cps_{}",
+                uuid::Uuid::new_v4().simple()
+            )));
+        }
         let listeners = [
             bind("127.0.0.1:0")?,
             bind("127.0.0.1:0")?,
@@ -92,7 +99,11 @@ impl Suite {
             web: None,
         };
         let mut suite = Suite {
-            gateway: gateway::start(bind(gateway_addr)?, upstreams)?,
+            gateway: gateway::start_trusted(
+                bind(gateway_addr)?,
+                upstreams,
+                catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
+            )?,
             settings,
             addrs,
             services: [None, None, None, None],

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod batch;
+pub mod client;
 pub mod conditional;
 pub mod db;
 pub mod feed;

@@ -114,6 +114,7 @@ where
         settings.rate_limit.per_second,
         settings.rate_limit.burst,
     ));
+    let clients = web::Data::new(crate::client::ClientLimits::new(&settings.clients));
     let metrics = crate::metrics::Metrics::new(service).map_err(std::io::Error::other)?;
     let metrics_data = web::Data::new(metrics.clone());
     let routes = web::Data::new(RouteTable::of(
@@ -131,8 +132,12 @@ where
             .configure(common)
             .app_data(routes.clone())
             .app_data(limiter.clone())
+            .app_data(clients.clone())
             .app_data(metrics_data.clone())
             .default_service(web::to(no_route))
+            .wrap(actix_web::middleware::from_fn(
+                crate::client::limit_anonymous,
+            ))
             .wrap(actix_web::middleware::from_fn(crate::metrics::record))
             .wrap(actix_web::middleware::from_fn(
                 crate::telemetry::propagate_request_id,

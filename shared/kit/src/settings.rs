@@ -30,6 +30,7 @@ pub struct Settings {
     pub http: HttpSettings,
     pub peers: PeerUrls,
     pub rate_limit: RateLimitSettings,
+    pub clients: ClientSettings,
     pub tokens: TokenSettings,
     pub webhooks: WebhookSettings,
     /// `CATAN_STANDINGS_POLL_MS`: how often a watched event's standings are checked (1000).
@@ -78,6 +79,63 @@ pub struct PeerUrls {
 pub struct RateLimitSettings {
     pub per_second: f64,
     pub burst: f64,
+}
+
+/// Who the clients are and the limits that follow them ([`crate::client`]).
+#[derive(Debug, Clone)]
+pub struct ClientSettings {
+    /// `CATAN_PROXY_SECRET`: with it the edge proxy (the gateway, an ingress) vouches for the
+    /// client address it sends; unset, a service counts the connection's peer as the client (the
+    /// suite makes one up for its gateway and services).
+    pub proxy_secret: Option<SecretString>,
+    /// `CATAN_ANONYMOUS_LIMIT_PER_SECOND` (50; 0 turns the limit off) and
+    /// `CATAN_ANONYMOUS_LIMIT_BURST` (500): requests without a token, per client address.
+    pub anonymous_per_second: f64,
+    pub anonymous_burst: f64,
+    /// `CATAN_SIGN_IN_LIMIT_PER_SECOND` (5) and `CATAN_SIGN_IN_LIMIT_BURST` (100): token requests
+    /// (API key or PIN) per client address.
+    pub sign_in_per_second: f64,
+    pub sign_in_burst: f64,
+    /// `CATAN_PIN_CEILING_PER_SECOND` (20) and `CATAN_PIN_CEILING_BURST` (200): PIN sign-ins of
+    /// every client together, per replica.
+    pub pin_ceiling_per_second: f64,
+    pub pin_ceiling_burst: f64,
+    /// `CATAN_STREAMS_PER_CLIENT` (10) and `CATAN_STREAMS_TOTAL` (2000): open standings streams
+    /// per client address, and in all, per replica.
+    pub streams_per_client: usize,
+    pub streams_total: usize,
+}
+
+impl Default for ClientSettings {
+    fn default() -> Self {
+        ClientSettings {
+            proxy_secret: None,
+            anonymous_per_second: 50.0,
+            anonymous_burst: 500.0,
+            sign_in_per_second: 5.0,
+            sign_in_burst: 100.0,
+            pin_ceiling_per_second: 20.0,
+            pin_ceiling_burst: 200.0,
+            streams_per_client: 10,
+            streams_total: 2000,
+        }
+    }
+}
+
+impl ClientSettings {
+    /// No limit a client could reach: for benchmarks that drive the suite from one address.
+    pub fn unlimited() -> Self {
+        ClientSettings {
+            anonymous_per_second: 0.0,
+            sign_in_per_second: 1e9,
+            sign_in_burst: 1e9,
+            pin_ceiling_per_second: 1e9,
+            pin_ceiling_burst: 1e9,
+            streams_per_client: usize::MAX,
+            streams_total: usize::MAX,
+            ..ClientSettings::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -156,6 +214,7 @@ impl Settings {
                 per_second: 50.0,
                 burst: 100.0,
             },
+            clients: ClientSettings::default(),
             tokens: TokenSettings {
                 admin_key: None,
                 ttl: Duration::from_secs(3600),
@@ -176,6 +235,7 @@ impl Settings {
         let vars = Vars(&var);
         let defaults = Settings::local(DEFAULT_DATABASE_URL);
         let webhooks = defaults.webhooks;
+        let clients = defaults.clients;
         Ok(Settings {
             database: DatabaseSettings {
                 configured_url: vars.text("DATABASE_URL").map(SecretString::from),
@@ -197,6 +257,27 @@ impl Settings {
             rate_limit: RateLimitSettings {
                 per_second: vars.parse("RATE_LIMIT_PER_SECOND", defaults.rate_limit.per_second)?,
                 burst: vars.parse("RATE_LIMIT_BURST", defaults.rate_limit.burst)?,
+            },
+            clients: ClientSettings {
+                proxy_secret: vars.text("CATAN_PROXY_SECRET").map(SecretString::from),
+                anonymous_per_second: vars.parse(
+                    "CATAN_ANONYMOUS_LIMIT_PER_SECOND",
+                    clients.anonymous_per_second,
+                )?,
+                anonymous_burst: vars
+                    .parse("CATAN_ANONYMOUS_LIMIT_BURST", clients.anonymous_burst)?,
+                sign_in_per_second: vars
+                    .parse("CATAN_SIGN_IN_LIMIT_PER_SECOND", clients.sign_in_per_second)?,
+                sign_in_burst: vars.parse("CATAN_SIGN_IN_LIMIT_BURST", clients.sign_in_burst)?,
+                pin_ceiling_per_second: vars.parse(
+                    "CATAN_PIN_CEILING_PER_SECOND",
+                    clients.pin_ceiling_per_second,
+                )?,
+                pin_ceiling_burst: vars
+                    .parse("CATAN_PIN_CEILING_BURST", clients.pin_ceiling_burst)?,
+                streams_per_client: vars
+                    .parse("CATAN_STREAMS_PER_CLIENT", clients.streams_per_client)?,
+                streams_total: vars.parse("CATAN_STREAMS_TOTAL", clients.streams_total)?,
             },
             tokens: TokenSettings {
                 admin_key: vars.text("CATAN_ADMIN_KEY").map(SecretString::from),
@@ -327,10 +408,11 @@ mod tests {
             ("CATAN_ADMIN_KEY", "admin-secret"),
             ("DATABASE_URL", "postgres://u:hunter2@db/catan"),
             ("CATAN_INTERNAL_KEY", "cik_secret"),
+            ("CATAN_PROXY_SECRET", "cps_secret"),
         ])
         .unwrap();
         let printed = format!("{s:?}");
-        for secret in ["admin-secret", "hunter2", "cik_secret"] {
+        for secret in ["admin-secret", "hunter2", "cik_secret", "cps_secret"] {
             assert!(!printed.contains(secret), "{secret} printed in {printed}");
         }
         assert_eq!(

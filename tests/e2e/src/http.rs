@@ -16,6 +16,17 @@ impl TestSuite {
         let url = format!("{}{path}", self.suite.url());
         Request(self.http_client.request(method, url))
     }
+
+    /// A request as [`TestSuite::http`] makes, sent from the address `from` (a loopback one,
+    /// `127.0.0.2` and up, so that one test plays several clients).
+    pub fn http_from(&self, from: std::net::Ipv4Addr, method: Method, path: &str) -> Request {
+        let client = reqwest::Client::builder()
+            .local_address(std::net::IpAddr::V4(from))
+            .build()
+            .expect("a client bound to a loopback address");
+        let url = format!("{}{path}", self.suite.url());
+        Request(client.request(method, url))
+    }
 }
 
 /// A raw request on its way: add a token, headers and a body, then send it.

@@ -61,7 +61,29 @@ async fn api2_broken_authentication() {
     }
     assert!(
         statuses.ends_with(&[Some(429), Some(429)]),
-        "guessing is locked out: {statuses:?}"
+        "guessing is slowed down: {statuses:?}"
+    );
+    // The wait is the guesser's: the player signs in from his own address (issue 10, item 1).
+    let body = serde_json::json!({ "event_id": fx.event.id, "player_id": player, "pin": pin });
+    let elsewhere = std::net::Ipv4Addr::new(127, 0, 0, 5);
+    let signed = ts.http_from(elsewhere, Method::POST, "/v1/auth/player-token");
+    assert_eq!(signed.json(&body).send().await.status, StatusCode::OK);
+    // API keys cannot be guessed at speed either: token requests are limited per address.
+    let guesser = std::net::Ipv4Addr::new(127, 0, 0, 6);
+    let guess = serde_json::json!({ "api_key": "ck_guess" });
+    let mut answers = Vec::new();
+    for _ in 0..400 {
+        let r = ts.http_from(guesser, Method::POST, "/v1/auth/token");
+        let status = r.json(&guess).send().await.status;
+        answers.push(status.as_u16());
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            break;
+        }
+    }
+    assert_eq!(answers.last(), Some(&429), "{answers:?}");
+    assert!(
+        ts.anonymous.token(&ts.admin_key).await.is_ok(),
+        "another address signs in"
     );
     ts.shutdown().await;
 }
@@ -112,6 +134,20 @@ async fn api4_unrestricted_resource_consumption() {
         ts.http(Method::GET, &feed).send().await.status,
         StatusCode::OK
     );
+    // A client keeps at most 10 standings streams open (issue 10, item 3).
+    ts.settled().await;
+    let stream = format!("/v1/events/{}/standings/stream", fx.event.id);
+    let from = std::net::Ipv4Addr::new(127, 0, 0, 7);
+    let mut open = Vec::new();
+    for _ in 0..10 {
+        let r = ts.http_from(from, Method::GET, &stream).response().await;
+        assert_eq!(r.status(), StatusCode::OK);
+        open.push(r);
+    }
+    let over = ts.http_from(from, Method::GET, &stream).send().await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(over.header("retry-after").is_some(), "{over:?}");
+    drop(open);
     ts.shutdown().await;
 }
 

@@ -121,7 +121,7 @@ async fn players_confirm_or_dispute_and_the_director_resolves() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn wrong_pins_are_refused_and_lock_the_sign_in() {
+async fn wrong_pins_are_refused_and_make_the_caller_wait() {
     let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
     let player = fx.entries[0].player_ids[0];
     let pin = fx.entries[0].pins.as_ref().expect("pins")[0].pin.clone();
@@ -138,7 +138,22 @@ async fn wrong_pins_are_refused_and_lock_the_sign_in() {
     for _ in 0..5 {
         let _ = sign_in(fx.event.id, wrong).await;
     }
-    assert_refused(sign_in(fx.event.id, &pin).await, 429, "locked");
-    assert_refused(sign_in(Uuid::new_v4(), &pin).await, 401, "another event");
+    assert_refused(sign_in(fx.event.id, &pin).await, 429, "this caller waits");
+    // The wait is the caller's, not the player's: from another address he signs in.
+    let elsewhere = async |event: Uuid| {
+        let body = serde_json::json!({ "event_id": event, "player_id": player, "pin": pin });
+        ts.http_from(
+            std::net::Ipv4Addr::new(127, 0, 0, 9),
+            catan_e2e::http::Method::POST,
+            "/v1/auth/player-token",
+        )
+        .json(&body)
+        .send()
+        .await
+        .status
+        .as_u16()
+    };
+    assert_eq!(elsewhere(fx.event.id).await, 200, "not locked out");
+    assert_eq!(elsewhere(Uuid::new_v4()).await, 401, "another event");
     ts.shutdown().await;
 }

@@ -8,6 +8,7 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{AnyStandings, Problem};
 use catan_kit::ApiError;
+use catan_kit::client::{Client, ClientLimits};
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -40,22 +41,29 @@ async fn standings(
 
 /// The standings as they change, as server-sent events: first a `standings` event with the
 /// current standings (the JSON of `GET .../standings`), then another each time they change;
-/// comment lines keep a quiet stream open. Needs no token.
+/// comment lines keep a quiet stream open. Needs no token. A client may keep
+/// `CATAN_STREAMS_PER_CLIENT` streams open at once (10), a replica `CATAN_STREAMS_TOTAL` (2000):
+/// past either, 429 with `Retry-After`.
 #[utoipa::path(
     tag = "ranking",
     params(("event_id" = Uuid, Path)),
     responses(
         (status = 200, description = "`event: standings` events, each with `data:` the standings as JSON", body = catan_api::types::StandingsEvent, content_type = "text/event-stream"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many streams open, from this client or in all: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/standings/stream")]
 async fn standings_stream(
     state: web::Data<State>,
     hub: web::Data<StandingsHub>,
+    limits: web::Data<ClientLimits>,
+    client: Client,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
+    // Held by the stream: its place is free again when the stream ends.
+    let slot = limits.open_stream(client)?;
     // No such event is answered as a problem before the stream starts.
     let json = catan_kit::db::run(&state.pool, move |conn| {
         store::stored(conn, event_id, View::Standings)
@@ -70,6 +78,7 @@ async fn standings_stream(
         receiver: hub.into_inner().watch(state, event_id),
         first: Some(Bytes::from(first)),
         last_sent: json,
+        _slot: slot,
     };
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")

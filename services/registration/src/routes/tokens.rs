@@ -8,6 +8,7 @@ use crate::store::pins::PinCheck;
 use actix_web::{HttpResponse, delete, get, post, web};
 use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
 use catan_kit::auth::{Claims, Principal, Verifier, claims_for};
+use catan_kit::client::{Client, ClientLimits};
 use catan_kit::{ApiError, db};
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -31,7 +32,8 @@ fn signed(state: &State, claims: &Claims) -> Result<web::Json<TokenResponse>, Ap
     }))
 }
 
-/// Exchanges an API key for a short-lived access token.
+/// Exchanges an API key for a short-lived access token. Token requests are limited per client
+/// address (`CATAN_SIGN_IN_LIMIT_PER_SECOND`, 5, bursts of `CATAN_SIGN_IN_LIMIT_BURST`, 100).
 #[utoipa::path(
     tag = "auth",
     request_body = TokenRequest,
@@ -39,13 +41,17 @@ fn signed(state: &State, claims: &Claims) -> Result<web::Json<TokenResponse>, Ap
         (status = 200, description = "An access token", body = TokenResponse),
         (status = 401, description = "Unknown or revoked API key", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many token requests from this address: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/auth/token")]
 async fn issue_token(
     state: web::Data<State>,
+    limits: web::Data<ClientLimits>,
+    client: Client,
     body: web::Json<TokenRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
+    limits.sign_in(client)?;
     let hash = digest(body.api_key.trim());
     let key = db::run(&state.pool, move |conn| {
         Ok(store::api_keys::active_by_digest(conn, hash)?)
@@ -59,50 +65,54 @@ async fn issue_token(
 }
 
 /// A player's token for one event, from the PIN he got when he was entered: with it he (or the
-/// table app on his behalf) confirms or disputes the results of his tables. Five wrong PINs in a
-/// row lock the sign-in for 15 minutes.
+/// table app on his behalf) confirms or disputes the results of his tables. Wrong PINs are limited
+/// per caller, never per player: after 5 from one address (one forgiven a minute) each further one
+/// makes that address wait twice as long (1 s, 2 s, 4 s, ... up to 15 minutes) before its next
+/// try, answered 429 with `Retry-After`; every caller together has a ceiling too. The player
+/// signs in from anywhere else meanwhile.
 #[utoipa::path(
     tag = "auth",
     request_body = PlayerTokenRequest,
     responses(
         (status = 200, description = "A player token for the event", body = TokenResponse),
         (status = 401, description = "Unknown player or wrong PIN", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong PINs: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong PINs or token requests from this address (or PIN sign-ins in all): retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/auth/player-token")]
 async fn player_token(
     state: web::Data<State>,
+    limits: web::Data<ClientLimits>,
+    client: Client,
     body: web::Json<PlayerTokenRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
+    limits.sign_in(client)?;
+    limits.pin_attempt(client)?;
     let PlayerTokenRequest {
         event_id,
         player_id,
         pin,
     } = body.into_inner();
-    // The failed attempt must be counted even though the answer is an error: decide inside the
-    // transaction, answer after it commits.
-    let check = db::transaction(&state.pool, move |conn| {
+    let check = db::run(&state.pool, move |conn| {
         store::pins::check(conn, event_id, player_id, &pin)
     })
     .await?;
     match check {
-        PinCheck::Good => signed(
-            &state,
-            &claims_for(
-                player_id,
-                Role::Player,
-                Some(vec![event_id]),
-                state.token_ttl,
-            ),
-        ),
+        PinCheck::Good => {
+            limits.pin_was_right(client);
+            signed(
+                &state,
+                &claims_for(
+                    player_id,
+                    Role::Player,
+                    Some(vec![event_id]),
+                    state.token_ttl,
+                ),
+            )
+        }
         PinCheck::Wrong => Err(ApiError::Unauthorized(
             "unknown player or wrong PIN for this event".into(),
         )),
-        PinCheck::Locked { seconds } => Err(ApiError::TooManyRequests {
-            detail: format!("too many wrong PINs: sign-in is locked for {seconds} more seconds"),
-            retry_after_seconds: seconds,
-        }),
     }
 }
 

@@ -11,6 +11,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, ResponseError, web};
 use catan_kit::ApiError;
+use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 use std::net::TcpListener;
 use std::time::Duration;
@@ -56,8 +57,20 @@ impl Upstreams {
     }
 }
 
-/// Serves the gateway on `listener`, in front of `upstreams`.
+/// Serves the gateway on `listener`, in front of `upstreams`, which trust no client address it
+/// sends (see [`start_trusted`]).
 pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<RunningServer> {
+    start_trusted(listener, upstreams, ProxyTrust::default())
+}
+
+/// Serves the gateway as [`start`] does, telling the services each client's address with the
+/// proxy secret of `trust` (which also says whether an edge in front of the gateway is believed).
+pub fn start_trusted(
+    listener: TcpListener,
+    upstreams: Upstreams,
+    trust: ProxyTrust,
+) -> std::io::Result<RunningServer> {
+    let trust = web::Data::new(trust);
     let addr = listener.local_addr()?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
@@ -75,6 +88,7 @@ pub fn start(listener: TcpListener, upstreams: Upstreams) -> std::io::Result<Run
             .app_data(upstreams.clone())
             .app_data(routes.clone())
             .app_data(http.clone())
+            .app_data(trust.clone())
             .route(
                 "/docs",
                 web::get().to(|| async {

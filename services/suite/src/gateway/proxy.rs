@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::request_id;
 use catan_kit::ApiError;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
+use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
 use futures_util::StreamExt;
 use std::time::Duration;
 
@@ -22,6 +23,10 @@ const HOP_BY_HOP: [&str; 8] = [
     "upgrade",
 ];
 
+/// The headers with which the gateway tells a service who the client is: never passed on from
+/// the client.
+const EDGE_HEADERS: [&str; 2] = [CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER];
+
 /// Forwards the request to the service that owns its path, and its answer back: a stream as it
 /// comes, anything else whole.
 pub(super) async fn forward(
@@ -30,6 +35,7 @@ pub(super) async fn forward(
     routes: web::Data<Routes>,
     upstreams: web::Data<Upstreams>,
     http: web::Data<reqwest::Client>,
+    trust: web::Data<ProxyTrust>,
 ) -> Result<HttpResponse, ApiError> {
     let (base, streams) = match routes.route_of(req.path()) {
         Some(route) => (upstreams.url(route.owner), route.streams),
@@ -56,9 +62,14 @@ pub(super) async fn forward(
         if name != actix_web::http::header::HOST
             && name.as_str() != request_id::HEADER
             && !HOP_BY_HOP.contains(&name.as_str())
+            && !EDGE_HEADERS.contains(&name.as_str())
         {
             upstream = upstream.header(name.as_str(), value.as_bytes());
         }
+    }
+    // The client's address, in the gateway's word only: whatever the client sent there is dropped.
+    for (name, value) in trust.edge_headers(trust.peer_of(&req)) {
+        upstream = upstream.header(name, value);
     }
     // The service logs the request under the gateway's id.
     if let Some(id) = request_id::current() {

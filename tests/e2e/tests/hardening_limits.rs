@@ -1,0 +1,198 @@
+//! Issue 10, items 1, 3 and 6: the limits follow the client (its address, as the gateway tells
+//! the services), not the player or the key it names.
+
+use catan_e2e::http::{Answer, Method, StatusCode};
+use catan_e2e::{spawn_suite_configured, spawn_suite_with_event};
+use std::net::Ipv4Addr;
+use std::time::{Duration, Instant};
+
+const ATTACKER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
+const PLAYER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 3);
+const THIRD: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 4);
+
+fn retry_after(answer: &Answer) -> u64 {
+    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS, "{answer:?}");
+    assert!(answer.is_problem(), "{answer:?}");
+    answer
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds")
+}
+
+/// Item 1: an anonymous attacker's wrong PINs from one address slow that address down, with a
+/// delay that doubles; the real player signs in from another address all along.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_wrong_pins_slow_down_the_caller_not_the_player() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let player = fx.entries[0].player_ids[0];
+    let pin = fx.entries[0].pins.as_ref().expect("pins")[0].pin.clone();
+    let wrong = format!(
+        "{}{}",
+        if pin.starts_with('A') { 'B' } else { 'A' },
+        &pin[1..]
+    );
+    let sign_in = |from: Ipv4Addr, pin: &str| {
+        let body = serde_json::json!({ "event_id": fx.event.id, "player_id": player, "pin": pin });
+        ts.http_from(from, Method::POST, "/v1/auth/player-token")
+            .json(&body)
+            .send()
+    };
+    for _ in 0..5 {
+        let guess = sign_in(ATTACKER, &wrong).await;
+        assert_eq!(guess.status, StatusCode::UNAUTHORIZED, "{guess:?}");
+    }
+    let first_wait = retry_after(&sign_in(ATTACKER, &wrong).await);
+    assert_eq!(first_wait, 1, "the first wait is a second");
+    // The victim is not locked out: his right PIN from his table's address works.
+    let signed = sign_in(PLAYER, &pin).await;
+    assert_eq!(signed.status, StatusCode::OK, "{signed:?}");
+    // Even the right PIN waits at the attacker's address: it is a delay, not a guess count.
+    retry_after(&sign_in(ATTACKER, &pin).await);
+    tokio::time::sleep(Duration::from_millis(1100 * first_wait)).await;
+    let guess = sign_in(ATTACKER, &wrong).await;
+    assert_eq!(guess.status, StatusCode::UNAUTHORIZED, "tried once waited");
+    let second_wait = retry_after(&sign_in(ATTACKER, &wrong).await);
+    assert!(
+        second_wait > first_wait,
+        "the wait grows: {first_wait} s, then {second_wait} s"
+    );
+    let signed = sign_in(PLAYER, &pin).await;
+    assert_eq!(signed.status, StatusCode::OK, "{signed:?}");
+    ts.shutdown().await;
+}
+
+/// Item 1: every caller together has a ceiling on PIN sign-ins, so many addresses cannot guess
+/// at the speed of many.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_pin_sign_ins_of_every_caller_have_a_ceiling() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.pin_ceiling_per_second = 0.01;
+        settings.clients.pin_ceiling_burst = 6.0;
+    })
+    .await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let player = fx.entries[0].player_ids[0];
+    let body =
+        serde_json::json!({ "event_id": fx.event.id, "player_id": player, "pin": "AAAAAAAA" });
+    let mut statuses = Vec::new();
+    for last in 2..10 {
+        let from = Ipv4Addr::new(127, 0, 1, last);
+        let answer = ts
+            .http_from(from, Method::POST, "/v1/auth/player-token")
+            .json(&body)
+            .send()
+            .await;
+        statuses.push(answer.status.as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 401, 429, 429]);
+    ts.shutdown().await;
+}
+
+/// Item 3: requests without a token are limited per client address (429 with `Retry-After` past
+/// the burst); another address, and a caller with a token, are not held back, and a client cannot
+/// pass for another by sending the gateway's headers itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item3_anonymous_reads_are_limited_per_client() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.anonymous_per_second = 0.2;
+        settings.clients.anonymous_burst = 10.0;
+    })
+    .await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let entries = format!("/v1/events/{}/entries", fx.event.id);
+    let mut statuses = Vec::new();
+    let mut refused = None;
+    for _ in 0..15 {
+        let answer = ts
+            .http_from(ATTACKER, Method::GET, &entries)
+            .header("x-catan-client-addr", "198.51.100.7")
+            .header("x-catan-proxy-secret", "a guess")
+            .send()
+            .await;
+        statuses.push(answer.status.as_u16());
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(answer);
+        }
+    }
+    let served = statuses.iter().filter(|s| **s == 200).count();
+    assert!((10..=11).contains(&served), "a burst of 10: {statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    let wait = retry_after(&refused.expect("a refusal"));
+    assert!((1..=5).contains(&wait), "at 0.2 a second: {wait} s");
+    let other = ts.http_from(PLAYER, Method::GET, &entries).send().await;
+    assert_eq!(
+        other.status,
+        StatusCode::OK,
+        "another address has its own budget"
+    );
+    let keyed = ts
+        .http_from(ATTACKER, Method::GET, &entries)
+        .token(&ts.admin_token)
+        .send()
+        .await;
+    assert_eq!(
+        keyed.status,
+        StatusCode::OK,
+        "a key is held to its own limit"
+    );
+    let forged = ts
+        .http_from(ATTACKER, Method::GET, &entries)
+        .token("not.a.token")
+        .send()
+        .await;
+    assert_eq!(
+        forged.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a bad token is none"
+    );
+    ts.shutdown().await;
+}
+
+/// Item 3: standings streams are capped per client and in total (429 with `Retry-After`), and a
+/// closed stream frees its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item3_standings_streams_are_capped_per_client_and_in_total() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.streams_per_client = 2;
+        settings.clients.streams_total = 3;
+    })
+    .await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    ts.settled().await;
+    let stream = format!("/v1/events/{}/standings/stream", fx.event.id);
+    let open = |from: Ipv4Addr| ts.http_from(from, Method::GET, &stream).response();
+    let first = open(ATTACKER).await;
+    let second = open(ATTACKER).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(second.status(), StatusCode::OK);
+    let third = ts.http_from(ATTACKER, Method::GET, &stream).send().await;
+    let wait = retry_after(&third);
+    assert!(wait >= 1, "{third:?}");
+    let elsewhere = open(PLAYER).await;
+    assert_eq!(
+        elsewhere.status(),
+        StatusCode::OK,
+        "another client's own cap"
+    );
+    let over_total = ts.http_from(THIRD, Method::GET, &stream).send().await;
+    retry_after(&over_total);
+    drop(first);
+    let closed = Instant::now();
+    let deadline = closed + Duration::from_secs(30);
+    loop {
+        let again = open(ATTACKER).await;
+        if again.status() == StatusCode::OK {
+            eprintln!("freed after {:?}", closed.elapsed());
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a closed stream frees its place: {}",
+            again.status()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop((second, elsewhere));
+    ts.shutdown().await;
+}

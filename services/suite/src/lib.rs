@@ -35,6 +35,8 @@ pub struct Suite {
     addrs: [SocketAddr; 4],
     services: [Option<RunningServer>; 4],
     gateway: RunningServer,
+    /// The web app (`services/web`), which the gateway serves outside `/v1/`.
+    web: Option<RunningServer>,
 }
 
 const OWNERS: [Owner; 4] = [
@@ -90,13 +92,16 @@ impl Suite {
             results: format!("http://{}", addrs[2]),
             ranking: format!("http://{}", addrs[3]),
         };
+        // The web app reads the API through the gateway, and the gateway serves it.
+        let web_listener = bind("127.0.0.1:0")?;
+        let web_url = format!("http://{}", web_listener.local_addr()?);
         let peers = &settings.peers;
         let upstreams = gateway::Upstreams {
             registration: peers.registration.clone(),
             pairing: peers.pairing.clone(),
             results: peers.results.clone(),
             ranking: peers.ranking.clone(),
-            web: None,
+            web: Some(web_url),
         };
         let mut suite = Suite {
             gateway: gateway::start_trusted(
@@ -107,11 +112,13 @@ impl Suite {
             settings,
             addrs,
             services: [None, None, None, None],
+            web: None,
         };
         // Registration first: it makes the signing key the others verify tokens with.
         for (owner, listener) in OWNERS.into_iter().zip(listeners) {
             suite.services[slot(owner)] = Some(suite.launch(owner, listener).await?);
         }
+        suite.web = Some(catan_web::start(web_listener, &suite.url())?);
         Ok(suite)
     }
 
@@ -155,6 +162,9 @@ impl Suite {
     }
 
     pub async fn stop(mut self) {
+        if let Some(web) = self.web.take() {
+            web.stop().await;
+        }
         for owner in OWNERS {
             self.stop_service(owner).await;
         }

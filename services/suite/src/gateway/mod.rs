@@ -47,10 +47,10 @@ impl Upstreams {
         }
     }
 
-    /// The web app, for a path that is none of the API's: `/v1/`, `/internal/` and
-    /// `/.well-known/` stay the services' (a 404 problem there when none owns it).
+    /// The web app, for a path that is none of the API's: `/v1/`, `/internal/`, `/.well-known/`
+    /// and `/metrics` stay the services' (a 404 problem there when none owns it).
     fn web_for(&self, path: &str) -> Option<&str> {
-        let api = ["/v1", "/internal", "/.well-known"]
+        let api = ["/v1", "/internal", "/.well-known", "/metrics"]
             .iter()
             .any(|prefix| path == *prefix || path.starts_with(&format!("{prefix}/")));
         self.web.as_deref().filter(|_| !api)
@@ -77,6 +77,8 @@ pub fn start_trusted(
         // Answers pass through as the service encoded them (gzipped read-model bodies stay
         // gzipped), even if a dependency turns on reqwest's own decompression.
         .no_gzip()
+        // A redirect is the client's to follow (the web app's language switcher answers one).
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(std::io::Error::other)?;
     let upstreams = web::Data::new(upstreams);

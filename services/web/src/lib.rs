@@ -1,0 +1,118 @@
+//! The league dashboard: HTML pages rendered on the server from the public v1 API, read through
+//! `catan_api::ApiClient` exactly as a third-party dashboard would. Every page works without
+//! JavaScript; `/static/live.js` only adds live standings over the API's standings stream.
+//! The suite serves it at `/` on the API's base URL (`/v1/...` stays the API's).
+
+pub mod chart;
+pub mod i18n;
+mod layout;
+mod pages;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use catan_api::{ApiClient, ClientError, RetryPolicy};
+use catan_kit::server::RunningServer;
+pub use i18n::Lang;
+use std::net::TcpListener;
+use std::time::Duration;
+
+/// What every page handler reads from.
+pub struct State {
+    pub api: ApiClient,
+}
+
+/// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway).
+pub fn start(listener: TcpListener, api_url: &str) -> std::io::Result<RunningServer> {
+    let addr = listener.local_addr()?;
+    let retry = RetryPolicy {
+        attempts: 2,
+        first_backoff: Duration::from_millis(50),
+        timeout: Duration::from_secs(10),
+    };
+    let state = web::Data::new(State {
+        api: ApiClient::with_policy(api_url, retry),
+    });
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(state.clone())
+            .configure(pages::routes)
+            .default_service(web::to(not_found))
+            .wrap(actix_web::middleware::from_fn(
+                catan_kit::telemetry::propagate_request_id,
+            ))
+            .wrap(actix_web::middleware::Compress::default())
+    })
+    .workers(2)
+    .listen(listener)?
+    .run();
+    tracing::info!(%addr, "web app listening");
+    Ok(RunningServer::spawn(server, addr))
+}
+
+/// The visitor's language: the switcher's cookie, else `Accept-Language`, else English.
+pub fn lang_of(req: &HttpRequest) -> Lang {
+    let remembered = req
+        .headers()
+        .get_all("cookie")
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix("lang="))
+        .and_then(Lang::of_tag);
+    if let Some(lang) = remembered {
+        return lang;
+    }
+    req.headers()
+        .get("accept-language")
+        .and_then(|v| v.to_str().ok())
+        .and_then(Lang::negotiate)
+        .unwrap_or(Lang::En)
+}
+
+/// Why a page could not be rendered.
+#[derive(Debug)]
+pub enum PageError {
+    NotFound,
+    Unavailable(String),
+}
+
+impl From<ClientError> for PageError {
+    fn from(e: ClientError) -> Self {
+        match e.status() {
+            Some(404) | Some(422) | Some(400) => PageError::NotFound,
+            _ => PageError::Unavailable(e.to_string()),
+        }
+    }
+}
+
+pub type PageResult = Result<HttpResponse, PageError>;
+
+/// The page for an error, in the visitor's language.
+pub fn error_page(req: &HttpRequest, error: &PageError) -> HttpResponse {
+    let lang = lang_of(req);
+    let w = lang.words();
+    let (status, message) = match error {
+        PageError::NotFound => (actix_web::http::StatusCode::NOT_FOUND, w.not_found),
+        PageError::Unavailable(cause) => {
+            tracing::warn!(%cause, "a page could not read the API");
+            (
+                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+                w.unavailable,
+            )
+        }
+    };
+    let body = layout::page(
+        lang,
+        req,
+        message,
+        maud::html! {
+            h1 { (message) }
+            p { a href="/" { (w.back_home) } }
+        },
+    );
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body.into_string())
+}
+
+async fn not_found(req: HttpRequest) -> HttpResponse {
+    error_page(&req, &PageError::NotFound)
+}

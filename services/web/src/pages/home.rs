@@ -1,0 +1,93 @@
+//! The home page: regions, running and upcoming events, current seasons.
+
+use super::{Ctx, days, format_word};
+use crate::PageResult;
+use catan_api::{EventSearch, EventStatus};
+use maud::html;
+
+pub async fn page(ctx: Ctx) -> PageResult {
+    let api = &ctx.api;
+    let running = EventSearch {
+        status: Some(EventStatus::Running),
+        ..EventSearch::default()
+    };
+    let planned = EventSearch {
+        status: Some(EventStatus::Planned),
+        ..EventSearch::default()
+    };
+    let (regions, running, planned, seasons) = tokio::join!(
+        api.regions(),
+        api.events(&running, 50, 0),
+        api.events(&planned, 50, 0),
+        api.seasons(None),
+    );
+    let (regions, running, planned, mut seasons) = (regions?, running?, planned?, seasons?);
+    let today = chrono::Utc::now().date_naive();
+    seasons.retain(|s| s.ends_on >= today);
+    seasons.sort_by_key(|s| (s.starts_on, s.name.clone()));
+    let region_name = |id: Option<uuid::Uuid>| {
+        id.and_then(|id| regions.iter().find(|r| r.id == id))
+            .map(|r| r.name.clone())
+    };
+    let lang = ctx.lang;
+    let w = lang.words();
+    let events = |list: &[catan_api::Event]| {
+        html! {
+            @if list.is_empty() { p { (w.none) } }
+            @else {
+                ul {
+                    @for e in list {
+                        li {
+                            a href=(format!("/events/{}", e.id)) { (e.name) }
+                            span class="muted" {
+                                " · " (days(lang, e.starts_on, e.ends_on))
+                                " · " (format_word(lang, e.format))
+                                @if let Some(region) = region_name(e.region_id) { " · " (region) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let body = html! {
+        h1 { (w.site) }
+        section aria-labelledby="running-h" {
+            h2 id="running-h" { (w.running_events) }
+            (events(&running))
+        }
+        section aria-labelledby="upcoming-h" {
+            h2 id="upcoming-h" { (w.upcoming_events) }
+            (events(&planned))
+        }
+        section aria-labelledby="seasons-h" {
+            h2 id="seasons-h" { (w.current_seasons) }
+            @if seasons.is_empty() { p { (w.none) } }
+            @else {
+                ul {
+                    @for s in &seasons {
+                        li {
+                            a href=(format!("/seasons/{}", s.id)) { (s.name) }
+                            span class="muted" {
+                                " · " (days(lang, s.starts_on, s.ends_on))
+                                @if let Some(region) = region_name(s.region_id) { " · " (region) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        section aria-labelledby="regions-h" {
+            h2 id="regions-h" { (w.regions) }
+            @if regions.is_empty() { p { (w.none) } }
+            @else {
+                ul {
+                    @for r in &regions {
+                        li { (r.name) " · " a href=(format!("/ratings?region={}", r.id)) { (w.ratings) } }
+                    }
+                }
+            }
+        }
+    };
+    Ok(ctx.html(w.home, body))
+}

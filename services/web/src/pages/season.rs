@@ -1,0 +1,201 @@
+//! A season: its table (every page of it, or a region's players), the qualification line, who
+//! qualified and how (passed-down places named), and the table as CSV.
+
+use super::{Ctx, days};
+use crate::PageResult;
+use crate::i18n::Lang;
+use catan_api::{ApiClient, ClientResult, QualifiedPlayer, QualifiedVia, SeasonStandingRow};
+use maud::{Markup, html};
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// Rows a page of the API's table holds at most.
+const PAGE: u32 = 1000;
+
+/// Every row of the season's table, of `region` if given (their whole-season ranks kept).
+async fn table(
+    api: &ApiClient,
+    season: Uuid,
+    region: Option<Uuid>,
+) -> ClientResult<Vec<SeasonStandingRow>> {
+    let mut rows = Vec::new();
+    loop {
+        let offset = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+        let page = api.season_standings_summary(season, PAGE, offset).await?;
+        let full = page.rows.len() == PAGE as usize;
+        rows.extend(page.rows);
+        if !full {
+            break;
+        }
+    }
+    if let Some(region) = region {
+        rows.retain(|r| r.region_id == Some(region));
+    }
+    Ok(rows)
+}
+
+pub async fn page(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let region = ctx.param("region").and_then(|r| Uuid::parse_str(r).ok());
+    let api = &ctx.api;
+    let (season, rows, qualified, regions) = tokio::join!(
+        api.season(id),
+        table(api, id, region),
+        api.season_qualified(id),
+        api.regions(),
+    );
+    let (season, rows, qualified, regions) = (season?, rows?, qualified?, regions?);
+    let lang = ctx.lang;
+    let w = lang.words();
+    let names: HashMap<Uuid, &str> = rows
+        .iter()
+        .map(|r| (r.player_id, r.name.as_str()))
+        .chain(qualified.iter().map(|q| (q.player_id, q.name.as_str())))
+        .collect();
+    // The line falls below the last place the season table itself gives.
+    let line = qualified
+        .iter()
+        .filter_map(|q| match q.via {
+            QualifiedVia::Season { season_rank } => Some(season_rank),
+            QualifiedVia::Event { .. } => None,
+        })
+        .max();
+    let csv = match region {
+        Some(r) => format!("/seasons/{id}/standings.csv?region={r}"),
+        None => format!("/seasons/{id}/standings.csv"),
+    };
+    let body = html! {
+        h1 { (season.name) }
+        p class="muted" { (days(lang, season.starts_on, season.ends_on)) }
+        form class="inline" method="get" action=(format!("/seasons/{id}")) {
+            label { (w.region) br;
+                select name="region" {
+                    option value="" { (w.all_regions) }
+                    @for r in &regions {
+                        option value=(r.id) selected[Some(r.id) == region] { (r.name) }
+                    }
+                }
+            }
+            button type="submit" { (w.filter) }
+        }
+        section aria-labelledby="table-h" {
+            h2 id="table-h" { (w.standings) }
+            @if let Some(line) = line {
+                p class="muted" { (w.qualification_line) ": " (w.rank) " " (lang.int(u64::from(line))) }
+            }
+            (standings(lang, &rows, line))
+            p { a href=(csv) download { (w.download_csv) } }
+        }
+        section aria-labelledby="qualified-h" {
+            h2 id="qualified-h" { (w.qualified_players) }
+            (qualified_list(lang, &qualified, &names))
+        }
+    };
+    Ok(ctx.html(&season.name, body))
+}
+
+fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Markup {
+    let w = lang.words();
+    html! {
+        div class="scroll" {
+            table id="season" {
+                caption class="muted" { (w.season) }
+                thead { tr {
+                    th scope="col" class="num" { (w.rank) }
+                    th scope="col" { (w.player) }
+                    th scope="col" class="num" { (w.points) }
+                    th scope="col" class="num" { (w.events_counted) }
+                    th scope="col" class="num" { (w.wins) }
+                    th scope="col" class="num" { (w.best_place) }
+                    th scope="col" { (w.qualified) }
+                } }
+                tbody {
+                    @for (i, row) in rows.iter().enumerate() {
+                        @let last_above = line.is_some_and(|l| row.rank <= l
+                            && rows.get(i + 1).is_none_or(|next| next.rank > l));
+                        tr class=[last_above.then_some("line")] {
+                            td class="num" { (lang.int(u64::from(row.rank))) }
+                            td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
+                            td class="num" { (lang.decimal(&row.points)) }
+                            td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
+                            td class="num" { (lang.int(u64::from(row.wins))) }
+                            td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
+                            td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn qualified_list(
+    lang: Lang,
+    qualified: &[QualifiedPlayer],
+    names: &HashMap<Uuid, &str>,
+) -> Markup {
+    let w = lang.words();
+    html! {
+        @if qualified.is_empty() { p { (w.none) } }
+        @else {
+            ul id="qualified" {
+                @for q in qualified {
+                    li {
+                        a href=(format!("/players/{}", q.player_id)) { (q.name) } ": "
+                        @match q.via {
+                            QualifiedVia::Event { event_id, place } => {
+                                (w.via_event) " · "
+                                a href=(format!("/events/{event_id}")) { (w.event) }
+                                " · " (w.place) " " (lang.int(u64::from(place)))
+                            }
+                            QualifiedVia::Season { season_rank } => {
+                                (w.via_season) " " (lang.int(u64::from(season_rank)))
+                            }
+                        }
+                        @if let Some(from) = q.passed_down_from {
+                            " (" (w.passed_down_from) " "
+                            a href=(format!("/players/{from}")) { (names.get(&from).copied().unwrap_or("?")) }
+                            ")"
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The season's table as CSV, of a region if given.
+pub async fn csv(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let region = ctx.param("region").and_then(|r| Uuid::parse_str(r).ok());
+    let rows = table(&ctx.api, id, region).await?;
+    let mut out = vec![
+        [
+            "rank",
+            "player_id",
+            "name",
+            "points",
+            "events_played",
+            "events_counted",
+            "wins",
+            "best_place",
+            "qualified",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for r in rows {
+        out.push(vec![
+            r.rank.to_string(),
+            r.player_id.to_string(),
+            r.name,
+            r.points,
+            r.events_played.to_string(),
+            r.events_counted.to_string(),
+            r.wins.to_string(),
+            r.best_place.map_or_else(String::new, |b| b.to_string()),
+            r.qualified.to_string(),
+        ]);
+    }
+    Ok(super::csv_response(&format!("season-{id}.csv"), &out))
+}

@@ -1,0 +1,72 @@
+//! A round's printable sheets: one A4 page per table with the event, round and table, the
+//! players in play order with their seats, boxes for each one's VP and its breakdown
+//! (settlements, cities, VP cards, longest road, largest army), the winner box and a signature
+//! line for every player (the tournament rules have the sheet signed by all players).
+
+use super::event::Names;
+use super::{Ctx, stage_word};
+use crate::PageResult;
+use maud::html;
+
+pub async fn page(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let number: u32 = ctx
+        .req
+        .match_info()
+        .get("n")
+        .and_then(|n| n.parse().ok())
+        .ok_or(crate::PageError::NotFound)?;
+    let api = &ctx.api;
+    let (event, round, entries) =
+        tokio::join!(api.event(id), api.round(id, number), api.entries(id));
+    let (event, round, entries) = (event?, round?, entries?);
+    let names = Names::of(&entries);
+    let lang = ctx.lang;
+    let w = lang.words();
+    let title = format!("{} · {} {}", event.name, w.round, number);
+    let body = html! {
+        @for table in &round.tables {
+            section class="sheet" aria-label=(format!("{} {}", w.table, table.number)) {
+                h1 { (w.sheet) }
+                p {
+                    strong { (event.name) } br;
+                    (w.round) " " (lang.int(u64::from(round.number))) " (" (stage_word(lang, round.stage)) ") · "
+                    (w.table) " " (lang.int(u64::from(table.number)))
+                }
+                table {
+                    thead { tr {
+                        th scope="col" { (w.play_order) }
+                        th scope="col" { (w.seat) }
+                        th scope="col" { (w.player) }
+                        th scope="col" { (w.settlements) }
+                        th scope="col" { (w.cities) }
+                        th scope="col" { (w.vp_cards) }
+                        th scope="col" { (w.longest_road) }
+                        th scope="col" { (w.largest_army) }
+                        th scope="col" { (w.total_vp) }
+                    } }
+                    tbody {
+                        @for (order, seat) in table.seats.iter().enumerate() {
+                            tr {
+                                td { (lang.ordinal(u32::try_from(order + 1).unwrap_or(0))) }
+                                td { (format!("{:?}", seat.position)) }
+                                th scope="row" { (names.seat(seat.player_id, seat.entry_id)) }
+                                @for _ in 0..6 { td class="box" {} }
+                            }
+                        }
+                    }
+                }
+                h2 { (w.winner) }
+                div class="winner" {}
+                h2 { (w.signatures) }
+                p class="muted" { (w.sheet_rule) }
+                @for seat in &table.seats {
+                    div class="signature" {
+                        span { (names.seat(seat.player_id, seat.entry_id)) " — " (w.signature) ":" }
+                    }
+                }
+            }
+        }
+    };
+    Ok(ctx.html(&title, body))
+}

@@ -306,9 +306,9 @@ fn as_sets(tables: impl Iterator<Item = Vec<u32>>) -> Vec<Vec<u32>> {
     sets
 }
 
-/// Slot orders of the planned rounds from the design, or None if the field has none, the
-/// event has 4 rounds or fewer or more than the design, or the history is not a run of its
-/// rounds.
+/// Slot orders of the planned rounds from the design (all of its rounds when the event has
+/// more), or None if the field has none, the event has 4 rounds or fewer, or the history is
+/// not a run of its rounds.
 ///
 /// Players map onto points through round 1: its tables, sorted by their lowest player, take
 /// the blocks of the design's first round sorted likewise, each table's players in increasing
@@ -320,7 +320,8 @@ pub(crate) fn layout(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<Vec<
     let rounds = input.history.len() + input.plan_rounds;
     // Up to 4 rounds the grid and the search are repeat-free too, and free to give everyone
     // every play-order position; the design's fixed rounds are not.
-    if input.sizes.threes > 0 || rounds <= 4 || rounds > design.len() {
+    // Longer events start from all of the design's rounds; the search lays out the rest.
+    if input.sizes.threes > 0 || rounds <= 4 {
         return None;
     }
     let first_round: Vec<Vec<u32>> = match input.history.first() {

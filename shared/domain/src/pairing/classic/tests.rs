@@ -286,6 +286,15 @@ fn twenty_eight_players_meet_everyone_exactly_once_in_nine_rounds() {
 }
 
 #[test]
+fn twenty_eight_players_over_ten_rounds_repeat_only_what_counting_forces() {
+    // The unital's 9 rounds and one more: each player meets 3 of 27 again, 42 in all.
+    let figures = schedule_figures(&event(28, 10, 1), &[]);
+    let bound = crate::pairing::repeat_lower_bound(28, 10).unwrap();
+    assert_eq!(figures.repeat_meetings, bound.repeats);
+    assert_eq!(bound.repeats, 42);
+}
+
+#[test]
 fn twenty_four_players_play_seven_rounds_without_a_repeat() {
     let schedule = event(24, 7, 6);
     assert_eq!(schedule_figures(&schedule, &[]).repeat_meetings, 0);

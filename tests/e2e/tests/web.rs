@@ -626,3 +626,57 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
     assert!(remembered.text.contains("lang=\"zh-Hans\""));
     ts.shutdown().await;
 }
+
+/// The README's screenshots, made again by
+/// `cargo test -p catan-e2e --test web -- --ignored --exact readme_screenshots`: a league as the
+/// tests make it, round 1 of the live event posted, each main page at 1280 px and the event page
+/// at 360 px, written to `docs/screenshots/`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "writes docs/screenshots/*.png; run it to refresh the README's pictures"]
+async fn readme_screenshots() {
+    let ts = spawn_suite().await;
+    let league = league(&ts).await;
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(11);
+    for table in &league.round.tables {
+        league
+            .live
+            .submit_random(&league.round, table, &mut rng)
+            .await;
+    }
+    ts.settled().await;
+    let base = ts.suite.url();
+    let event = league.live.event.id;
+    let player = league.live.entries[0].player_id.unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let browser = Browser::open().await;
+    for (name, path, width, height) in [
+        ("home", "/".to_string(), 1280, 800),
+        (
+            "event",
+            format!("/events/{event}?find=live+player+04"),
+            1280,
+            1500,
+        ),
+        ("season", format!("/seasons/{}", league.season), 1280, 900),
+        ("player", format!("/players/{player}"), 1280, 1100),
+        (
+            "sheets",
+            format!("/events/{event}/rounds/1/sheets"),
+            1280,
+            1000,
+        ),
+        ("event-phone-es", format!("/events/{event}"), 360, 1400),
+    ] {
+        browser.resize(width, height).await;
+        if name.ends_with("-es") {
+            browser.go(&format!("{base}/lang?to=es&back=/")).await;
+        }
+        browser.go(&format!("{base}{path}")).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        std::fs::write(out.join(format!("{name}.png")), browser.screenshot().await).unwrap();
+    }
+    browser.go(&format!("{base}/lang?to=en&back=/")).await;
+    browser.close().await;
+    ts.shutdown().await;
+}

@@ -34,17 +34,62 @@ async fn table(
     Ok(rows)
 }
 
+/// Rows a page of the season's table shows.
+const PAGE_ROWS: u32 = 100;
+
+/// One page of the table: the API's page of it, or of a region's players (their whole-season
+/// ranks kept).
+async fn page_of(
+    api: &ApiClient,
+    season: Uuid,
+    region: Option<Uuid>,
+    page: u32,
+) -> ClientResult<Vec<SeasonStandingRow>> {
+    let offset = page.saturating_mul(PAGE_ROWS);
+    let rows = match region {
+        None => {
+            api.season_standings_summary(season, PAGE_ROWS, offset)
+                .await?
+        }
+        Some(region) => {
+            api.season_standings(season, Some(region), PAGE_ROWS, offset)
+                .await?
+        }
+    };
+    Ok(rows.rows)
+}
+
 pub async fn page(ctx: Ctx) -> PageResult {
     let id = ctx.id("id")?;
     let region = ctx.param("region").and_then(|r| Uuid::parse_str(r).ok());
+    let number = ctx
+        .param("page")
+        .and_then(|p| p.parse::<u32>().ok())
+        .filter(|p| *p >= 1)
+        .unwrap_or(1);
     let api = &ctx.api;
     let (season, rows, qualified, regions) = tokio::join!(
         api.season(id),
-        table(api, id, region),
+        page_of(api, id, region, number - 1),
         api.season_qualified(id),
         api.regions(),
     );
     let (season, rows, qualified, regions) = (season?, rows?, qualified?, regions?);
+    let link = |page: u32| {
+        let mut query = vec![];
+        if let Some(r) = region {
+            query.push(format!("region={r}"));
+        }
+        if page > 1 {
+            query.push(format!("page={page}"));
+        }
+        if query.is_empty() {
+            format!("/seasons/{id}")
+        } else {
+            format!("/seasons/{id}?{}", query.join("&"))
+        }
+    };
+    let more = rows.len() == PAGE_ROWS as usize;
     let lang = ctx.lang;
     let w = lang.words();
     let names: HashMap<Uuid, &str> = rows
@@ -84,6 +129,13 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 p class="muted" { (w.qualification_line) ": " (w.rank) " " (lang.int(u64::from(line))) }
             }
             (standings(lang, &rows, line))
+            @if number > 1 || more {
+                nav class="pages" aria-label=(w.standings) {
+                    @if number > 1 { a rel="prev" href=(link(number - 1)) { "← " (lang.int(u64::from(number - 1))) } " " }
+                    span aria-current="page" { (lang.int(u64::from(number))) }
+                    @if more { " " a rel="next" href=(link(number + 1)) { (lang.int(u64::from(number + 1))) " →" } }
+                }
+            }
             p { a href=(csv) download { (w.download_csv) } }
         }
         section aria-labelledby="qualified-h" {

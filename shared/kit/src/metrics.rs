@@ -359,7 +359,8 @@ mod tests {
         metrics.observe_request("PUT", route, 200, Duration::from_millis(40));
         metrics.observe_request("PUT", route, 422, Duration::from_millis(2));
         let text = metrics.render();
-        let labels = format!(r#"method="PUT",route="{route}",service="results",status="200""#);
+        // The constant label follows the request's own.
+        let labels = format!(r#"method="PUT",route="{route}",status="200",service="results""#);
         assert!(
             text.contains(&format!("catan_http_requests_total{{{labels}}} 2")),
             "{text}"
@@ -376,7 +377,10 @@ mod tests {
             )),
             "{text}"
         );
-        assert!(text.contains(r#"status="422"} 1"#), "{text}");
+        assert!(
+            text.contains(r#"status="422",service="results"} 1"#),
+            "{text}"
+        );
     }
 
     #[test]

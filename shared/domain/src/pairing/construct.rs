@@ -4,9 +4,11 @@
 //! an empty cell (a hole) in row 0. Round 1 seats each column at a table.
 //! Round k seats the "line" {(row i, column j + s_k * i mod m)}: two players of rows i ≠ i' meet
 //! in rounds k and k' only if (s_k - s_k') (i' - i) ≡ 0 (mod m), so strides whose differences
-//! times 1, 2 and 3 are non-zero modulo m never repeat a meeting (m prime: m rounds). For m = 4
-//! the lines of the affine plane over GF(4) (5 slopes, the rows as a fifth class) give 16 players
-//! 5 rounds in which everyone meets everyone exactly once.
+//! times 1, 2 and 3 are non-zero modulo m never repeat a meeting (m prime: m rounds). For m = 4,
+//! 8 and 9 the strides are the elements of GF(m) instead (m rounds: column j + s·i over the
+//! field), and for m = 4 and 8 the rows, never met, split into tables of 4 for one round more:
+//! 16 players 5 rounds in which everyone meets everyone exactly once, 32 players 9 rounds, 36
+//! players 9, and 29 to 35 players as many as the 3-player rule lets the grid keep.
 //!
 //! Holes share row 0, so no line holds two of them and every round has exactly the forced
 //! tables of 3. Later rounds derive the grid from round 1 of the history, so each call continues
@@ -24,6 +26,57 @@ const ROWS: usize = 4;
 
 /// Multiplication in GF(4) = {0, 1, a, a + 1} with a² = a + 1, elements numbered 0..4.
 const GF4_PRODUCT: [[usize; 4]; 4] = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]];
+
+/// The finite fields whose order is a column count the grid meets: GF(4), GF(8) and GF(9),
+/// elements numbered `0..order` (rows are the elements 0..4).
+#[derive(Clone, Copy)]
+enum Field {
+    /// GF(2)[a] / (a² + a + 1): bits of the polynomial.
+    Four,
+    /// GF(2)[a] / (a³ + a + 1): bits of the polynomial.
+    Eight,
+    /// GF(3)[i] / (i² + 1): u + 3v is u + v·i.
+    Nine,
+}
+
+impl Field {
+    fn of_order(order: usize) -> Option<Field> {
+        match order {
+            4 => Some(Field::Four),
+            8 => Some(Field::Eight),
+            9 => Some(Field::Nine),
+            _ => None,
+        }
+    }
+
+    fn add(self, u: usize, v: usize) -> usize {
+        match self {
+            Field::Four | Field::Eight => u ^ v,
+            Field::Nine => design::gf9_add(u, v),
+        }
+    }
+
+    fn mul(self, u: usize, v: usize) -> usize {
+        match self {
+            Field::Four => GF4_PRODUCT[u][v],
+            Field::Eight => {
+                let mut product = 0;
+                for bit in 0..3 {
+                    if v >> bit & 1 == 1 {
+                        product ^= u << bit;
+                    }
+                }
+                for bit in (3..5).rev() {
+                    if product >> bit & 1 == 1 {
+                        product ^= 0b1011 << (bit - 3);
+                    }
+                }
+                product
+            }
+            Field::Nine => design::gf9_mul(u, v),
+        }
+    }
+}
 
 /// Columns holding a hole (an empty cell in row 0): one per table of 3, spread out so that no
 /// player meets two holes' lines in the first rounds (which would give them two 3-player
@@ -92,23 +145,31 @@ fn grid(input: &PlanInput, rng: &mut ChaCha8Rng) -> Option<Vec<[u32; ROWS]>> {
 fn classes(grid: &[[u32; ROWS]], wanted: usize) -> Vec<Vec<Vec<u32>>> {
     let columns = grid.len();
     let cell = |row: usize, column: usize| grid[column][row];
-    if columns == 4 {
-        let mut rounds: Vec<Vec<Vec<u32>>> = (0..4)
+    if let Some(field) = Field::of_order(columns) {
+        // Lines of slope s: two players of rows i ≠ i' share one in the round of the unique
+        // s = (column difference) / (i − i'); rows never meet, so a last round seats them.
+        let mut rounds: Vec<Vec<Vec<u32>>> = (0..columns)
             .map(|slope| {
-                (0..4)
+                (0..columns)
                     .map(|intercept| {
                         (0..ROWS)
-                            .map(|row| cell(row, GF4_PRODUCT[slope][row] ^ intercept))
+                            .map(|row| cell(row, field.add(field.mul(slope, row), intercept)))
                             .collect()
                     })
                     .collect()
             })
             .collect();
-        rounds.push(
-            (0..ROWS)
-                .map(|row| (0..columns).map(|column| cell(row, column)).collect())
-                .collect(),
-        );
+        if columns.is_multiple_of(4) {
+            rounds.push(
+                (0..ROWS)
+                    .flat_map(|row| {
+                        (0..columns / 4).map(move |part| {
+                            (4 * part..4 * part + 4).map(|c| cell(row, c)).collect()
+                        })
+                    })
+                    .collect(),
+            );
+        }
         rounds.truncate(wanted);
         return rounds;
     }
@@ -243,6 +304,18 @@ mod tests {
         for players in [20, 28, 44] {
             let rounds = classes(&grid_of(players), players);
             assert_eq!(rounds.len(), players / 4);
+            pairs_met_once(rounds.iter().flatten());
+        }
+    }
+
+    #[test]
+    fn finite_fields_give_thirty_two_and_thirty_six_players_nine_repeat_free_rounds() {
+        for players in [32, 36] {
+            let rounds = classes(&grid_of(players), 12);
+            assert_eq!(rounds.len(), 9, "{players} players");
+            for tables in &rounds {
+                assert_seats_everyone_once(tables, players);
+            }
             pairs_met_once(rounds.iter().flatten());
         }
     }

@@ -27,11 +27,11 @@ use super::plan_input::{PlanInput, index_u32};
 type Schedule = Vec<Vec<[u32; 4]>>;
 
 /// GF(9) = GF(3)[i] / (i² + 1): element a + b·i is numbered a + 3b.
-fn gf9_add(u: usize, v: usize) -> usize {
+pub(super) fn gf9_add(u: usize, v: usize) -> usize {
     (u % 3 + v % 3) % 3 + 3 * ((u / 3 + v / 3) % 3)
 }
 
-fn gf9_mul(u: usize, v: usize) -> usize {
+pub(super) fn gf9_mul(u: usize, v: usize) -> usize {
     let (a, b, c, d) = (u % 3, u / 3, v % 3, v / 3);
     (a * c + 2 * b * d) % 3 + 3 * ((a * d + b * c) % 3)
 }

@@ -1,9 +1,11 @@
 //! API keys (stored as SHA-256 digests, never in clear) and the token signing keys.
 
-use crate::schema::registration::{api_keys, signing_keys};
+use crate::schema::registration::{api_keys, pin_key, signing_keys};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use catan_kit::auth::SigningKey;
+use catan_kit::pin_key::PinKey;
+use catan_kit::settings::SecretString;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
@@ -38,14 +40,31 @@ pub fn new_pin() -> String {
         .collect()
 }
 
-/// A PIN's digest, salted with the event and the player so equal PINs do not look equal.
-pub fn pin_digest(event_id: Uuid, player_id: Uuid, pin: &str) -> Vec<u8> {
-    Sha256::new()
-        .chain_update(event_id.as_bytes())
-        .chain_update(player_id.as_bytes())
-        .chain_update(pin.trim().to_ascii_uppercase().as_bytes())
-        .finalize()
-        .to_vec()
+/// A PIN's digest: HMAC-SHA256 under the server's PIN key, of the event, the player (so equal
+/// PINs do not look equal) and the PIN as typed, in upper case.
+pub fn pin_digest(key: &PinKey, event_id: Uuid, player_id: Uuid, pin: &str) -> Vec<u8> {
+    key.digest(event_id, player_id, pin)
+}
+
+/// The key PIN digests are made with: `CATAN_PIN_KEY` when configured; else the one kept in the
+/// database, made at the first start (every replica reads the same one).
+pub fn open_pin_key(
+    conn: &mut PgConnection,
+    configured: Option<&SecretString>,
+) -> anyhow::Result<PinKey> {
+    if let Some(secret) = configured {
+        return Ok(PinKey::from_secret(secret));
+    }
+    tracing::warn!(
+        "CATAN_PIN_KEY is not set: PIN digests are keyed with a key kept in the database, beside \
+         them; configure one (at least 32 characters) outside it"
+    );
+    diesel::insert_into(pin_key::table)
+        .values(pin_key::secret.eq(rand::random::<[u8; 32]>().to_vec()))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    let secret: Vec<u8> = pin_key::table.select(pin_key::secret).first(conn)?;
+    Ok(PinKey::from_bytes(secret))
 }
 
 /// The token signing keys: the newest signs; every key that signed within the last token

@@ -27,6 +27,8 @@ pub(crate) struct State {
     pub pool: PgPool,
     pub keys: Arc<keys::KeyRing>,
     pub token_ttl: Duration,
+    /// The key PIN digests are made with.
+    pub pin_key: catan_kit::pin_key::PinKey,
     pub webhooks: WebhookSettings,
     /// Wakes the webhook deliverer when new deliveries are stored.
     pub deliveries_due: Arc<tokio::sync::Notify>,
@@ -41,6 +43,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let pool = SERVICE.database(&settings).await?;
     let purge = catan_kit::idempotency::spawn_purge(pool.clone());
     let keys = open_keys(&pool, &settings).await?;
+    let pin_key = open_pin_key(&pool, &settings).await?;
     let ring = keys.clone();
     let verifier = web::Data::new(Verifier::local(move || {
         ring.published_now().map_err(|e| e.to_string())
@@ -51,6 +54,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         pool: pool.clone(),
         keys,
         token_ttl: settings.tokens.ttl,
+        pin_key,
         webhooks: settings.webhooks.clone(),
         deliveries_due: deliveries_due.clone(),
         ranking: catan_api::ApiClient::new(&settings.peers.ranking),
@@ -71,6 +75,17 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         counted,
     );
     Ok(server.with_background(deliverer).with_background(purge))
+}
+
+/// The key PIN digests are made with: `CATAN_PIN_KEY`, or the one kept in the database.
+async fn open_pin_key(
+    pool: &PgPool,
+    settings: &Settings,
+) -> anyhow::Result<catan_kit::pin_key::PinKey> {
+    let pool = pool.clone();
+    let configured = settings.tokens.pin_key.clone();
+    tokio::task::spawn_blocking(move || keys::open_pin_key(&mut *pool.get()?, configured.as_ref()))
+        .await?
 }
 
 /// The token signing keys (a first one made if there is none), after making sure an admin key

@@ -77,6 +77,14 @@ pub mod registration {
     }
 
     diesel::table! {
+        registration.pin_key (id) {
+            id -> Bool,
+            secret -> Bytea,
+            created_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
         registration.players (id) {
             id -> Uuid,
             name -> Text,
@@ -170,6 +178,7 @@ pub mod registration {
         entries,
         entry_players,
         events,
+        pin_key,
         players,
         regions,
         signing_keys,

@@ -3,10 +3,11 @@
 
 use anyhow::Context;
 use catan_kit::Settings;
-use catan_kit::settings::ExposeSecret;
+use catan_kit::pin_key::{MIN_PIN_KEY_LENGTH, PinKey};
+use catan_kit::settings::{ExposeSecret, SecretString};
 use catan_suite::{Suite, demo, postgres};
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(name = "catan-suite", about = "Catan tournament services, all in one")]
@@ -16,6 +17,14 @@ struct Cli {
     /// Where a private PostgreSQL cluster is kept when no server is found.
     #[arg(long, env = "CATAN_DATA_DIR", default_value = ".pgdata", global = true)]
     data_dir: PathBuf,
+    /// Where the PIN key is kept when `CATAN_PIN_KEY` is not set (made on the first start).
+    #[arg(
+        long,
+        env = "CATAN_PIN_KEY_FILE",
+        default_value = ".catan-pin-key",
+        global = true
+    )]
+    pin_key_file: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -84,10 +93,13 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Up { port, host } => {
             let database_url = database(postgres::DATABASE, false).await??;
-            let settings = Settings {
+            let mut settings = Settings {
                 database: with_url(&settings, &database_url),
                 ..settings
             };
+            if settings.tokens.pin_key.is_none() {
+                settings.tokens.pin_key = Some(pin_key_in(&cli.pin_key_file)?);
+            }
             let suite = Suite::start(settings, &format!("{host}:{port}"))
                 .await
                 .with_context(|| format!("starting the suite on {host}:{port}"))?;
@@ -112,6 +124,8 @@ async fn main() -> anyhow::Result<()> {
                 ..settings
             };
             settings.tokens.admin_key = Some(admin_key.clone().into());
+            // A fresh database each time: a PIN key of its own, kept nowhere.
+            settings.tokens.pin_key = Some(PinKey::new_secret());
             let suite = Suite::start(settings, "127.0.0.1:0").await?;
             let url = suite.url();
             let target = demo::DemoTarget {
@@ -139,5 +153,72 @@ fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSett
     catan_kit::settings::DatabaseSettings {
         configured_url: Some(url.into()),
         ..settings.database.clone()
+    }
+}
+
+/// The PIN key kept in the file `path`, made there (readable by its owner only) on the first
+/// start: outside the database, so that a copy of the database alone cannot be searched for PINs,
+/// and the same at every start, so that the PINs handed out keep working. Without the file, every
+/// PIN must be reissued.
+fn pin_key_in(path: &Path) -> anyhow::Result<SecretString> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let key = text.trim();
+            if key.chars().count() < MIN_PIN_KEY_LENGTH {
+                anyhow::bail!(
+                    "the PIN key in {} has fewer than {MIN_PIN_KEY_LENGTH} characters",
+                    path.display()
+                );
+            }
+            return Ok(SecretString::from(key.to_owned()));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(e).with_context(|| format!("reading the PIN key in {}", path.display()));
+        }
+    }
+    let secret = PinKey::new_secret();
+    let created = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path);
+    match created {
+        Ok(mut file) => {
+            writeln!(file, "{}", secret.expose_secret())?;
+            file.sync_all()?;
+            println!(
+                "\n  PIN key made and kept in {} (keep it with the database: PINs check against it)\n",
+                path.display()
+            );
+            Ok(secret)
+        }
+        // Another launcher made it meanwhile.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => pin_key_in(path),
+        Err(e) => Err(e).with_context(|| format!("keeping a PIN key in {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pin_key_is_made_once_kept_private_and_read_again() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("catan-pin-key-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pin-key");
+        let made = pin_key_in(&path).unwrap();
+        assert!(made.expose_secret().len() >= MIN_PIN_KEY_LENGTH);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "only its owner reads it");
+        let again = pin_key_in(&path).unwrap();
+        assert_eq!(again.expose_secret(), made.expose_secret());
+        std::fs::write(&path, "short\n").unwrap();
+        assert!(pin_key_in(&path).is_err(), "a short key is refused");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

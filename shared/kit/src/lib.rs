@@ -13,6 +13,7 @@ pub mod optional_body;
 pub mod pagination;
 pub mod path;
 pub mod peer;
+pub mod pin_key;
 pub mod prepared;
 pub mod problem;
 pub mod ratelimit;

@@ -5,7 +5,7 @@
 //! [`SettingsError`] naming the variable, never a panic. Secrets are [`SecretString`]s, which do
 //! not print in `Debug`.
 
-use secrecy::SecretString;
+pub use secrecy::SecretString;
 use std::time::Duration;
 
 pub use secrecy::ExposeSecret;
@@ -142,6 +142,10 @@ impl ClientSettings {
 pub struct TokenSettings {
     /// `CATAN_ADMIN_KEY`: the admin key to start from; generated and printed once when unset.
     pub admin_key: Option<SecretString>,
+    /// `CATAN_PIN_KEY`: the secret players' PIN digests are keyed with (HMAC-SHA256), at least 32
+    /// characters, kept outside the database. Unset, registration keeps one in its database (the
+    /// suite's launcher keeps one in a file instead). Changing it invalidates every PIN.
+    pub pin_key: Option<SecretString>,
     /// `TOKEN_TTL_SECONDS`: how long an access token is valid (3600).
     pub ttl: Duration,
 }
@@ -217,6 +221,7 @@ impl Settings {
             clients: ClientSettings::default(),
             tokens: TokenSettings {
                 admin_key: None,
+                pin_key: None,
                 ttl: Duration::from_secs(3600),
             },
             webhooks: WebhookSettings::default(),
@@ -281,6 +286,7 @@ impl Settings {
             },
             tokens: TokenSettings {
                 admin_key: vars.text("CATAN_ADMIN_KEY").map(SecretString::from),
+                pin_key: vars.pin_key()?,
                 ttl: Duration::from_secs(
                     vars.parse("TOKEN_TTL_SECONDS", defaults.tokens.ttl.as_secs())?,
                 ),
@@ -340,6 +346,23 @@ impl Vars<'_> {
         T::Err: std::fmt::Display,
     {
         Ok(self.optional(name)?.unwrap_or(default))
+    }
+
+    /// `CATAN_PIN_KEY`, if set: refused when shorter than
+    /// [`crate::pin_key::MIN_PIN_KEY_LENGTH`] (the error never shows it).
+    fn pin_key(&self) -> Result<Option<SecretString>, SettingsError> {
+        let Some(key) = self.text("CATAN_PIN_KEY") else {
+            return Ok(None);
+        };
+        let min = crate::pin_key::MIN_PIN_KEY_LENGTH;
+        if key.chars().count() < min {
+            return Err(SettingsError {
+                name: "CATAN_PIN_KEY",
+                value: "(not shown)".into(),
+                reason: format!("a PIN key has at least {min} characters"),
+            });
+        }
+        Ok(Some(SecretString::from(key)))
     }
 
     fn millis(&self, name: &'static str, default: Duration) -> Result<Duration, SettingsError> {
@@ -409,16 +432,31 @@ mod tests {
             ("DATABASE_URL", "postgres://u:hunter2@db/catan"),
             ("CATAN_INTERNAL_KEY", "cik_secret"),
             ("CATAN_PROXY_SECRET", "cps_secret"),
+            ("CATAN_PIN_KEY", "cpk_a_pin_key_of_at_least_32_characters"),
         ])
         .unwrap();
         let printed = format!("{s:?}");
-        for secret in ["admin-secret", "hunter2", "cik_secret", "cps_secret"] {
+        for secret in [
+            "admin-secret",
+            "hunter2",
+            "cik_secret",
+            "cps_secret",
+            "cpk_a_pin_key",
+        ] {
             assert!(!printed.contains(secret), "{secret} printed in {printed}");
         }
         assert_eq!(
             s.tokens.admin_key.as_ref().map(|k| k.expose_secret()),
             Some("admin-secret")
         );
+    }
+
+    #[test]
+    fn a_short_pin_key_is_refused_without_showing_it() {
+        let e = settings(&[("CATAN_PIN_KEY", "short-pin-key")]).unwrap_err();
+        assert_eq!(e.name, "CATAN_PIN_KEY");
+        assert!(!e.to_string().contains("short-pin-key"), "{e}");
+        assert!(settings(&[]).unwrap().tokens.pin_key.is_none());
     }
 
     #[test]

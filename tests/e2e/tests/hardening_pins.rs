@@ -5,7 +5,9 @@
 
 use catan_api::{CreateEntry, CreateEvent, PlayerPin, ResultStatus, Role, StandingsCount};
 use catan_e2e::http::{Method, StatusCode};
-use catan_e2e::{assert_refused, eventually, new_key, seated, spawn_suite, won_by_first};
+use catan_e2e::{
+    assert_refused, eventually, new_key, seated, spawn_suite, spawn_suite_configured, won_by_first,
+};
 use catan_suite::Owner;
 use uuid::Uuid;
 
@@ -303,5 +305,98 @@ async fn item7_every_service_purges_expired_idempotency_records() {
             format!("SELECT count(*) AS n FROM {schema}.idempotency_keys WHERE key = 'recent'");
         assert_eq!(ts.count(&recent), 1, "{schema} keeps a live record");
     }
+    ts.shutdown().await;
+}
+
+/// `bytes` as a PostgreSQL bytea literal.
+fn bytea(bytes: &[u8]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("'\\x{hex}'::bytea")
+}
+
+/// Sets the stored PIN digest of the player in the event: how many rows it changed.
+fn store_digest(ts: &catan_e2e::TestSuite, event: Uuid, player: Uuid, digest: &[u8]) -> i64 {
+    ts.count(&format!(
+        "WITH changed AS (
+             UPDATE registration.entry_players SET pin_sha256 = {}
+             WHERE event_id = '{event}' AND player_id = '{player}' RETURNING 1)
+         SELECT count(*) AS n FROM changed",
+        bytea(digest)
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item7_pin_digests_are_keyed_with_the_server_secret() {
+    use catan_kit::pin_key::PinKey;
+    let configured = "cpk_the_first_test_pin_key_of_32_chars_or_more";
+    let ts = spawn_suite_configured(|s| s.tokens.pin_key = Some(configured.into())).await;
+    let fx = ts.classic_event(1, Some(1)).await;
+    let (event, pin) = (
+        fx.event.id,
+        fx.entries[0].pins.as_ref().expect("pins")[0].clone(),
+    );
+    let player = pin.player_id;
+    let ours = PinKey::from_secret(&configured.into()).digest(event, player, &pin.pin);
+    let other = PinKey::from_secret(&"cpk_another_test_pin_key_of_32_chars_or_more".into())
+        .digest(event, player, &pin.pin);
+    assert_ne!(ours, other, "another key gives another digest");
+    let stored_as = |digest: &[u8]| {
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM registration.entry_players \
+             WHERE player_id = '{player}' AND pin_sha256 = {}",
+            bytea(digest)
+        ))
+    };
+    assert_eq!(stored_as(&ours), 1, "HMAC-SHA256 under CATAN_PIN_KEY");
+    let unkeyed = ts.count(&format!(
+        "SELECT count(*) AS n FROM registration.entry_players WHERE player_id = '{player}' \
+         AND pin_sha256 = sha256(uuid_send(event_id) || uuid_send(player_id) || convert_to('{}', 'UTF8'))",
+        pin.pin
+    ));
+    assert_eq!(unkeyed, 0, "not the unkeyed SHA-256 of before");
+
+    // The server checks the PIN under its own key: a digest made under another key fails.
+    assert_eq!(store_digest(&ts, event, player, &other), 1);
+    assert_refused(
+        ts.anonymous.player_token(event, player, &pin.pin).await,
+        401,
+        "a digest made under another key",
+    );
+    assert_eq!(store_digest(&ts, event, player, &ours), 1);
+    ts.anonymous
+        .player_token(event, player, &pin.pin)
+        .await
+        .expect("its own key's digest signs in");
+    ts.shutdown().await;
+
+    // Unconfigured (a service run alone), registration keys them with a key of its database.
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(1, Some(1)).await;
+    let (event, pin) = (
+        fx.event.id,
+        fx.entries[0].pins.as_ref().expect("pins")[0].clone(),
+    );
+    #[derive(diesel::QueryableByName)]
+    struct Kept {
+        #[diesel(sql_type = diesel::sql_types::Bytea)]
+        secret: Vec<u8>,
+    }
+    let mut conn = {
+        use diesel::Connection;
+        diesel::PgConnection::establish(&ts.database_url).expect("test database")
+    };
+    let kept: Kept = {
+        use diesel::RunQueryDsl;
+        diesel::sql_query("SELECT secret FROM registration.pin_key")
+            .get_result(&mut conn)
+            .expect("a kept key")
+    };
+    assert_eq!(kept.secret.len(), 32);
+    let digest = PinKey::from_bytes(kept.secret).digest(event, pin.player_id, &pin.pin);
+    let stored = ts.count(&format!(
+        "SELECT count(*) AS n FROM registration.entry_players WHERE pin_sha256 = {}",
+        bytea(&digest)
+    ));
+    assert_eq!(stored, 1);
     ts.shutdown().await;
 }

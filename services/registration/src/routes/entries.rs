@@ -10,6 +10,7 @@ use catan_api::{
 };
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
+use catan_kit::pin_key::PinKey;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use diesel::PgConnection;
@@ -92,7 +93,12 @@ fn unknown_player(team: bool, index: usize, player: Uuid) -> ApiError {
 
 /// Enters the request's player or team into the event, if the event, the request's format and
 /// its players allow it.
-fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<Reply, ApiError> {
+fn enter(
+    conn: &mut PgConnection,
+    key: &PinKey,
+    event_id: Uuid,
+    body: &CreateEntry,
+) -> Result<Reply, ApiError> {
     let event = store::events::load(conn, event_id)?;
     let (team_name, members) = entrants(event.format, body)?;
     if let Some(i) = store::people::first_unknown_player(conn, &members)? {
@@ -103,7 +109,7 @@ fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<
             "player {player} is already entered in this event"
         )));
     }
-    let entry = store::entries::insert(conn, event_id, team_name, &members)?;
+    let entry = store::entries::insert(conn, key, event_id, team_name, &members)?;
     // The PINs are shown now only: the key keeps a refusal for retries, never the PINs.
     Ok(Reply::new(StatusCode::CREATED, &entry)?.shown_once(ENTRY_SHOWN_ONCE))
 }
@@ -127,13 +133,17 @@ fn enter(conn: &mut PgConnection, event_id: Uuid, body: &CreateEntry) -> Result<
 )]
 #[post("/v1/events/{event_id}/entries")]
 async fn create_entry(
+    state: web::Data<State>,
     write: IdempotentWrite<web::Json<CreateEntry>>,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     write.require_event(event_id, &[Role::Director])?;
     let body = write.body().0.clone();
-    write.write(move |conn| enter(conn, event_id, &body)).await
+    let key = state.pin_key.clone();
+    write
+        .write(move |conn| enter(conn, &key, event_id, &body))
+        .await
 }
 
 /// The event's entries, in the order they were made.
@@ -216,15 +226,17 @@ async fn drop_entry(
 )]
 #[post("/v1/events/{event_id}/players/{player_id}/pin")]
 async fn reissue_pin(
+    state: web::Data<State>,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, player_id) = path.into_inner();
     write.require_event(event_id, &[Role::Director])?;
+    let key = state.pin_key.clone();
     write
         .write(move |conn| {
             store::events::load(conn, event_id)?;
-            let pin = store::entries::reissue_pin(conn, event_id, player_id)?;
+            let pin = store::entries::reissue_pin(conn, &key, event_id, player_id)?;
             tracing::info!(event = %event_id, player = %player_id, "PIN reissued");
             Ok(Reply::new(StatusCode::OK, &pin)?.shown_once(PIN_SHOWN_ONCE))
         })

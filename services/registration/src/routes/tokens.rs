@@ -93,8 +93,9 @@ async fn player_token(
         player_id,
         pin,
     } = body.into_inner();
+    let key = state.pin_key.clone();
     let check = db::run(&state.pool, move |conn| {
-        store::pins::check(conn, event_id, player_id, &pin)
+        store::pins::check(conn, &key, event_id, player_id, &pin)
     })
     .await?;
     match check {

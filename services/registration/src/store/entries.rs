@@ -5,6 +5,7 @@ use crate::schema::registration::{entries, entry_players, players};
 use catan_api::{Entry, EntryStatus, PlayerPin};
 use catan_kit::ApiError;
 use catan_kit::db::{enum_from_text, enum_to_text};
+use catan_kit::pin_key::PinKey;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -142,6 +143,7 @@ pub fn first_entered(
 /// stored, with each player's new PIN (kept only as a digest).
 pub fn insert(
     conn: &mut PgConnection,
+    key: &PinKey,
     event_id: Uuid,
     team_name: Option<String>,
     members: &[Uuid],
@@ -168,7 +170,7 @@ pub fn insert(
                 entry_players::entry_id.eq(id),
                 entry_players::player_id.eq(player),
                 entry_players::position.eq(i32::try_from(position).map_err(ApiError::internal)?),
-                entry_players::pin_sha256.eq(pin_digest(event_id, *player, &pin)),
+                entry_players::pin_sha256.eq(pin_digest(key, event_id, *player, &pin)),
             ))
             .execute(conn)?;
         pins.push(PlayerPin {
@@ -208,6 +210,7 @@ pub fn end(
 /// stops signing in with this commit); 404 when he has no entry in the event.
 pub fn reissue_pin(
     conn: &mut PgConnection,
+    key: &PinKey,
     event_id: Uuid,
     player_id: Uuid,
 ) -> Result<PlayerPin, ApiError> {
@@ -217,7 +220,7 @@ pub fn reissue_pin(
             .filter(entry_players::event_id.eq(event_id))
             .filter(entry_players::player_id.eq(player_id)),
     )
-    .set(entry_players::pin_sha256.eq(pin_digest(event_id, player_id, &pin)))
+    .set(entry_players::pin_sha256.eq(pin_digest(key, event_id, player_id, &pin)))
     .execute(conn)?;
     if changed == 0 {
         return Err(ApiError::NotFound(format!(

@@ -5,7 +5,9 @@
 use crate::keys::pin_digest;
 use crate::schema::registration::entry_players;
 use catan_kit::ApiError;
+use catan_kit::pin_key::PinKey;
 use diesel::prelude::*;
+use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 /// What a sign-in with a PIN came to.
@@ -15,9 +17,10 @@ pub enum PinCheck {
     Wrong,
 }
 
-/// Checks `pin` for the player in the event.
+/// Checks `pin` for the player in the event against its digest under `key`.
 pub fn check(
     conn: &mut PgConnection,
+    key: &PinKey,
     event_id: Uuid,
     player_id: Uuid,
     pin: &str,
@@ -29,7 +32,9 @@ pub fn check(
         .first(conn)
         .optional()?;
     Ok(match stored.flatten() {
-        Some(stored) if pin_digest(event_id, player_id, pin) == stored => PinCheck::Good,
+        Some(stored) if bool::from(pin_digest(key, event_id, player_id, pin).ct_eq(&stored)) => {
+            PinCheck::Good
+        }
         _ => PinCheck::Wrong,
     })
 }

@@ -1,0 +1,2 @@
+-- The cleared digests are not restored: their PINs are reissued.
+DROP TABLE pin_key;

@@ -34,6 +34,9 @@ const PLAYERS: std::ops::RangeInclusive<usize> = 6..=200;
 /// The seeds of the portfolio's searches, tried in turn.
 const PORTFOLIO: [u64; 3] = [0x9e37_79b9, 0x7f4a_7c15, 0x94d0_49bb];
 
+/// Plans of more player-rounds than this take one search of the portfolio.
+const LONG_EVENT: usize = 150;
+
 /// A whole event's slot orders (tables of 4 first, each table in play order), players `0..n`.
 type Template = Arc<Vec<Vec<u32>>>;
 
@@ -162,7 +165,13 @@ fn template(input: &PlanInput, layout: &Layout, total: usize) -> Template {
 fn portfolio(input: &PlanInput, layout: &Layout, total: usize) -> Vec<Vec<u32>> {
     let n = input.players;
     let mut best: Option<(Vec<Vec<u32>>, u64)> = None;
-    for seed in PORTFOLIO {
+    // Long events search once: each search there already runs its restarts for seconds.
+    let searches = if n * total <= LONG_EVENT {
+        PORTFOLIO.len()
+    } else {
+        1
+    };
+    for &seed in &PORTFOLIO[..searches] {
         let fresh = PlanInput {
             players: n,
             sizes: input.sizes,

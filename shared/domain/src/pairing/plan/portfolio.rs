@@ -5,7 +5,8 @@
 //! where others repeated a meeting (18 players over 4 rounds: seeds 5 and 7 of 1–10). Instead,
 //! for a field of `PLAYERS` seated every round, the whole event is planned once per process
 //! from the empty history by the search with the fixed seeds of `PORTFOLIO` in turn, stopping
-//! at the first plan that meets the lower bound (else the best); that plan is the template.
+//! at the first plan that meets the lower bound (else the best; events of more than
+//! `LONG_EVENT` player-rounds take the first search only); that plan is the template.
 //! Every seed then gets the template with its players relabelled: round 1 is the template's
 //! round 1 under a random permutation of the field (so it is a uniformly random split, the
 //! seed's draw), and the players map onto the template's through round 1 (see `map_through`),

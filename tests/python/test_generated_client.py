@@ -208,6 +208,23 @@ def test_classic_table_with_generated_client(tmp_path):
     again = ok(get_result.sync(event.id, round_.number, table.number, client=anonymous), TableResult)
     assert again.version == recorded.version
 
+    # The director confirms for each seated player, and reissues a player's PIN (issue 10, item 1).
+    from catan_generated_client.api.registration import reissue_pin
+    from catan_generated_client.api.results import confirm_result
+    from catan_generated_client.models import ConfirmResult, PlayerPin
+
+    for player_id in seated:
+        confirmed = ok(
+            confirm_result.sync(
+                event.id, round_.number, table.number, client=director, body=ConfirmResult(player_id=player_id)
+            ),
+            TableResult,
+        )
+    assert confirmed.status.value == "confirmed"
+    assert {c.player_id for c in confirmed.confirmed_by_director} == set(seated)
+    pin = ok(reissue_pin.sync(event.id, seated[0], client=director), PlayerPin)
+    assert len(pin.pin) == 8 and not set(pin.pin) & set("01OIL"), pin.pin
+
     # Ranking is a read model: it shows a result within a second of its posting.
     deadline = time.monotonic() + 10
     table_standings = ok(standings.sync(event.id, client=anonymous), Standings)

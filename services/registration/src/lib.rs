@@ -2,6 +2,7 @@
 //! and exclusions, API keys, and the access tokens every service accepts.
 
 mod access;
+mod admin_key;
 mod keys;
 mod routes;
 mod schema;
@@ -45,9 +46,19 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let keys = open_keys(&pool, &settings).await?;
     let pin_key = open_pin_key(&pool, &settings).await?;
     let ring = keys.clone();
-    let verifier = web::Data::new(Verifier::local(move || {
-        ring.published_now().map_err(|e| e.to_string())
-    }));
+    let revoked_pool = pool.clone();
+    let token_ttl = settings.tokens.ttl;
+    let verifier = web::Data::new(
+        Verifier::local(move || ring.published_now().map_err(|e| e.to_string())).with_revoked(
+            move || {
+                let since = chrono::Utc::now()
+                    - chrono::Duration::from_std(token_ttl).unwrap_or(chrono::Duration::hours(1))
+                    - chrono::Duration::minutes(5);
+                let mut conn = revoked_pool.get().map_err(|e| e.to_string())?;
+                store::api_keys::revoked_since(&mut conn, since).map_err(|e| e.to_string())
+            },
+        ),
+    );
     let http = webhook_delivery::client(&settings.webhooks)?;
     let deliveries_due = Arc::new(tokio::sync::Notify::new());
     let state = web::Data::new(State {
@@ -95,6 +106,12 @@ async fn open_keys(pool: &PgPool, settings: &Settings) -> anyhow::Result<Arc<key
     let token_ttl = settings.tokens.ttl;
     let admin_key = settings.tokens.admin_key.clone();
     tokio::task::spawn_blocking(move || {
+        if let Some(configured) = &admin_key {
+            catan_kit::settings::check_admin_key(configured.expose_secret())?;
+            for id in admin_key::revoke_replaced(&mut *pool.get()?, configured.expose_secret())? {
+                tracing::info!(key_id = %id, "the admin key configured before is revoked");
+            }
+        }
         let keys = keys::KeyRing::open(pool.clone(), token_ttl)?;
         keys::ensure_admin_key(
             &mut *pool.get()?,

@@ -7,12 +7,12 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::jwk::{
-    AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, JwkSet, KeyAlgorithm,
+    AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, KeyAlgorithm,
     OctetKeyPairParameters, OctetKeyPairType, PublicKeyUse,
 };
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -143,6 +143,23 @@ pub struct Verifier {
     /// sheet, and checking its signature again each time costs more than the sheet's write.
     /// Cleared whenever a refresh finds a key retired, so no kept token outlives its key.
     verified: RwLock<HashMap<String, Claims>>,
+    /// API keys revoked: their tokens are refused at once, however long they would still be
+    /// valid. Told by registration when a key is revoked, and read again with every key fetch.
+    revoked: RwLock<HashSet<Uuid>>,
+    /// Registration's own verifier reads the revoked keys in process (blocking).
+    revoked_loader: Option<RevokedLoader>,
+}
+
+/// Loads the ids of the revoked API keys in process (blocking).
+pub type RevokedLoader = Arc<dyn Fn() -> Result<Vec<Uuid>, String> + Send + Sync>;
+
+/// What registration publishes at `/.well-known/jwks.json`: the JWK Set, with the revoked API
+/// keys as an extra member (RFC 7517, section 5: members a reader does not know are ignored).
+#[derive(Deserialize)]
+struct Published {
+    keys: Vec<Jwk>,
+    #[serde(default)]
+    revoked_api_keys: Option<Vec<Uuid>>,
 }
 
 /// How many verified tokens are kept; past it the list starts again empty.
@@ -166,6 +183,8 @@ impl Verifier {
             keys: RwLock::new(HashMap::new()),
             last_refresh: Mutex::new(None),
             verified: RwLock::new(HashMap::new()),
+            revoked: RwLock::new(HashSet::new()),
+            revoked_loader: None,
         };
         match initial {
             Ok(keys) => {
@@ -197,7 +216,42 @@ impl Verifier {
             keys: RwLock::new(HashMap::new()),
             last_refresh: Mutex::new(None),
             verified: RwLock::new(HashMap::new()),
+            revoked: RwLock::new(HashSet::new()),
+            revoked_loader: None,
         }
+    }
+
+    /// The same verifier, reading the revoked API keys with `load` (now, and with every key
+    /// fetch): registration's own.
+    pub fn with_revoked(
+        mut self,
+        load: impl Fn() -> Result<Vec<Uuid>, String> + Send + Sync + 'static,
+    ) -> Self {
+        match load() {
+            Ok(ids) => self.set_revoked(ids),
+            Err(e) => tracing::warn!(error = %e, "could not load the revoked API keys yet"),
+        }
+        self.revoked_loader = Some(Arc::new(load));
+        self
+    }
+
+    /// Refuses the tokens of `key_id` from now on: it was revoked.
+    pub fn revoke(&self, key_id: Uuid) {
+        self.revoked
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key_id);
+    }
+
+    fn set_revoked(&self, ids: Vec<Uuid>) {
+        *self.revoked.write().unwrap_or_else(PoisonError::into_inner) = ids.into_iter().collect();
+    }
+
+    fn is_revoked(&self, key_id: Uuid) -> bool {
+        self.revoked
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&key_id)
     }
 
     /// Installs the published keys, replacing those held: a key no longer published was retired
@@ -245,28 +299,35 @@ impl Verifier {
 
     /// Fetches registration's keys and installs them; a failure says why and keeps the keys held.
     async fn refresh(&self) -> Result<(), String> {
-        let keys = match &self.source {
+        let (keys, revoked) = match &self.source {
             KeySource::Local(load) => {
                 let load = load.clone();
-                tokio::task::spawn_blocking(move || load())
-                    .await
-                    .map_err(|e| e.to_string())??
+                let load_revoked = self.revoked_loader.clone();
+                tokio::task::spawn_blocking(move || {
+                    let revoked = load_revoked.map(|load| load()).transpose()?;
+                    Ok::<_, String>((load()?, revoked))
+                })
+                .await
+                .map_err(|e| e.to_string())??
             }
             KeySource::Remote { jwks_url, http } => {
-                async {
+                let published = async {
                     http.get(jwks_url)
                         .send()
                         .await?
                         .error_for_status()?
-                        .json::<JwkSet>()
+                        .json::<Published>()
                         .await
                 }
                 .await
-                .map_err(|e| e.to_string())?
-                .keys
+                .map_err(|e| e.to_string())?;
+                (published.keys, published.revoked_api_keys)
             }
         };
         self.install(&keys);
+        if let Some(revoked) = revoked {
+            self.set_revoked(revoked);
+        }
         Ok(())
     }
 
@@ -304,10 +365,18 @@ impl Verifier {
     /// Checks a compact JWT and returns its claims.
     pub async fn verify(&self, token: &str) -> Result<Claims, ApiError> {
         self.refresh_if_old().await;
+        let revoked = || ApiError::Unauthorized("invalid token: its API key is revoked".into());
         if let Some(claims) = self.verified_before(token) {
-            return Ok(claims);
+            return if self.is_revoked(claims.sub) {
+                Err(revoked())
+            } else {
+                Ok(claims)
+            };
         }
         let claims = self.verify_signed(token).await?;
+        if self.is_revoked(claims.sub) {
+            return Err(revoked());
+        }
         let mut verified = self
             .verified
             .write()
@@ -456,6 +525,72 @@ impl FromRequest for Principal {
     }
 }
 
+/// Where registration tells the other services that an API key was revoked (with the internal
+/// key; not routed by the gateway).
+pub const REVOKED_KEYS_PATH: &str = "/internal/revoked-api-keys";
+
+/// Registration's word to the other services that a key was revoked, so that they refuse its
+/// tokens at once rather than at their next key fetch. App data of every service.
+pub struct Revocations {
+    peers: Vec<String>,
+    internal_key: Option<secrecy::SecretString>,
+    http: reqwest::Client,
+}
+
+impl Revocations {
+    pub fn new(settings: &crate::Settings) -> Self {
+        let peers = &settings.peers;
+        Revocations {
+            peers: vec![
+                peers.pairing.clone(),
+                peers.results.clone(),
+                peers.ranking.clone(),
+            ],
+            internal_key: settings.webhooks.internal_key.clone(),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(3))
+                .build()
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Tells pairing, results and ranking that `key_id` is revoked; one that does not answer
+    /// learns it at its next key fetch (within a minute).
+    pub async fn tell_peers(&self, key_id: Uuid) {
+        use crate::settings::ExposeSecret;
+        let Some(key) = &self.internal_key else {
+            return;
+        };
+        let calls = self.peers.iter().map(|peer| {
+            let url = format!("{}{REVOKED_KEYS_PATH}/{key_id}", peer.trim_end_matches('/'));
+            let call = self.http.post(url).bearer_auth(key.expose_secret()).send();
+            async move {
+                match call.await.and_then(reqwest::Response::error_for_status) {
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(
+                        %key_id, error = %e,
+                        "a service was not told of a revoked key; it learns it at its next key fetch"
+                    ),
+                }
+            }
+        });
+        futures_util::future::join_all(calls).await;
+    }
+}
+
+/// `POST /internal/revoked-api-keys/{key_id}`: registration says the key is revoked.
+pub async fn key_revoked(
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    revocations: web::Data<Revocations>,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    crate::webhooks::require_internal_key(&req, revocations.internal_key.as_ref())?;
+    if let Some(verifier) = req.app_data::<web::Data<Verifier>>() {
+        verifier.revoke(path.into_inner());
+    }
+    Ok(actix_web::HttpResponse::NoContent().finish())
+}
+
 /// Issues a token for `claims`-to-be, valid for `ttl`.
 pub fn claims_for(key_id: Uuid, role: Role, events: Option<Vec<Uuid>>, ttl: Duration) -> Claims {
     let now = chrono::Utc::now().timestamp();
@@ -495,6 +630,28 @@ mod tests {
         payload["role"] = "admin".into();
         parts[1] = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
         assert!(verifier.verify(&parts.join(".")).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_revoked_keys_tokens_are_refused_at_once_even_when_verified_before() {
+        let key = SigningKey::generate();
+        let jwk = key.jwk();
+        let (kept, revoked) = (Uuid::new_v4(), Uuid::new_v4());
+        let verifier =
+            Verifier::local(move || Ok(vec![jwk.clone()])).with_revoked(move || Ok(vec![revoked]));
+        let token_of = |id| {
+            key.sign(&claims_for(id, Role::Admin, None, Duration::from_secs(60)))
+                .unwrap()
+        };
+        let (kept_token, revoked_token) = (token_of(kept), token_of(revoked));
+        assert!(
+            verifier.verify(&revoked_token).await.is_err(),
+            "loaded as revoked"
+        );
+        assert!(verifier.verify(&kept_token).await.is_ok());
+        verifier.revoke(kept);
+        let refused = verifier.verify(&kept_token).await.unwrap_err();
+        assert!(refused.to_string().contains("revoked"), "{refused}");
     }
 
     #[tokio::test]

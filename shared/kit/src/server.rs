@@ -115,6 +115,7 @@ where
         settings.rate_limit.burst,
     ));
     let clients = web::Data::new(crate::client::ClientLimits::new(&settings.clients));
+    let revocations = web::Data::new(crate::auth::Revocations::new(settings));
     let metrics = crate::metrics::Metrics::new(service).map_err(std::io::Error::other)?;
     let metrics_data = web::Data::new(metrics.clone());
     let routes = web::Data::new(RouteTable::of(
@@ -133,6 +134,11 @@ where
             .app_data(routes.clone())
             .app_data(limiter.clone())
             .app_data(clients.clone())
+            .app_data(revocations.clone())
+            .route(
+                &format!("{}/{{key_id}}", crate::auth::REVOKED_KEYS_PATH),
+                web::post().to(crate::auth::key_revoked),
+            )
             .app_data(metrics_data.clone())
             .default_service(web::to(no_route))
             .wrap(actix_web::middleware::from_fn(

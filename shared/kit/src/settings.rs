@@ -285,7 +285,10 @@ impl Settings {
                 streams_total: vars.parse("CATAN_STREAMS_TOTAL", clients.streams_total)?,
             },
             tokens: TokenSettings {
-                admin_key: vars.text("CATAN_ADMIN_KEY").map(SecretString::from),
+                admin_key: vars
+                    .text("CATAN_ADMIN_KEY")
+                    .map(|key| check_admin_key(&key).map(|()| SecretString::from(key)))
+                    .transpose()?,
                 pin_key: vars.pin_key()?,
                 ttl: Duration::from_secs(
                     vars.parse("TOKEN_TTL_SECONDS", defaults.tokens.ttl.as_secs())?,
@@ -312,6 +315,29 @@ impl Settings {
             follow_interval: vars.millis("CATAN_FOLLOW_MS", defaults.follow_interval)?,
         })
     }
+}
+
+/// The least a configured admin key must be: this many characters, this many of them different.
+pub const ADMIN_KEY_MIN_LENGTH: usize = 24;
+pub const ADMIN_KEY_MIN_DISTINCT: usize = 10;
+
+/// Ok when `key` is strong enough for the admin key; else why not, naming `CATAN_ADMIN_KEY`.
+pub fn check_admin_key(key: &str) -> Result<(), SettingsError> {
+    let key = key.trim();
+    let length = key.chars().count();
+    let distinct = key.chars().collect::<std::collections::HashSet<_>>().len();
+    if length >= ADMIN_KEY_MIN_LENGTH && distinct >= ADMIN_KEY_MIN_DISTINCT {
+        return Ok(());
+    }
+    Err(SettingsError {
+        name: "CATAN_ADMIN_KEY",
+        value: "(hidden)".into(),
+        reason: format!(
+            "too weak for the admin key: it has {length} characters, {distinct} of them different; \
+             it needs at least {ADMIN_KEY_MIN_LENGTH}, {ADMIN_KEY_MIN_DISTINCT} different (make one \
+             with `openssl rand -base64 32`)"
+        ),
+    })
 }
 
 /// Reads variables: blank counts as unset.
@@ -428,7 +454,7 @@ mod tests {
     #[test]
     fn secrets_do_not_print() {
         let s = settings(&[
-            ("CATAN_ADMIN_KEY", "admin-secret"),
+            ("CATAN_ADMIN_KEY", "admin-secret-0123456789abcdef"),
             ("DATABASE_URL", "postgres://u:hunter2@db/catan"),
             ("CATAN_INTERNAL_KEY", "cik_secret"),
             ("CATAN_PROXY_SECRET", "cps_secret"),
@@ -447,7 +473,7 @@ mod tests {
         }
         assert_eq!(
             s.tokens.admin_key.as_ref().map(|k| k.expose_secret()),
-            Some("admin-secret")
+            Some("admin-secret-0123456789abcdef")
         );
     }
 
@@ -457,6 +483,23 @@ mod tests {
         assert_eq!(e.name, "CATAN_PIN_KEY");
         assert!(!e.to_string().contains("short-pin-key"), "{e}");
         assert!(settings(&[]).unwrap().tokens.pin_key.is_none());
+    }
+
+    #[test]
+    fn a_weak_admin_key_is_refused_naming_the_variable_and_never_printed() {
+        for weak in [
+            "admin-secret",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "abcabcabcabcabcabcabcabcabc",
+        ] {
+            let e = settings(&[("CATAN_ADMIN_KEY", weak)]).unwrap_err();
+            assert_eq!(e.name, "CATAN_ADMIN_KEY");
+            let message = e.to_string();
+            assert!(message.contains("too weak"), "{message}");
+            assert!(!message.contains(weak), "the key is not printed: {message}");
+        }
+        let strong = "ck_9f86d081884c7d659a2feaa0c55ad015";
+        assert!(settings(&[("CATAN_ADMIN_KEY", strong)]).is_ok());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Issue 10, items 1, 3 and 6: the limits follow the client (its address, as the gateway tells
 //! the services), not the player or the key it names.
 
+use catan_api::Role;
 use catan_e2e::http::{Answer, Method, StatusCode};
 use catan_e2e::{spawn_suite_configured, spawn_suite_with_event};
 use std::net::Ipv4Addr;
@@ -10,6 +11,7 @@ const ATTACKER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
 const PLAYER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 3);
 const THIRD: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 4);
 
+#[expect(clippy::expect_used, reason = "a test helper: a missing header fails the test")]
 fn retry_after(answer: &Answer) -> u64 {
     assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS, "{answer:?}");
     assert!(answer.is_problem(), "{answer:?}");
@@ -194,5 +196,232 @@ async fn item3_standings_streams_are_capped_per_client_and_in_total() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     drop((second, elsewhere));
+    ts.shutdown().await;
+}
+
+/// Item 6: the admin lists every key (paginated, never a secret) and revokes one; its tokens are
+/// refused at once by every service, and it gets no new token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item6_the_admin_lists_and_revokes_keys_and_a_revoked_key_stops_at_once_everywhere() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let second_admin = ts
+        .admin
+        .create_api_key(&catan_e2e::new_key("second admin", Role::Admin, None))
+        .await
+        .expect("a second admin key");
+    let first = ts
+        .http(Method::GET, "/v1/api-keys?limit=2")
+        .token(&ts.admin_token)
+        .send()
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{first:?}");
+    assert_eq!(first.body().as_array().map(Vec::len), Some(2));
+    assert!(
+        first.header("link").is_some_and(|l| l.contains("offset=2")),
+        "{first:?}"
+    );
+    let all = ts
+        .http(Method::GET, "/v1/api-keys")
+        .token(&ts.admin_token)
+        .send()
+        .await;
+    let keys = all.body();
+    let keys = keys.as_array().expect("a list");
+    assert_eq!(
+        keys.len(),
+        4,
+        "admin, director, scorer, second admin: {keys:?}"
+    );
+    assert!(
+        !all.text.contains(&second_admin.api_key),
+        "no secret is listed"
+    );
+    let director_id = keys
+        .iter()
+        .find(|k| k["role"] == "director")
+        .map(|k| k["id"].as_str().expect("id").to_owned())
+        .expect("the director's key");
+    let director_token = ts.token(&fx.director_key).await;
+    let listed_by_director = ts
+        .http(Method::GET, "/v1/api-keys")
+        .token(&director_token)
+        .send()
+        .await;
+    assert_eq!(listed_by_director.status, StatusCode::FORBIDDEN);
+    let admin_token = ts.token(&second_admin.api_key).await;
+    let revoke = |id: String| {
+        ts.http(Method::DELETE, &format!("/v1/api-keys/{id}"))
+            .token(&ts.admin_token)
+            .send()
+    };
+    // One call on each service with the tokens, before and after the revocation.
+    let event = fx.event.id;
+    let suite = &ts;
+    let calls = async |director: &str, admin: &str| {
+        let ts = suite;
+        let season = uuid::Uuid::new_v4();
+        let player = uuid::Uuid::new_v4();
+        [
+            ts.http(Method::POST, "/v1/players")
+                .token(director)
+                .json(&serde_json::json!({ "name": "Late entry" }))
+                .send()
+                .await
+                .status,
+            ts.http(Method::POST, &format!("/v1/events/{event}/rounds"))
+                .token(director)
+                .send()
+                .await
+                .status,
+            ts.http(
+                Method::POST,
+                &format!("/v1/events/{event}/rounds/9/tables/1/result/confirm"),
+            )
+            .token(director)
+            .send()
+            .await
+            .status,
+            ts.http(
+                Method::DELETE,
+                &format!("/v1/seasons/{season}/qualified/{player}"),
+            )
+            .token(admin)
+            .send()
+            .await
+            .status,
+        ]
+    };
+    let before = calls(&director_token, &admin_token).await;
+    assert!(
+        !before.contains(&StatusCode::UNAUTHORIZED),
+        "valid tokens: {before:?}"
+    );
+    assert_eq!(
+        revoke(director_id.clone()).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        revoke(second_admin.id.to_string()).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        revoke(director_id).await.status,
+        StatusCode::NOT_FOUND,
+        "revoked already"
+    );
+    let after = calls(&director_token, &admin_token).await;
+    assert_eq!(
+        after,
+        [StatusCode::UNAUTHORIZED; 4],
+        "registration, pairing, results and ranking refuse at once"
+    );
+    let again = ts
+        .http(Method::POST, "/v1/auth/token")
+        .json(&serde_json::json!({ "api_key": fx.director_key }))
+        .send()
+        .await;
+    assert_eq!(again.status, StatusCode::UNAUTHORIZED, "no new token");
+    let listed = ts
+        .http(Method::GET, "/v1/api-keys")
+        .token(&ts.admin_token)
+        .send()
+        .await
+        .body();
+    let revoked = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|k| !k["revoked_at"].is_null())
+        .count();
+    assert_eq!(revoked, 2, "the list shows when: {listed}");
+    ts.shutdown().await;
+}
+
+/// Item 6: when the configured admin key changes, the old one is revoked at start-up (its tokens
+/// too, on every service); a weak configured admin key stops the start with a clear message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item6_a_changed_admin_key_revokes_the_old_one_and_a_weak_one_is_refused() {
+    let ts = catan_e2e::spawn_suite().await;
+    let catan_e2e::TestSuite {
+        suite,
+        database_url,
+        admin_key: old_key,
+        admin_token: old_token,
+        http_client,
+        ..
+    } = ts;
+    suite.stop().await;
+    let configured = |key: &str| {
+        let mut settings = catan_kit::Settings::local(&database_url);
+        settings.tokens.admin_key = Some(key.to_owned().into());
+        settings
+    };
+    let weak = catan_suite::Suite::start(configured("admin-secret"), "127.0.0.1:0").await;
+    let message = format!(
+        "{:#}",
+        weak.err().expect("a weak admin key stops the start")
+    );
+    assert!(
+        message.contains("CATAN_ADMIN_KEY") && message.contains("too weak"),
+        "{message}"
+    );
+    let new_key = format!("ck_new_admin_{}", uuid::Uuid::new_v4().simple());
+    let suite = catan_suite::Suite::start(configured(&new_key), "127.0.0.1:0")
+        .await
+        .expect("the suite starts again");
+    let anonymous = catan_api::ApiClient::new(&suite.url());
+    let new_token = anonymous
+        .token(&new_key)
+        .await
+        .expect("the new key")
+        .access_token;
+    let ts = catan_e2e::TestSuite {
+        admin: anonymous.with_token(new_token.clone()),
+        anonymous,
+        suite,
+        database_url,
+        admin_key: new_key,
+        admin_token: new_token,
+        http_client,
+    };
+    let old = ts
+        .http(Method::POST, "/v1/auth/token")
+        .json(&serde_json::json!({ "api_key": old_key }))
+        .send()
+        .await;
+    assert_eq!(
+        old.status,
+        StatusCode::UNAUTHORIZED,
+        "the old key is revoked"
+    );
+    let region = serde_json::json!({ "name": "Anywhere" });
+    let with_old = ts
+        .http(Method::POST, "/v1/regions")
+        .token(&old_token)
+        .json(&region)
+        .send()
+        .await;
+    assert_eq!(with_old.status, StatusCode::UNAUTHORIZED, "its token too");
+    let season = uuid::Uuid::new_v4();
+    let on_ranking = ts
+        .http(
+            Method::DELETE,
+            &format!("/v1/seasons/{season}/qualified/{season}"),
+        )
+        .token(&old_token)
+        .send()
+        .await;
+    assert_eq!(
+        on_ranking.status,
+        StatusCode::UNAUTHORIZED,
+        "on every service"
+    );
+    let with_new = ts
+        .http(Method::POST, "/v1/regions")
+        .token(&ts.admin_token)
+        .json(&region)
+        .send()
+        .await;
+    assert_eq!(with_new.status, StatusCode::CREATED);
     ts.shutdown().await;
 }

@@ -5,16 +5,19 @@ use crate::keys::{digest, new_secret};
 use crate::store;
 use crate::store::api_keys::NewApiKey;
 use crate::validate::valid_name;
-use actix_web::{HttpResponse, post, web};
-use catan_api::{ApiKeyCreated, CreateApiKey, Problem, Role};
-use catan_kit::auth::Principal;
+use actix_web::{HttpResponse, delete, get, post, web};
+use catan_api::{ApiKeyCreated, CreateApiKey, ListedApiKey, Problem, Role};
+use catan_kit::auth::{Principal, Revocations, Verifier};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, db};
 use std::collections::HashSet;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(create_api_key);
+    cfg.service(create_api_key)
+        .service(list_api_keys)
+        .service(revoke_api_key);
 }
 
 /// The events a key of `role` may act on: none named for an admin key (it acts on every event),
@@ -102,6 +105,71 @@ async fn create_api_key(
         event_ids: key.event_ids,
         api_key: secret,
     }))
+}
+
+/// Every API key, revoked ones included (with `revoked_at`), the oldest first, never a secret
+/// (admin only). Paginated.
+#[utoipa::path(
+    tag = "auth",
+    params(PageQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of the keys", body = Vec<ListedApiKey>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/api-keys")]
+async fn list_api_keys(
+    state: web::Data<State>,
+    principal: Principal,
+    page: Page,
+) -> Result<HttpResponse, ApiError> {
+    principal.require_admin()?;
+    let query = page.query();
+    let keys = db::run(&state.pool, move |conn| {
+        Ok(store::api_keys::page(conn, query.limit(), query.offset())?)
+    })
+    .await?;
+    Ok(page.respond(&keys))
+}
+
+/// Revokes an API key (admin only): it signs in no more, and every service refuses its tokens
+/// at once (a replica that was not told, at its next key fetch, within a minute).
+#[utoipa::path(
+    tag = "auth",
+    params(("key_id" = Uuid, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such key, or revoked already", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/api-keys/{key_id}")]
+async fn revoke_api_key(
+    state: web::Data<State>,
+    principal: Principal,
+    verifier: web::Data<Verifier>,
+    revocations: web::Data<Revocations>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    principal.require_admin()?;
+    let id = path.into_inner();
+    let revoked = db::run(&state.pool, move |conn| {
+        Ok(store::api_keys::revoke(conn, id)?)
+    })
+    .await?;
+    if !revoked {
+        return Err(ApiError::NotFound(format!(
+            "no live API key {id} (unknown, or revoked already)"
+        )));
+    }
+    tracing::info!(key_id = %id, "API key revoked");
+    verifier.revoke(id);
+    revocations.tell_peers(id).await;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 #[cfg(test)]

@@ -117,19 +117,27 @@ async fn player_token(
     }
 }
 
-/// The public keys access tokens are verified with (RFC 7517).
+/// The public keys access tokens are verified with (RFC 7517), and as `revoked_api_keys` the ids
+/// of the API keys revoked within a token's lifetime, whose tokens are refused.
 #[utoipa::path(tag = "auth", responses((status = 200, description = "A JSON Web Key Set", body = Object)))]
 #[get("/.well-known/jwks.json")]
 async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
     let keys = state.keys.clone();
-    let published = db::run(&state.pool, move |_| {
-        keys.published().map_err(ApiError::internal)
+    // Tokens of keys revoked before this are all expired: the list stays short.
+    let since = chrono::Utc::now()
+        - chrono::Duration::from_std(state.token_ttl).unwrap_or(chrono::Duration::hours(1))
+        - chrono::Duration::minutes(5);
+    let (published, revoked) = db::run(&state.pool, move |conn| {
+        let published = keys.published().map_err(ApiError::internal)?;
+        Ok((published, store::api_keys::revoked_since(conn, since)?))
     })
     .await?;
     Ok(HttpResponse::Ok()
         // Short: verifiers fetch again on an unknown kid anyway.
         .insert_header(("Cache-Control", "public, max-age=60"))
-        .json(serde_json::json!({ "keys": published })))
+        // The revoked API keys ride along (a member JWK Set readers ignore if they do not know
+        // it), so a service that missed registration's word learns them at its next fetch.
+        .json(serde_json::json!({ "keys": published, "revoked_api_keys": revoked })))
 }
 
 /// Rotates the token signing key (admin only): new tokens are signed with a new key; tokens

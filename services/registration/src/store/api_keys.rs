@@ -54,3 +54,70 @@ pub fn insert(conn: &mut PgConnection, key: &NewApiKey) -> QueryResult<usize> {
         ))
         .execute(conn)
 }
+
+/// A key as listed: id, name, role, events, made and revoked when.
+type ListedKey = (
+    Uuid,
+    String,
+    String,
+    Option<Vec<Option<Uuid>>>,
+    chrono::DateTime<chrono::Utc>,
+    Option<chrono::DateTime<chrono::Utc>>,
+);
+
+/// A page of every key, revoked ones included, the oldest first.
+pub fn page(
+    conn: &mut PgConnection,
+    limit: i64,
+    offset: i64,
+) -> QueryResult<Vec<catan_api::ListedApiKey>> {
+    let rows: Vec<ListedKey> = api_keys::table
+        .order((api_keys::created_at.asc(), api_keys::id.asc()))
+        .limit(limit)
+        .offset(offset)
+        .select((
+            api_keys::id,
+            api_keys::name,
+            api_keys::role,
+            api_keys::event_ids,
+            api_keys::created_at,
+            api_keys::revoked_at,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, name, role, events, created_at, revoked_at)| {
+            Some(catan_api::ListedApiKey {
+                id,
+                name,
+                role: Role::parse(&role)?,
+                event_ids: events.map(|ids| ids.into_iter().flatten().collect()),
+                created_at,
+                revoked_at,
+            })
+        })
+        .collect())
+}
+
+/// Revokes the key `id`: true when it was live.
+pub fn revoke(conn: &mut PgConnection, id: Uuid) -> QueryResult<bool> {
+    let revoked = diesel::update(
+        api_keys::table
+            .filter(api_keys::id.eq(id))
+            .filter(api_keys::revoked_at.is_null()),
+    )
+    .set(api_keys::revoked_at.eq(diesel::dsl::now))
+    .execute(conn)?;
+    Ok(revoked > 0)
+}
+
+/// The keys revoked since `since`: tokens of keys revoked earlier have all expired.
+pub fn revoked_since(
+    conn: &mut PgConnection,
+    since: chrono::DateTime<chrono::Utc>,
+) -> QueryResult<Vec<Uuid>> {
+    api_keys::table
+        .filter(api_keys::revoked_at.gt(since))
+        .select(api_keys::id)
+        .load(conn)
+}

@@ -83,6 +83,19 @@ pub struct CreateApiKey {
     pub event_ids: Option<Vec<Uuid>>,
 }
 
+/// An API key as the admin lists it: never its secret.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ListedApiKey {
+    pub id: Uuid,
+    pub name: String,
+    pub role: Role,
+    /// The events a director or scorer key may act on; absent for admin keys.
+    pub event_ids: Option<Vec<Uuid>>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// When it was revoked: from then on it signs in no more, and its tokens are refused.
+    pub revoked_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ApiKeyCreated {
     pub id: Uuid,

@@ -9,15 +9,64 @@ mod layout;
 mod pages;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use catan_api::{ApiClient, ClientError, RetryPolicy};
+use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
 use catan_kit::server::RunningServer;
 pub use i18n::Lang;
+use std::any::Any;
+use std::collections::HashMap;
 use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use std::time::Instant;
 
 /// What every page handler reads from.
 pub struct State {
     pub api: ApiClient,
+    /// Reads that change seldom (a season's settings, its qualified players, the regions), kept
+    /// for [`CACHE_TTL`] so that a page makes one call per visit for what it is about.
+    cache: Mutex<HashMap<String, Cached>>,
+}
+
+/// A cached read and when it was made.
+type Cached = (Instant, Arc<dyn Any + Send + Sync>);
+
+/// How long a cached read is served: a page may be this much behind on what it caches.
+pub const CACHE_TTL: Duration = Duration::from_secs(2);
+
+/// Entries kept at most; past it the cache starts again empty.
+const CACHE_ENTRIES: usize = 4096;
+
+impl State {
+    pub fn new(api: ApiClient) -> Self {
+        State {
+            api,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`].
+    pub async fn cached<T: Clone + Send + Sync + 'static>(
+        &self,
+        key: String,
+        fetch: impl Future<Output = ClientResult<T>>,
+    ) -> ClientResult<T> {
+        {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((at, value)) = cache.get(&key)
+                && at.elapsed() < CACHE_TTL
+                && let Some(value) = value.downcast_ref::<T>()
+            {
+                return Ok(value.clone());
+            }
+        }
+        let value = fetch.await?;
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, (Instant::now(), Arc::new(value.clone())));
+        Ok(value)
+    }
 }
 
 /// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway).
@@ -28,9 +77,7 @@ pub fn start(listener: TcpListener, api_url: &str) -> std::io::Result<RunningSer
         first_backoff: Duration::from_millis(50),
         timeout: Duration::from_secs(10),
     };
-    let state = web::Data::new(State {
-        api: ApiClient::with_policy(api_url, retry),
-    });
+    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry)));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .app_data(state.clone())
@@ -115,4 +162,30 @@ pub fn error_page(req: &HttpRequest, error: &PageError) -> HttpResponse {
 
 async fn not_found(req: HttpRequest) -> HttpResponse {
     error_page(&req, &PageError::NotFound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    #[tokio::test]
+    async fn a_cached_read_is_made_once_within_its_time_to_live() {
+        let state = State::new(ApiClient::new("http://127.0.0.1:9"));
+        let calls = AtomicU32::new(0);
+        let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };
+        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1);
+        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1, "kept");
+        assert_eq!(
+            state.cached("b".into(), read()).await.unwrap(),
+            2,
+            "another key"
+        );
+        let failing = async { Err::<u32, _>(ClientError::Transport("down".into())) };
+        assert!(
+            state.cached("c".into(), failing).await.is_err(),
+            "a failure is not kept"
+        );
+        assert_eq!(state.cached("c".into(), read()).await.unwrap(), 3);
+    }
 }

@@ -16,7 +16,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         ..EventSearch::default()
     };
     let (regions, running, planned, seasons) = tokio::join!(
-        api.regions(),
+        ctx.regions(),
         api.events(&running, 50, 0),
         api.events(&planned, 50, 0),
         api.seasons(None),

@@ -43,10 +43,18 @@ pub struct Ctx {
     pub req: HttpRequest,
     pub lang: Lang,
     pub api: catan_api::ApiClient,
+    pub state: web::Data<crate::State>,
     pub query: HashMap<String, String>,
 }
 
 impl Ctx {
+    /// Every region, as cached for a moment.
+    async fn regions(&self) -> catan_api::ClientResult<Vec<catan_api::Region>> {
+        self.state
+            .cached("regions".into(), self.api.regions())
+            .await
+    }
+
     /// The `n`th path segment parameter as an id.
     fn id(&self, name: &str) -> Result<Uuid, PageError> {
         self.req
@@ -95,6 +103,7 @@ where
             let ctx = Ctx {
                 lang: lang_of(&req),
                 api: state.api.clone(),
+                state: state.clone(),
                 query,
                 req: req.clone(),
             };

@@ -11,7 +11,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
     let min_games = ctx.param("min_games").and_then(|m| m.parse::<u32>().ok());
     let (board, regions) = tokio::join!(
         ctx.api.ratings_leaderboard(region, min_games),
-        ctx.api.regions()
+        ctx.regions()
     );
     let (board, regions) = (board?, regions?);
     let lang = ctx.lang;

@@ -68,11 +68,12 @@ pub async fn page(ctx: Ctx) -> PageResult {
         .filter(|p| *p >= 1)
         .unwrap_or(1);
     let api = &ctx.api;
+    let state = &ctx.state;
     let (season, rows, qualified, regions) = tokio::join!(
-        api.season(id),
+        state.cached(format!("season {id}"), api.season(id)),
         page_of(api, id, region, number - 1),
-        api.season_qualified(id),
-        api.regions(),
+        state.cached(format!("qualified {id}"), api.season_qualified(id)),
+        ctx.regions(),
     );
     let (season, rows, qualified, regions) = (season?, rows?, qualified?, regions?);
     let link = |page: u32| {

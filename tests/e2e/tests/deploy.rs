@@ -28,7 +28,7 @@ const OVERLAYS: [&str; 2] = ["dev", "production"];
 const OUT_OF_BAND_SECRETS: [(&str, &[&str]); 3] = [
     (
         "catan-secrets",
-        &["database-url", "internal-key", "admin-key"],
+        &["database-url", "internal-key", "admin-key", "pin-key"],
     ),
     ("catan-db-owner", &["username", "password"]),
     ("catan-backup-s3", &["ACCESS_KEY_ID", "ACCESS_SECRET_KEY"]),
@@ -406,11 +406,11 @@ fn the_ingress_routes_every_public_path_as_the_gateway_does_and_never_internal()
     }
 }
 
-/// Every environment variable a service binary reads: the names `Settings::from_vars` reads in
-/// shared/kit/src/settings.rs, those read with `std::env::var` in the services and the kit,
+/// Every environment variable a service binary reads: the names the settings read in
+/// shared/kit/src/settings.rs (`vars.parse("NAME", ...)`, `self.text("NAME")`, ...), those read with `std::env::var` in the services and the kit,
 /// and `RUST_LOG` (tracing's filter, read from the environment by the kit's telemetry).
 fn variables_read() -> BTreeSet<String> {
-    let read = Regex::new(r#"vars\s*\.\s*[a-z_]+\(\s*"([A-Z][A-Z0-9_]*)""#).unwrap();
+    let read = Regex::new(r#"(?:vars|self)\s*\.\s*[a-z_]+\(\s*"([A-Z][A-Z0-9_]*)""#).unwrap();
     let env_var = Regex::new(r#"env::var\(\s*"([A-Z][A-Z0-9_]*)""#).unwrap();
     let mut names = BTreeSet::new();
     let settings = std::fs::read_to_string(repo().join("shared/kit/src/settings.rs")).unwrap();
@@ -447,6 +447,7 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
         "PORT",
         "REGISTRATION_URL",
         "CATAN_INTERNAL_KEY",
+        "CATAN_PIN_KEY",
         "CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS",
         "CATAN_FOLLOW_MS",
         "LOG_FORMAT",

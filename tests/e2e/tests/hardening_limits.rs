@@ -11,7 +11,10 @@ const ATTACKER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
 const PLAYER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 3);
 const THIRD: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 4);
 
-#[expect(clippy::expect_used, reason = "a test helper: a missing header fails the test")]
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: a missing header fails the test"
+)]
 fn retry_after(answer: &Answer) -> u64 {
     assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS, "{answer:?}");
     assert!(answer.is_problem(), "{answer:?}");

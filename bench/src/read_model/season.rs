@@ -118,6 +118,12 @@ pub(super) async fn run(
         "GET /v1/seasons/{id}/standings",
         load::Target::get(format!("{base}/v1/seasons/{}/standings", season.id)),
     )];
+    // The web app's season page (services/web), rendered from that same first page of the table.
+    targets.push((
+        "season_web_page",
+        "GET /seasons/{id} (web page)  ",
+        load::Target::get(format!("{base}/seasons/{}", season.id)),
+    ));
     if options.diagnose {
         targets.push((
             "season_standings_gzip",
@@ -147,6 +153,22 @@ pub(super) async fn run(
         &targets,
     )
     .await?;
+    // The web page against the JSON it renders from, run by run (issue 11: at least 0.5).
+    let mut page_vs_json: Vec<f64> = report["runs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|run| {
+            let page = run["season_web_page"]["reads_per_second"].as_f64()?;
+            let json = run["season_standings"]["reads_per_second"].as_f64()?;
+            Some(page / json)
+        })
+        .collect();
+    page_vs_json.sort_by(f64::total_cmp);
+    if let Some(median) = page_vs_json.get(page_vs_json.len() / 2) {
+        eprintln!("read-model: season web page / its JSON = {median:.3} (target ≥ 0.5)");
+        report["web_page_vs_json"] = json!(crate::harness::round3(*median));
+    }
     report["season_id"] = json!(season.id);
     report["events"] = json!(events.len());
     report["players_per_event"] = json!(options.season_players);

@@ -312,6 +312,16 @@ async fn item6_the_admin_lists_and_revokes_keys_and_a_revoked_key_stops_at_once_
         StatusCode::NOT_FOUND,
         "revoked already"
     );
+    let configured = keys
+        .iter()
+        .find(|k| k["name"] == "admin (CATAN_ADMIN_KEY)")
+        .map(|k| k["id"].as_str().expect("id").to_owned())
+        .expect("the configured admin key");
+    assert_eq!(
+        revoke(configured).await.status,
+        StatusCode::CONFLICT,
+        "the configured admin key changes with the configuration"
+    );
     let after = calls(&director_token, &admin_token).await;
     assert_eq!(
         after,

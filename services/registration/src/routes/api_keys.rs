@@ -3,7 +3,7 @@
 use crate::State;
 use crate::keys::{digest, new_secret};
 use crate::store;
-use crate::store::api_keys::NewApiKey;
+use crate::store::api_keys::{NewApiKey, Revocation};
 use crate::validate::valid_name;
 use actix_web::{HttpResponse, delete, get, post, web};
 use catan_api::{ApiKeyCreated, CreateApiKey, ListedApiKey, Problem, Role};
@@ -135,7 +135,8 @@ async fn list_api_keys(
 }
 
 /// Revokes an API key (admin only): it signs in no more, and every service refuses its tokens
-/// at once (a replica that was not told, at its next key fetch, within a minute).
+/// at once (a replica that was not told, at its next key fetch, within a minute). The configured
+/// admin key is replaced by changing `CATAN_ADMIN_KEY` instead (409).
 #[utoipa::path(
     tag = "auth",
     params(("key_id" = Uuid, Path)),
@@ -145,6 +146,7 @@ async fn list_api_keys(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such key, or revoked already", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The configured admin key (`CATAN_ADMIN_KEY`): changing the configuration replaces it", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/v1/api-keys/{key_id}")]
@@ -157,14 +159,24 @@ async fn revoke_api_key(
 ) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let id = path.into_inner();
-    let revoked = db::run(&state.pool, move |conn| {
+    let outcome = db::run(&state.pool, move |conn| {
         Ok(store::api_keys::revoke(conn, id)?)
     })
     .await?;
-    if !revoked {
-        return Err(ApiError::NotFound(format!(
-            "no live API key {id} (unknown, or revoked already)"
-        )));
+    match outcome {
+        Revocation::Revoked => {}
+        Revocation::Unknown => {
+            return Err(ApiError::NotFound(format!(
+                "no live API key {id} (unknown, or revoked already)"
+            )));
+        }
+        Revocation::Configured => {
+            return Err(ApiError::Conflict(
+                "this is the configured admin key (CATAN_ADMIN_KEY): change the configuration to \
+                 replace it, which revokes it at the next start"
+                    .into(),
+            ));
+        }
     }
     tracing::info!(key_id = %id, "API key revoked");
     verifier.revoke(id);

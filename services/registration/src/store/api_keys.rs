@@ -99,8 +99,29 @@ pub fn page(
         .collect())
 }
 
-/// Revokes the key `id`: true when it was live.
-pub fn revoke(conn: &mut PgConnection, id: Uuid) -> QueryResult<bool> {
+/// What a revocation came to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Revocation {
+    Revoked,
+    /// No live key of that id.
+    Unknown,
+    /// The configured admin key: it changes with the configuration only.
+    Configured,
+}
+
+/// Revokes the key `id`, unless it is the configured admin key.
+pub fn revoke(conn: &mut PgConnection, id: Uuid) -> QueryResult<Revocation> {
+    let name: Option<String> = api_keys::table
+        .filter(api_keys::id.eq(id))
+        .filter(api_keys::revoked_at.is_null())
+        .select(api_keys::name)
+        .first(conn)
+        .optional()?;
+    match name.as_deref() {
+        None => return Ok(Revocation::Unknown),
+        Some(crate::admin_key::CONFIGURED_NAME) => return Ok(Revocation::Configured),
+        Some(_) => {}
+    }
     let revoked = diesel::update(
         api_keys::table
             .filter(api_keys::id.eq(id))
@@ -108,7 +129,11 @@ pub fn revoke(conn: &mut PgConnection, id: Uuid) -> QueryResult<bool> {
     )
     .set(api_keys::revoked_at.eq(diesel::dsl::now))
     .execute(conn)?;
-    Ok(revoked > 0)
+    Ok(if revoked > 0 {
+        Revocation::Revoked
+    } else {
+        Revocation::Unknown
+    })
 }
 
 /// The keys revoked since `since`: tokens of keys revoked earlier have all expired.

@@ -1,34 +1,9 @@
 #!/usr/bin/env bash
 # Makes (once) the virtualenv with the pinned versions of deploy/check/requirements.txt from
-# PyPI, at $1 or target/deploy-venv (under CARGO_TARGET_DIR if set), and prints its python.
+# PyPI, at $1 or target/deploy-venv (under CARGO_TARGET_DIR if set), and prints its python:
+# tests/python/venv.sh does it, with this folder's requirements.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-venv="${1:-${CARGO_TARGET_DIR:-$repo/target}/deploy-venv}"
-
-# A virtualenv's scripts name its python by absolute path: one moved from elsewhere is made again.
-if [ -d "$venv" ] && [ "$(cat "$venv/.catan-path" 2>/dev/null)" != "$venv" ]; then
-    rm -rf "$venv"
-fi
-if [ ! -x "$venv/bin/python" ]; then
-    if ! command -v python3 >/dev/null; then
-        echo "python3 is missing: install Python 3.11 or newer with venv and pip (apt-get install python3 python3-venv python3-pip)" >&2
-        exit 1
-    fi
-    python3 -m venv "$venv" || {
-        echo "python3 cannot create a virtualenv at $venv: install venv and pip (apt-get install python3-venv python3-pip)" >&2
-        rm -rf "$venv"
-        exit 1
-    }
-    echo "$venv" > "$venv/.catan-path"
-fi
-stamp="$venv/.catan-requirements"
-if ! cmp -s "$here/requirements.txt" "$stamp"; then
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" || {
-        echo "pip could not install deploy/check/requirements.txt from PyPI into $venv" >&2
-        exit 1
-    }
-    cp "$here/requirements.txt" "$stamp"
-fi
-echo "$venv/bin/python"
+exec "$repo/tests/python/venv.sh" "${1:-${CARGO_TARGET_DIR:-$repo/target}/deploy-venv}" "$here/requirements.txt"

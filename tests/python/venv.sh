@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Makes (once) the virtualenv with the pinned versions of tests/python/requirements.txt from
-# PyPI, at $1 or target/python-venv (under CARGO_TARGET_DIR if set), and prints its python.
+# Makes (once) the virtualenv with the pinned versions of requirements file $2 (default
+# tests/python/requirements.txt) from PyPI, at $1 or target/python-venv (under CARGO_TARGET_DIR
+# if set), and prints its python.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 venv="${1:-${CATAN_PY_VENV:-${CARGO_TARGET_DIR:-$repo/target}/python-venv}}"
+requirements="${2:-$here/requirements.txt}"
 
 # A virtualenv's scripts name its python by absolute path: one moved from elsewhere (a target
 # directory copied between checkouts) cannot run them, so it is made again.
@@ -26,11 +28,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # Installs the pinned versions once; later runs skip pip while requirements.txt is unchanged.
 stamp="$venv/.catan-requirements"
-if ! cmp -s "$here/requirements.txt" "$stamp"; then
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" || {
-        echo "pip could not install tests/python/requirements.txt from PyPI into $venv" >&2
+if ! cmp -s "$requirements" "$stamp"; then
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements" || {
+        echo "pip could not install $requirements from PyPI into $venv" >&2
         exit 1
     }
-    cp "$here/requirements.txt" "$stamp"
+    cp "$requirements" "$stamp"
 fi
 echo "$venv/bin/python"

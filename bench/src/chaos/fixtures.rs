@@ -104,6 +104,7 @@ pub async fn set_up(
                 name: format!("Chaos table apps {}", i + 1),
                 role: Role::Scorer,
                 event_ids: Some(vec![event.id]),
+                region_ids: None,
             })
             .await
             .context("a scorer key")?;

@@ -181,6 +181,7 @@ async fn scorer_token(bench: &Bench, event: &Event) -> anyhow::Result<String> {
             name: format!("Bench scorer {}", event.id),
             role: Role::Scorer,
             event_ids: Some(vec![event.id]),
+            region_ids: None,
         })
         .await?;
     Ok(bench.public.token(&key.api_key).await?.access_token)

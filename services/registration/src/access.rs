@@ -1,5 +1,5 @@
-//! Who may manage which webhook subscriptions: what the subscription routes and their
-//! deliveries' route both check.
+//! Who may act on which events, as registration knows their regions, and who may manage which
+//! webhook subscriptions: what the subscription routes and their deliveries' route both check.
 
 use crate::State;
 use crate::store;
@@ -7,6 +7,48 @@ use catan_api::{Role, Webhook};
 use catan_kit::auth::Principal;
 use catan_kit::{ApiError, db};
 use uuid::Uuid;
+
+/// The caller may act on each of `events` in one of `roles` (admins on every event), or as the
+/// organiser of each one's region. An event that does not exist is of no region: only an admin
+/// or a key naming it passes (and the write then finds it missing).
+pub fn require_events(
+    conn: &mut diesel::PgConnection,
+    principal: &Principal,
+    events: &[Uuid],
+    roles: &[Role],
+) -> Result<(), ApiError> {
+    if principal.role() != Role::Organiser {
+        return events
+            .iter()
+            .try_for_each(|event| principal.require_event(*event, roles));
+    }
+    let regions: std::collections::HashMap<Uuid, Option<Uuid>> =
+        store::events::regions_of(conn, events)?
+            .into_iter()
+            .collect();
+    events.iter().try_for_each(|event| {
+        let region = regions.get(event).copied().flatten();
+        principal.require_event_in_region(*event, region, roles)
+    })
+}
+
+/// [`require_events`] for one event, before its write: an event's region never changes, so the
+/// check needs no transaction, and it reads the region for an organiser only.
+pub async fn require_event(
+    state: &State,
+    principal: &Principal,
+    event_id: Uuid,
+    roles: &[Role],
+) -> Result<(), ApiError> {
+    if principal.role() != Role::Organiser {
+        return principal.require_event(event_id, roles);
+    }
+    let (principal, roles) = (principal.clone(), roles.to_vec());
+    db::run(&state.pool, move |conn| {
+        require_events(conn, &principal, &[event_id], &roles)
+    })
+    .await
+}
 
 /// Admins may manage every subscription; a director those limited to events of its key.
 pub fn may_manage(principal: &Principal, event_ids: Option<&[Uuid]>) -> Result<(), ApiError> {
@@ -25,12 +67,30 @@ pub fn may_manage(principal: &Principal, event_ids: Option<&[Uuid]>) -> Result<(
 }
 
 /// The subscription, if the caller may see it: an admin every one, a director those its own key
-/// created (404 for the others, as for deleted ones).
+/// created (404 for the others, as for deleted ones), an organiser those limited to events of its
+/// regions (403 for the others).
 pub async fn visible_webhook(
     state: &State,
     principal: &Principal,
     id: Uuid,
 ) -> Result<Webhook, ApiError> {
+    if principal.role() == Role::Organiser {
+        let principal = principal.clone();
+        return db::run(&state.pool, move |conn| {
+            let (webhook, _) = store::webhooks::find(conn, id)?
+                .ok_or_else(|| ApiError::NotFound(format!("there is no webhook {id}")))?;
+            match webhook.event_ids.as_deref() {
+                Some(events) if !events.is_empty() => {
+                    require_events(conn, &principal, events, &[])?;
+                    Ok(webhook)
+                }
+                _ => Err(ApiError::Forbidden(
+                    "this webhook is subscribed to every event: only an admin key reads it".into(),
+                )),
+            }
+        })
+        .await;
+    }
     if principal.role() != Role::Admin {
         principal.require_any(&[Role::Director])?;
     }

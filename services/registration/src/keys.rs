@@ -168,34 +168,38 @@ impl KeyRing {
         self.published()
     }
 
-    /// Makes a new key the current one; the old one stays published until its tokens expire.
-    pub fn rotate(&self) -> anyhow::Result<SigningKey> {
+    /// Makes a new key the current one, in the caller's transaction (`conn`; then
+    /// [`KeyRing::forget_cached`]); the old one stays published until its tokens expire.
+    pub fn rotate(conn: &mut PgConnection) -> anyhow::Result<SigningKey> {
         let key = SigningKey::generate();
-        let mut conn = self.pool.get()?;
-        insert_key(&mut conn, &key, false)?;
-        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
+        insert_key(conn, &key, false)?;
         Ok(key)
     }
 
-    /// Retires the key `kid`: it leaves the JWKS, so its tokens stop verifying everywhere at each
-    /// verifier's next refresh. The current key is never retired (rotate first): a key never
-    /// becomes current again once another was made after it, so the check cannot race a rotation.
-    pub fn retire(&self, kid: &str) -> anyhow::Result<Retirement> {
-        let mut conn = self.pool.get()?;
+    /// Retires the key `kid` in the caller's transaction (`conn`; then
+    /// [`KeyRing::forget_cached`]): it leaves the JWKS, so its tokens stop verifying everywhere
+    /// at each verifier's next refresh. The current key is never retired (rotate first): a key
+    /// never becomes current again once another was made after it, so the check cannot race a
+    /// rotation.
+    pub fn retire(conn: &mut PgConnection, kid: &str) -> anyhow::Result<Retirement> {
         let current: String = signing_keys::table
             .select(signing_keys::kid)
             .order((signing_keys::created_at.desc(), signing_keys::kid))
-            .first(&mut conn)?;
+            .first(conn)?;
         if current == kid {
             return Ok(Retirement::Current);
         }
-        let removed = diesel::delete(signing_keys::table.find(kid)).execute(&mut conn)?;
-        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
+        let removed = diesel::delete(signing_keys::table.find(kid)).execute(conn)?;
         Ok(if removed == 0 {
             Retirement::Unknown
         } else {
             Retirement::Retired
         })
+    }
+
+    /// Reads the keys again at the next use: a rotation or retirement committed.
+    pub fn forget_cached(&self) {
+        *self.cache.write().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 

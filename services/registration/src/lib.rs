@@ -37,6 +37,8 @@ pub(crate) struct State {
     pub ranking: catan_api::ApiClient,
     /// The services with an outbox, asked for their dead letters.
     pub outboxes: Vec<routes::dead_letters::OutboxPeer>,
+    /// The other services, asked for their audit records.
+    pub audit_peers: Vec<routes::audit::AuditPeer>,
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
@@ -70,6 +72,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         deliveries_due: deliveries_due.clone(),
         ranking: catan_api::ApiClient::new(&settings.peers.ranking),
         outboxes: routes::dead_letters::outbox_peers(&settings),
+        audit_peers: routes::audit::audit_peers(&settings),
     });
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

@@ -16,6 +16,7 @@ pub mod registration {
             secret_sha256 -> Bytea,
             created_at -> Timestamptz,
             revoked_at -> Nullable<Timestamptz>,
+            region_ids -> Nullable<Array<Nullable<Uuid>>>,
         }
     }
 

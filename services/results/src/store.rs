@@ -6,6 +6,7 @@ use catan_api::{
     TeamScore,
 };
 use catan_kit::ApiError;
+use catan_kit::audit::AuditEntry;
 use catan_kit::db::{enum_from_text, enum_to_text};
 use catan_kit::feed::{self, Cursor};
 use catan_kit::idempotency::{Claim, Reply};
@@ -317,6 +318,7 @@ pub fn record_first(
     conn: &mut PgConnection,
     new: NewVersion,
     claim: Option<&Claim>,
+    audit: Option<&AuditEntry>,
     announced: impl Fn(&TableResult) -> Result<Vec<crate::webhook_events::Announcement>, ApiError>,
     reply: impl Fn(&TableResult) -> Result<Reply, ApiError>,
 ) -> Result<Option<TableResult>, ApiError> {
@@ -353,6 +355,13 @@ pub fn record_first(
         .bind::<Array<SqlUuid>, _>(ids)
         .bind::<Array<Text>, _>(types)
         .bind::<Array<Jsonb>, _>(data)
+        .bind::<Nullable<SqlUuid>, _>(audit.map(AuditEntry::key_id))
+        .bind::<Nullable<Text>, _>(audit.map(|a| a.role().as_str()))
+        .bind::<Nullable<Text>, _>(audit.map(|a| a.method().to_owned()))
+        .bind::<Nullable<Text>, _>(audit.map(|a| a.route().to_owned()))
+        .bind::<Nullable<Jsonb>, _>(audit.map(AuditEntry::targets))
+        .bind::<Nullable<Array<SqlUuid>>, _>(audit.map(|a| a.event_ids().to_vec()))
+        .bind::<Nullable<Array<SqlUuid>>, _>(audit.map(|a| a.region_ids().to_vec()))
         .get_result(conn)
         .optional()?;
     Ok(recorded.map(|recorded| {
@@ -363,7 +372,8 @@ pub fn record_first(
 
 /// [`record_first`]'s statement: the result unless the table has one or the key was used (at
 /// any age: an expired key is taken over by the transaction's path), then its history row, its
-/// webhook events and the key's record from what was inserted (nothing when nothing was).
+/// webhook events, the key's record and the audit record (when given: a write in a transaction
+/// records its own) from what was inserted (nothing when nothing was).
 ///
 /// Two requests with one key for the same table meet on the table's row: the second writes
 /// nothing and is decided in a transaction, which answers the first's reply. Only a key reused at
@@ -393,6 +403,10 @@ WITH claim AS (
            jsonb_set(claim.reply, '{body,seq}', to_jsonb(recorded.seq)), now()
     FROM claim, recorded WHERE claim.api_key_id IS NOT NULL
     ON CONFLICT (api_key_id, key) DO NOTHING
+), audited AS (
+    INSERT INTO audit_log (id, key_id, role, method, route, targets, event_ids, region_ids, status)
+    SELECT gen_random_uuid(), $16::uuid, $17, $18, $19, $20, $21, $22, 201
+    FROM recorded WHERE $16::uuid IS NOT NULL
 )
 SELECT seq FROM recorded";
 

@@ -7,6 +7,7 @@ use actix_web::http::StatusCode;
 use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
 use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
 use catan_kit::ApiError;
+use catan_kit::audit::AuditEntry;
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::{Claim, Reply};
 use diesel::PgConnection;
@@ -61,14 +62,16 @@ impl Submission {
         }
     }
 
-    /// Records the sheet as its table's first result, with its `result.posted` event and the
-    /// request's key (`claim`) with its answer, in one statement outside any transaction, when
+    /// Records the sheet as its table's first result, with its `result.posted` event, the
+    /// request's key (`claim`) with its answer and its audit record (`audit`, for a write outside
+    /// a transaction), in one statement outside any transaction, when
     /// the rules make it version 1 and the table has none and the key is new: the result, or
     /// `None` when nothing was written.
     pub(crate) fn record_first(
         &self,
         conn: &mut PgConnection,
         claim: Option<&Claim>,
+        audit: Option<&AuditEntry>,
     ) -> Result<Option<TableResult>, ApiError> {
         let first_sheet = decide_version(None, self.may_correct, self.precondition);
         if first_sheet != Ok(Decision::Record(1)) {
@@ -78,6 +81,7 @@ impl Submission {
             conn,
             self.new_version(1),
             claim,
+            audit,
             webhook_events::of_posted,
             |result| reply(StatusCode::CREATED, result),
         )
@@ -90,7 +94,7 @@ impl Submission {
         &self,
         conn: &mut PgConnection,
     ) -> Result<(StatusCode, TableResult), ApiError> {
-        let first = self.record_first(conn, None)?;
+        let first = self.record_first(conn, None, None)?;
         let (result, status) = match first {
             Some(result) => (result, StatusCode::CREATED),
             None => match self.decide(conn)? {

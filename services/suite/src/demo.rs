@@ -125,6 +125,7 @@ pub async fn create_event(
         name: name.to_string(),
         role,
         event_ids: Some(vec![event.id]),
+        region_ids: None,
     };
     let director_key = admin
         .create_api_key(&key_for(Role::Director, "demo director"))

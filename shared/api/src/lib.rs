@@ -3,6 +3,7 @@
 //!
 //! Compiles without the database or the web framework's server side.
 
+pub mod audit;
 pub mod client;
 pub mod dead_letters;
 pub mod openapi;
@@ -12,6 +13,7 @@ pub mod standings;
 pub mod types;
 pub mod webhooks;
 
+pub use audit::*;
 pub use client::{ApiClient, ClientError, ClientResult, RetryPolicy};
 pub use dead_letters::*;
 pub use problem::{ErrorCode, FieldError, Problem};

@@ -33,6 +33,9 @@ pub struct Claims {
     /// The events a director or scorer key is limited to; absent for admins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<Uuid>>,
+    /// The regions an organiser key runs; absent for the other keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Vec<Uuid>>,
     pub iss: String,
     pub aud: String,
     pub iat: i64,
@@ -481,6 +484,55 @@ impl Principal {
         }
     }
 
+    /// The regions an organiser key runs (none for the other keys).
+    pub fn regions(&self) -> &[Uuid] {
+        self.0.regions.as_deref().unwrap_or_default()
+    }
+
+    /// The events a director or scorer key (or a player's token) names (none for the others).
+    pub fn events(&self) -> &[Uuid] {
+        self.0.events.as_deref().unwrap_or_default()
+    }
+
+    /// Admins act in every region; an organiser in the regions its key names. `None` is no
+    /// region: the federation's, the admin's alone.
+    pub fn require_region(&self, region_id: Option<Uuid>) -> Result<(), ApiError> {
+        if self.0.role == Role::Admin {
+            return Ok(());
+        }
+        if self.0.role != Role::Organiser {
+            return Err(ApiError::Forbidden(format!(
+                "this needs an admin or organiser key; this key is a {}",
+                self.0.role.as_str()
+            )));
+        }
+        match region_id {
+            Some(region) if self.regions().contains(&region) => Ok(()),
+            Some(region) => Err(ApiError::Forbidden(format!(
+                "this organiser key is not for region {region}"
+            ))),
+            None => Err(ApiError::Forbidden(
+                "only an admin key acts outside the regions (federation-wide)".into(),
+            )),
+        }
+    }
+
+    /// [`Principal::require_event`], or an organiser of the event's region (`region_id`, as the
+    /// caller found it: `None` for an event of no region, or one it does not know).
+    pub fn require_event_in_region(
+        &self,
+        event_id: Uuid,
+        region_id: Option<Uuid>,
+        roles: &[Role],
+    ) -> Result<(), ApiError> {
+        if self.0.role == Role::Organiser {
+            return self
+                .require_region(region_id)
+                .map_err(|_| ApiError::Forbidden(format!("this key is not for event {event_id}")));
+        }
+        self.require_event(event_id, roles)
+    }
+
     pub fn require_any(&self, roles: &[Role]) -> Result<(), ApiError> {
         if self.0.role == Role::Admin || roles.contains(&self.0.role) {
             Ok(())
@@ -598,6 +650,7 @@ pub fn claims_for(key_id: Uuid, role: Role, events: Option<Vec<Uuid>>, ttl: Dura
         sub: key_id,
         role,
         events,
+        regions: None,
         iss: ISSUER.to_string(),
         aud: AUDIENCE.to_string(),
         iat: now,
@@ -757,6 +810,50 @@ mod tests {
         assert!(
             verifier.verify(&old_token).await.is_err(),
             "the retired key's kept token is forgotten"
+        );
+    }
+
+    #[test]
+    fn organiser_keys_stay_in_their_regions() {
+        let (mine, other, event) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let mut claims = claims_for(
+            Uuid::new_v4(),
+            Role::Organiser,
+            None,
+            Duration::from_secs(60),
+        );
+        claims.regions = Some(vec![mine]);
+        let organiser = Principal(claims);
+        assert!(organiser.require_region(Some(mine)).is_ok());
+        assert!(organiser.require_region(Some(other)).is_err());
+        assert!(organiser.require_region(None).is_err(), "federation-wide");
+        assert!(organiser.require_admin().is_err());
+        let roles = [Role::Director];
+        assert!(
+            organiser
+                .require_event_in_region(event, Some(mine), &roles)
+                .is_ok()
+        );
+        assert!(
+            organiser
+                .require_event_in_region(event, Some(other), &roles)
+                .is_err()
+        );
+        assert!(
+            organiser.require_event(event, &roles).is_err(),
+            "services that know no regions refuse organisers"
+        );
+        let director = Principal(claims_for(
+            Uuid::new_v4(),
+            Role::Director,
+            Some(vec![event]),
+            Duration::from_secs(60),
+        ));
+        assert!(director.require_region(Some(mine)).is_err());
+        assert!(
+            director
+                .require_event_in_region(event, Some(other), &roles)
+                .is_ok()
         );
     }
 

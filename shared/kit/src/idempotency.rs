@@ -5,9 +5,11 @@
 //! is 409. Keys are scoped to the API key that sent them and kept for 24 hours. The key, the
 //! request's hash, the response and the write itself commit in one transaction, so a crash can
 //! never leave a write without its key or a key without its write. Every service purges the
-//! records older than that ([`spawn_purge`]).
+//! records older than that ([`spawn_purge`]). The write's audit record (see [`crate::audit`])
+//! commits in the same transaction.
 
 use crate::ApiError;
+use crate::audit::AuditEntry;
 use crate::auth::{Principal, Role};
 use crate::schema::idempotency_keys;
 use actix_web::http::StatusCode;
@@ -114,6 +116,8 @@ pub struct Reply {
     /// When set, the reply is not kept: a retry with its key is refused with 409 and this
     /// detail (for a reply that shows a secret once).
     pub kept_as_refusal: Option<String>,
+    /// The events the change concerns beyond those its path and body name (for the audit).
+    pub concerns_events: Vec<Uuid>,
 }
 
 impl Reply {
@@ -123,7 +127,22 @@ impl Reply {
             body: serde_json::to_value(body).map_err(ApiError::internal)?,
             etag: None,
             kept_as_refusal: None,
+            concerns_events: Vec::new(),
         })
+    }
+
+    /// The same reply, whose change concerns `event` (one its path and answer do not name as
+    /// such: the event it created).
+    pub fn concerning_event(mut self, event: Uuid) -> Reply {
+        self.concerns_events.push(event);
+        self
+    }
+
+    /// The audit record of the change `entry` answered with this reply.
+    fn audited(&self, entry: AuditEntry) -> AuditEntry {
+        entry
+            .answered(&self.body)
+            .concerning_events(self.concerns_events.iter().copied())
     }
 
     /// A reply shown once: its key keeps only the refusal `detail` (409) for retries.
@@ -199,6 +218,7 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
         body,
         etag,
         kept_as_refusal: None,
+        concerns_events: Vec::new(),
     }))
 }
 
@@ -216,8 +236,9 @@ impl From<diesel::result::Error> for Aborted {
     }
 }
 
-/// Runs `work` (the write) in one transaction with the claim's record: a remembered request is
-/// answered from memory without running `work` again.
+/// Runs `work` (the write) in one transaction with the claim's record and the audit record
+/// (`audit`, completed with the reply): a remembered request is answered from memory without
+/// running `work` again.
 ///
 /// The key is recorded last, by the statement before the commit: no lock is taken up front, so
 /// a write with a key costs one statement more than one without. Two requests racing with one
@@ -227,19 +248,26 @@ impl From<diesel::result::Error> for Aborted {
 async fn write_once<F>(
     pool: &crate::db::PgPool,
     claim: Option<Claim>,
+    audit: AuditEntry,
     work: F,
 ) -> Result<HttpResponse, ApiError>
 where
     F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
 {
     let Some(claim) = claim else {
-        let reply = crate::db::transaction(pool, work).await?;
+        let reply = crate::db::transaction(pool, move |conn| {
+            let reply = work(conn)?;
+            reply.audited(audit).record(conn, reply.status)?;
+            Ok(reply)
+        })
+        .await?;
         return Ok(reply.into_response(false));
     };
     let record = claim.clone();
     let outcome = crate::db::run(pool, move |conn| {
         Ok(conn.transaction(|tx| {
             let reply = work(tx).map_err(Aborted::Refused)?;
+            reply.audited(audit).record(tx, reply.status)?;
             match record_key(tx, &record, &reply) {
                 Ok(true) => Ok(reply),
                 Ok(false) => Err(Aborted::TakenFirst),
@@ -407,6 +435,7 @@ pub struct IdempotentWrite<B, const REPLAY_FIRST: bool = true> {
     principal: Principal,
     body: B,
     claim: Option<Claim>,
+    audit: AuditEntry,
     pool: web::Data<crate::db::PgPool>,
 }
 
@@ -435,30 +464,37 @@ impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
         self.principal.require_admin()
     }
 
-    /// Runs `work` in one transaction with the key's record and answers with its reply.
+    /// Runs `work` in one transaction with the key's record and the change's audit record, and
+    /// answers with its reply.
     pub async fn write<F>(self, work: F) -> Result<HttpResponse, ApiError>
     where
         F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
     {
-        write_once(&self.pool, self.claim, work).await
+        write_once(&self.pool, self.claim, self.audit, work).await
     }
 
     /// Tries `first`, a write of one statement outside any transaction that records the request's
-    /// key itself (the claim, if it has one), when it can: its reply when it wrote, `None` when
-    /// it wrote nothing. Then, if it did not, [`IdempotentWrite::write`] with `rest`. The common
-    /// case (a table's first sheet) costs one round trip instead of four.
+    /// key (the claim, if it has one) and its audit record itself, when it can: its reply when it
+    /// wrote, `None` when it wrote nothing. Then, if it did not, [`IdempotentWrite::write`] with
+    /// `rest`. The common case (a table's first sheet) costs one round trip instead of four.
     pub async fn write_first_or<F, G>(self, first: F, rest: G) -> Result<HttpResponse, ApiError>
     where
-        F: FnOnce(&mut PgConnection, Option<&Claim>) -> Result<Option<Reply>, ApiError>
+        F: FnOnce(
+                &mut PgConnection,
+                Option<&Claim>,
+                &AuditEntry,
+            ) -> Result<Option<Reply>, ApiError>
             + Send
             + 'static,
         G: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
     {
         let claim = self.claim.clone();
-        let written = crate::db::run(&self.pool, move |conn| first(conn, claim.as_ref())).await?;
+        let audit = self.audit.clone();
+        let written =
+            crate::db::run(&self.pool, move |conn| first(conn, claim.as_ref(), &audit)).await?;
         match written {
             Some(reply) => Ok(reply.into_response(false)),
-            None => write_once(&self.pool, self.claim, rest).await,
+            None => write_once(&self.pool, self.claim, self.audit, rest).await,
         }
     }
 }
@@ -501,8 +537,10 @@ where
             .get(actix_web::http::header::IF_MATCH)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
         let request_line = format!("{} {} {if_match:?}", req.method(), req.path());
+        let request = req.clone();
         Box::pin(async move {
             let principal = principal.await?;
+            let audit = AuditEntry::of(&request, &principal);
             let key = key.await?;
             let body = body.await.map_err(Into::into)?;
             let pool =
@@ -518,6 +556,7 @@ where
                 principal,
                 body,
                 claim,
+                audit,
                 pool,
             })
         })

@@ -1,6 +1,7 @@
 //! The common service kit: settings, problem+json errors, auth, database, telemetry, idempotent
 //! writes, and the skeleton every service's HTTP server is built on.
 
+pub mod audit;
 pub mod auth;
 pub mod batch;
 pub mod client;

@@ -1,6 +1,21 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    audit_log (id) {
+        id -> Uuid,
+        at -> Timestamptz,
+        key_id -> Uuid,
+        role -> Text,
+        method -> Text,
+        route -> Text,
+        targets -> Jsonb,
+        event_ids -> Array<Nullable<Uuid>>,
+        region_ids -> Array<Nullable<Uuid>>,
+        status -> Int4,
+    }
+}
+
+diesel::table! {
     idempotency_keys (api_key_id, key) {
         api_key_id -> Uuid,
         key -> Text,
@@ -25,4 +40,4 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(idempotency_keys, outbox,);
+diesel::allow_tables_to_appear_in_same_query!(audit_log, idempotency_keys, outbox,);

@@ -116,6 +116,7 @@ where
     ));
     let clients = web::Data::new(crate::client::ClientLimits::new(&settings.clients));
     let revocations = web::Data::new(crate::auth::Revocations::new(settings));
+    let internal_key = settings.webhooks.internal_key.clone();
     let metrics = crate::metrics::Metrics::new(service).map_err(std::io::Error::other)?;
     let metrics_data = web::Data::new(metrics.clone());
     let routes = web::Data::new(RouteTable::of(
@@ -135,6 +136,7 @@ where
             .app_data(limiter.clone())
             .app_data(clients.clone())
             .app_data(revocations.clone())
+            .configure(|cfg| crate::audit::internal_route(cfg, service, internal_key.clone()))
             .route(
                 &format!("{}/{{key_id}}", crate::auth::REVOKED_KEYS_PATH),
                 web::post().to(crate::auth::key_revoked),

@@ -148,6 +148,17 @@ pub fn new_key(name: &str, role: Role, event_ids: Option<Vec<Uuid>>) -> CreateAp
         name: name.to_string(),
         role,
         event_ids,
+        region_ids: None,
+    }
+}
+
+/// An organiser key named `name` for `region_ids` (only the admin issues them).
+pub fn new_organiser_key(name: &str, region_ids: Vec<Uuid>) -> CreateApiKey {
+    CreateApiKey {
+        name: name.to_string(),
+        role: Role::Organiser,
+        event_ids: None,
+        region_ids: Some(region_ids),
     }
 }
 

@@ -31,7 +31,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(decline_place);
 }
 
-/// Creates a season (admin): its days, its region (none: federation-wide), its scoring and its
+/// Creates a season (the admin; an organiser a season of one of its regions): its days, its
+/// region (none: federation-wide, the admin's alone), its scoring and its
 /// qualification. Refused with 422 listing every broken rule, and nothing stored: a blank name,
 /// an unknown region, `ends_on` before `starts_on`, and every rule of the scoring and the
 /// qualification (`rising_table`, `below_one`, `unknown_tie_break`, `no_slots`, ...).
@@ -41,7 +42,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, body = Season),
-        (status = 403, description = "Not the admin", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the admin nor an organiser of the season's region", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Every broken rule", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -50,7 +52,7 @@ async fn create_season(
     state: web::Data<State>,
     write: IdempotentWrite<web::Json<CreateSeason>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.require_admin()?;
+    write.principal().require_region(write.body().region_id)?;
     let region_known = match write.body().region_id {
         Some(region) => Some(region_exists(&state, region).await?),
         None => None,
@@ -120,7 +122,8 @@ async fn get_season(
     conditional::respond_json(&request, HttpResponse::Ok(), &season)
 }
 
-/// Joins an event to a season (admin); joining it again changes nothing. The event must be one
+/// Joins an event to a season (the admin, or the organiser of a regional season's region and
+/// the event's); joining it again changes nothing. The event must be one
 /// ranking knows (404 otherwise), every day of it within the season's days, and, for a regional
 /// season, of the season's region (422 listing each: `outside_season`, `other_region`). One
 /// event may count in a regional season and in a federation-wide one.
@@ -130,44 +133,71 @@ async fn get_season(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The season with the event", body = Season),
-        (status = 403, description = "Not the admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the admin nor the organiser of the season's and the event's region", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such season, or an event ranking does not know", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The event's days or region do not fit the season", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[put("/v1/seasons/{season_id}/events/{event_id}")]
 async fn join_event(
+    state: web::Data<State>,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
-    write.require_admin()?;
     let (season, event) = path.into_inner();
+    may_change_season(&state, write.principal(), season, event).await?;
     write
         .write(move |conn| Reply::new(StatusCode::OK, &store::join(conn, season, event)?))
         .await
 }
 
-/// Takes an event out of a season (admin); one that is not in it changes nothing.
+/// Takes an event out of a season (the admin, or the organiser of a regional season's region and
+/// the event's); one that is not in it changes nothing.
 #[utoipa::path(
     tag = "ranking",
     params(("season_id" = Uuid, Path), ("event_id" = Uuid, Path)),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The season without the event", body = Season),
-        (status = 403, description = "Not the admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the admin nor the organiser of the season's and the event's region", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/v1/seasons/{season_id}/events/{event_id}")]
 async fn leave_event(
+    state: web::Data<State>,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
-    write.require_admin()?;
     let (season, event) = path.into_inner();
+    may_change_season(&state, write.principal(), season, event).await?;
     write
         .write(move |conn| Reply::new(StatusCode::OK, &store::leave(conn, season, event)?))
         .await
+}
+
+/// The admin changes every season's events; an organiser those of a season of its regions, with
+/// events of its regions. A season's region and an event's never change, so the check needs no
+/// transaction; 404 for a season or an event ranking does not know.
+async fn may_change_season(
+    state: &State,
+    principal: &Principal,
+    season: Uuid,
+    event: Uuid,
+) -> Result<(), ApiError> {
+    if principal.role() != Role::Organiser {
+        return principal.require_admin();
+    }
+    let principal = principal.clone();
+    db::run(&state.pool, move |conn| {
+        let found = store::find(conn, season)?
+            .ok_or_else(|| ApiError::NotFound(format!("no season {season}")))?;
+        principal.require_region(found.region_id)?;
+        let region = store::event_region(conn, event)?
+            .ok_or_else(|| ApiError::NotFound(format!("no event {event} is known to ranking")))?;
+        principal.require_region(region)
+    })
+    .await
 }
 
 /// What the standings read asks for.
@@ -322,7 +352,7 @@ fn decliner(principal: &Principal) -> Decliner {
     match principal.role() {
         Role::Admin => Decliner::Admin,
         Role::Player => Decliner::Player(principal.key_id()),
-        Role::Director | Role::Scorer => Decliner::Other,
+        Role::Director | Role::Scorer | Role::Organiser => Decliner::Other,
     }
 }
 

@@ -370,3 +370,22 @@ pub fn unmark(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<(
     .execute(conn)?;
     Ok(())
 }
+
+/// The region of the event `event_id` as ranking knows it (`Some(None)`: of no region), or
+/// `None` when ranking does not know it (yet).
+pub fn event_region(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+) -> Result<Option<Option<Uuid>>, ApiError> {
+    let body: Option<serde_json::Value> = events::table
+        .find(event_id)
+        .select(events::body)
+        .first(conn)
+        .optional()?;
+    body.map(|body| {
+        serde_json::from_value::<Event>(body)
+            .map(|event| event.region_id)
+            .map_err(ApiError::internal)
+    })
+    .transpose()
+}

@@ -1,6 +1,7 @@
 //! Entries into an event: late entries, drops and exclusions by the tournament director.
 
 use crate::State;
+use crate::access;
 use crate::store;
 use crate::validate::{refuse_foreign, valid_name};
 use actix_web::http::StatusCode;
@@ -114,7 +115,8 @@ fn enter(
     Ok(Reply::new(StatusCode::CREATED, &entry)?.shown_once(ENTRY_SHOWN_ONCE))
 }
 
-/// Enters a player (classic) or a team of two (partner) into the event (the event's director).
+/// Enters a player (classic) or a team of two (partner) into the event (the event's director, or
+/// the organiser of its region).
 /// An entry made after a round was drawn joins from the next round. A player plays for one
 /// entry of an event. The answer shows each player's PIN once: a retry with the same
 /// `Idempotency-Key` is 409, as the PINs are not kept for replays (the director reissues a PIN
@@ -138,7 +140,7 @@ async fn create_entry(
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
-    write.require_event(event_id, &[Role::Director])?;
+    access::require_event(&state, write.principal(), event_id, &[Role::Director]).await?;
     let body = write.body().0.clone();
     let key = state.pin_key.clone();
     write
@@ -168,7 +170,8 @@ async fn list_entries(
     Ok(page.respond(&entries))
 }
 
-/// Drops a player from the event, or excludes him (the event's director). He is not seated in
+/// Drops a player from the event, or excludes him (the event's director, or the organiser of its
+/// region). He is not seated in
 /// later rounds; the games he played stay.
 #[utoipa::path(
     tag = "registration",
@@ -184,11 +187,12 @@ async fn list_entries(
 )]
 #[post("/v1/events/{event_id}/entries/{entry_id}/drop")]
 async fn drop_entry(
+    state: web::Data<State>,
     write: IdempotentWrite<web::Json<DropEntry>>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, entry_id) = path.into_inner();
-    write.require_event(event_id, &[Role::Director])?;
+    access::require_event(&state, write.principal(), event_id, &[Role::Director]).await?;
     let reason = valid_name("reason", &write.body().reason)?;
     let status = if write.body().exclude {
         EntryStatus::Excluded
@@ -209,7 +213,8 @@ async fn drop_entry(
         .await
 }
 
-/// Gives the player a new PIN for the event (the event's director, or the admin), e.g. for a
+/// Gives the player a new PIN for the event (the event's director, the organiser of its region,
+/// or the admin), e.g. for a
 /// player who lost his: the old PIN stops working at once. The answer shows the PIN once; a retry
 /// with the same `Idempotency-Key` is 409, as the PIN is not kept for replays.
 #[utoipa::path(
@@ -219,7 +224,7 @@ async fn drop_entry(
     responses(
         (status = 200, description = "The player's new PIN, shown only now", body = PlayerPin),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not the event's director or the admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the event's director, its region's organiser or the admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The player has no entry in this event", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This Idempotency-Key reissued a PIN before (it was shown once)", body = Problem, content_type = "application/problem+json"),
     )
@@ -231,7 +236,7 @@ async fn reissue_pin(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, player_id) = path.into_inner();
-    write.require_event(event_id, &[Role::Director])?;
+    access::require_event(&state, write.principal(), event_id, &[Role::Director]).await?;
     let key = state.pin_key.clone();
     write
         .write(move |conn| {

@@ -152,7 +152,7 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
     })
 }
 
-/// Creates an event (admin only): `classic` (qualifying rounds, semi-finals, final) or `partner`
+/// Creates an event (the admin, or an organiser in one of its regions): `classic` (qualifying rounds, semi-finals, final) or `partner`
 /// (teams of two, Swiss rounds), held from `starts_on` (today, UTC, when absent) through
 /// `ends_on` (the first day when absent). Settings of the other format are refused.
 #[utoipa::path(
@@ -161,6 +161,8 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
     security(("bearer" = [])),
     responses(
         (status = 201, body = Event),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the admin nor an organiser of the event's region", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -168,13 +170,13 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
 async fn create_event(
     write: IdempotentWrite<web::Json<CreateEvent>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.require_admin()?;
+    write.principal().require_region(write.body().region_id)?;
     let event = new_event(write.body(), store::events::today())?;
     write
         .write(move |conn| {
             store::people::region_must_exist(conn, event.region_id)?;
             let event = store::events::insert(conn, event)?;
-            Reply::new(StatusCode::CREATED, &event)
+            Ok(Reply::new(StatusCode::CREATED, &event)?.concerning_event(event.id))
         })
         .await
 }

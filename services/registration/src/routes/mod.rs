@@ -1,6 +1,7 @@
 //! The registration service's HTTP surface, one module per resource.
 
 mod api_keys;
+pub(crate) mod audit;
 pub(crate) mod dead_letters;
 mod entries;
 mod events;
@@ -14,6 +15,7 @@ mod webhooks;
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     tokens::register(cfg);
     api_keys::register(cfg);
+    audit::register(cfg);
     regions::register(cfg);
     players::register(cfg);
     events::register(cfg);

@@ -22,7 +22,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(merge_player);
 }
 
-/// Registers a player (admin or director): one identity for every event he enters.
+/// Registers a player (the admin, a director, or an organiser in one of its regions): one identity
+/// for every event he enters.
 #[utoipa::path(
     tag = "registration",
     request_body = CreatePlayer,
@@ -36,7 +37,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn create_player(
     write: IdempotentWrite<web::Json<CreatePlayer>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.principal().require_any(&[Role::Director])?;
+    let principal = write.principal();
+    if principal.role() == Role::Organiser {
+        principal.require_region(write.body().region_id)?;
+    } else {
+        principal.require_any(&[Role::Director])?;
+    }
     let name = valid_name("name", &write.body().name)?;
     let region_id = write.body().region_id;
     write

@@ -2,11 +2,13 @@
 //! verified with, and the rotation of the key that signs them.
 
 use crate::State;
-use crate::keys::{Retirement, digest};
+use crate::keys::{KeyRing, Retirement, digest};
 use crate::store;
 use crate::store::pins::PinCheck;
-use actix_web::{HttpResponse, delete, get, post, web};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
+use catan_kit::audit::AuditEntry;
 use catan_kit::auth::{Claims, Principal, Verifier, claims_for};
 use catan_kit::client::{Client, ClientLimits};
 use catan_kit::{ApiError, db};
@@ -57,11 +59,13 @@ async fn issue_token(
         Ok(store::api_keys::active_by_digest(conn, hash)?)
     })
     .await?;
-    let (id, role, events) =
+    let (id, role, events, regions) =
         key.ok_or_else(|| ApiError::Unauthorized("unknown or revoked API key".into()))?;
     let role =
         Role::parse(&role).ok_or_else(|| ApiError::internal(format!("stored role {role}")))?;
-    signed(&state, &claims_for(id, role, events, state.token_ttl))
+    let mut claims = claims_for(id, role, events, state.token_ttl);
+    claims.regions = regions;
+    signed(&state, &claims)
 }
 
 /// A player's token for one event, from the PIN he got when he was entered: with it he (or the
@@ -154,14 +158,18 @@ async fn jwks(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
 #[post("/v1/admin/signing-keys")]
 async fn rotate_signing_key(
     state: web::Data<State>,
+    request: HttpRequest,
     principal: Principal,
 ) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
-    let keys = state.keys.clone();
-    let key = db::run(&state.pool, move |_| {
-        keys.rotate().map_err(ApiError::internal)
+    let audit = AuditEntry::of(&request, &principal);
+    let key = db::transaction(&state.pool, move |conn| {
+        let key = KeyRing::rotate(conn).map_err(ApiError::internal)?;
+        audit.record(conn, StatusCode::CREATED)?;
+        Ok(key)
     })
     .await?;
+    state.keys.forget_cached();
     tracing::info!(kid = %key.kid, "token signing key rotated");
     Ok(HttpResponse::Created().json(serde_json::json!({ "kid": key.kid })))
 }
@@ -184,18 +192,24 @@ async fn rotate_signing_key(
 #[delete("/v1/admin/signing-keys/{kid}")]
 async fn retire_signing_key(
     state: web::Data<State>,
+    request: HttpRequest,
     principal: Principal,
     verifier: web::Data<Verifier>,
     kid: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     principal.require_admin()?;
     let kid = kid.into_inner();
-    let keys = state.keys.clone();
     let retired = kid.clone();
-    let outcome = db::run(&state.pool, move |_| {
-        keys.retire(&retired).map_err(ApiError::internal)
+    let audit = AuditEntry::of(&request, &principal);
+    let outcome = db::transaction(&state.pool, move |conn| {
+        let outcome = KeyRing::retire(conn, &retired).map_err(ApiError::internal)?;
+        if outcome == Retirement::Retired {
+            audit.record(conn, StatusCode::NO_CONTENT)?;
+        }
+        Ok(outcome)
     })
     .await?;
+    state.keys.forget_cached();
     match outcome {
         Retirement::Retired => {
             tracing::info!(kid = %kid, "token signing key retired");

@@ -6,10 +6,11 @@ use crate::access::{may_manage, visible_webhook};
 use crate::store;
 use crate::store::webhooks::NewWebhook;
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use catan_api::{
-    CreateWebhook, Problem, Webhook, WebhookCreated, WebhookDeliveryList, WebhookEventType,
+    CreateWebhook, Problem, Role, Webhook, WebhookCreated, WebhookDeliveryList, WebhookEventType,
 };
+use catan_kit::audit::AuditEntry;
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::{IdempotentWrite, Reply};
 use catan_kit::problem::{ErrorCode, FieldError};
@@ -211,14 +212,18 @@ async fn get_webhook(
 #[delete("/v1/webhooks/{webhook_id}")]
 async fn delete_webhook(
     state: web::Data<State>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = visible_webhook(&state, &principal, path.into_inner())
-        .await?
-        .id;
+    // Organisers read their regions' subscriptions; only those who subscribe delete them.
+    principal.require_any(&[Role::Director])?;
+    let webhook = visible_webhook(&state, &principal, path.into_inner()).await?;
+    let audit = AuditEntry::of(&request, &principal)
+        .concerning_events(webhook.event_ids.into_iter().flatten());
     db::transaction(&state.pool, move |conn| {
-        Ok(store::webhooks::delete(conn, id)?)
+        store::webhooks::delete(conn, webhook.id)?;
+        Ok(audit.record(conn, StatusCode::NO_CONTENT)?)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())

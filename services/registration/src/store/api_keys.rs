@@ -5,11 +5,16 @@ use catan_api::Role;
 use diesel::prelude::*;
 use uuid::Uuid;
 
-/// A key that may sign in: its id, role and the events it may act on.
-pub type ActiveKey = (Uuid, String, Option<Vec<Uuid>>);
+/// A key that may sign in: its id, role, the events it may act on and the regions it runs.
+pub type ActiveKey = (Uuid, String, Option<Vec<Uuid>>, Option<Vec<Uuid>>);
 
 /// An active key as stored: a SQL array's elements may be NULL, a key's events never are.
-type StoredKey = (Uuid, String, Option<Vec<Option<Uuid>>>);
+type StoredKey = (
+    Uuid,
+    String,
+    Option<Vec<Option<Uuid>>>,
+    Option<Vec<Option<Uuid>>>,
+);
 
 /// The key whose secret has `digest`, unless it is revoked.
 pub fn active_by_digest(
@@ -19,16 +24,15 @@ pub fn active_by_digest(
     let key: Option<StoredKey> = api_keys::table
         .filter(api_keys::secret_sha256.eq(digest))
         .filter(api_keys::revoked_at.is_null())
-        .select((api_keys::id, api_keys::role, api_keys::event_ids))
+        .select((
+            api_keys::id,
+            api_keys::role,
+            api_keys::event_ids,
+            api_keys::region_ids,
+        ))
         .first(conn)
         .optional()?;
-    Ok(key.map(|(id, role, events)| {
-        (
-            id,
-            role,
-            events.map(|ids| ids.into_iter().flatten().collect()),
-        )
-    }))
+    Ok(key.map(|(id, role, events, regions)| (id, role, flat(events), flat(regions))))
 }
 
 /// A key to store; its secret is only ever kept as `secret_sha256`.
@@ -37,6 +41,7 @@ pub struct NewApiKey {
     pub name: String,
     pub role: Role,
     pub event_ids: Option<Vec<Uuid>>,
+    pub region_ids: Option<Vec<Uuid>>,
     pub secret_sha256: Vec<u8>,
 }
 
@@ -50,16 +55,43 @@ pub fn insert(conn: &mut PgConnection, key: &NewApiKey) -> QueryResult<usize> {
                 .event_ids
                 .as_ref()
                 .map(|ids| ids.iter().copied().map(Some).collect::<Vec<_>>())),
+            api_keys::region_ids.eq(key
+                .region_ids
+                .as_ref()
+                .map(|ids| ids.iter().copied().map(Some).collect::<Vec<_>>())),
             api_keys::secret_sha256.eq(&key.secret_sha256),
         ))
         .execute(conn)
 }
 
-/// A key as listed: id, name, role, events, made and revoked when.
+/// A live key's role, events and regions, if `id` is one.
+pub fn live_scope(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> QueryResult<Option<(Role, Option<Vec<Uuid>>, Option<Vec<Uuid>>)>> {
+    let key: Option<(String, Option<Vec<Option<Uuid>>>, Option<Vec<Option<Uuid>>>)> =
+        api_keys::table
+            .filter(api_keys::id.eq(id))
+            .filter(api_keys::revoked_at.is_null())
+            .select((api_keys::role, api_keys::event_ids, api_keys::region_ids))
+            .first(conn)
+            .optional()?;
+    Ok(key.and_then(|(role, events, regions)| {
+        Some((Role::parse(&role)?, flat(events), flat(regions)))
+    }))
+}
+
+/// A SQL array of ids, whose elements may be NULL (a key's never are).
+fn flat(ids: Option<Vec<Option<Uuid>>>) -> Option<Vec<Uuid>> {
+    ids.map(|ids| ids.into_iter().flatten().collect())
+}
+
+/// A key as listed: id, name, role, events, regions, made and revoked when.
 type ListedKey = (
     Uuid,
     String,
     String,
+    Option<Vec<Option<Uuid>>>,
     Option<Vec<Option<Uuid>>>,
     chrono::DateTime<chrono::Utc>,
     Option<chrono::DateTime<chrono::Utc>>,
@@ -80,22 +112,26 @@ pub fn page(
             api_keys::name,
             api_keys::role,
             api_keys::event_ids,
+            api_keys::region_ids,
             api_keys::created_at,
             api_keys::revoked_at,
         ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .filter_map(|(id, name, role, events, created_at, revoked_at)| {
-            Some(catan_api::ListedApiKey {
-                id,
-                name,
-                role: Role::parse(&role)?,
-                event_ids: events.map(|ids| ids.into_iter().flatten().collect()),
-                created_at,
-                revoked_at,
-            })
-        })
+        .filter_map(
+            |(id, name, role, events, regions, created_at, revoked_at)| {
+                Some(catan_api::ListedApiKey {
+                    id,
+                    name,
+                    role: Role::parse(&role)?,
+                    event_ids: flat(events),
+                    region_ids: flat(regions),
+                    created_at,
+                    revoked_at,
+                })
+            },
+        )
         .collect())
 }
 

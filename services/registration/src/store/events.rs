@@ -200,3 +200,19 @@ pub fn known(conn: &mut PgConnection, ids: Vec<Uuid>) -> QueryResult<Vec<Uuid>> 
         .select(events::id)
         .load(conn)
 }
+
+/// The region of each of `ids` that is an event (`None`: an event of no region).
+pub fn regions_of(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<Vec<(Uuid, Option<Uuid>)>> {
+    events::table
+        .filter(events::id.eq_any(ids))
+        .select((events::id, events::region_id))
+        .load(conn)
+}
+
+/// The events of `regions`.
+pub fn of_regions(conn: &mut PgConnection, regions: &[Uuid]) -> QueryResult<Vec<Uuid>> {
+    events::table
+        .filter(events::region_id.eq_any(regions))
+        .select(events::id)
+        .load(conn)
+}

@@ -62,9 +62,9 @@ async fn submit_result(
     let first = std::sync::Arc::clone(&submission);
     write
         .write_first_or(
-            move |conn, claim| {
+            move |conn, claim, audit| {
                 first
-                    .record_first(conn, claim)?
+                    .record_first(conn, claim, Some(audit))?
                     .map(|result| reply(StatusCode::CREATED, &result))
                     .transpose()
             },

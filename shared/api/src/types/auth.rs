@@ -14,6 +14,9 @@ pub enum Role {
     Director,
     /// A table app: posts results for the events the key names.
     Scorer,
+    /// A regional organiser: runs the events of the regions the key names (creates them,
+    /// registers and enters players, issues their director and scorer keys, regional seasons).
+    Organiser,
     /// A player signed in with his PIN for one event (no API key): confirms or disputes the
     /// results of his tables.
     Player,
@@ -26,13 +29,20 @@ impl Role {
             Role::Player => "player",
             Role::Director => "director",
             Role::Scorer => "scorer",
+            Role::Organiser => "organiser",
         }
     }
 
     pub fn parse(s: &str) -> Option<Role> {
-        [Role::Admin, Role::Director, Role::Scorer, Role::Player]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+        [
+            Role::Admin,
+            Role::Director,
+            Role::Scorer,
+            Role::Organiser,
+            Role::Player,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
     }
 }
 
@@ -69,6 +79,7 @@ pub enum KeyRole {
     Admin,
     Director,
     Scorer,
+    Organiser,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -78,9 +89,14 @@ pub struct CreateApiKey {
     pub name: String,
     #[schema(value_type = KeyRole)]
     pub role: Role,
-    /// Required for director and scorer keys: the events the key may act on. Not allowed for admin keys.
+    /// Required for director and scorer keys: the events the key may act on. Not allowed for admin
+    /// and organiser keys.
     #[serde(default)]
     pub event_ids: Option<Vec<Uuid>>,
+    /// Required for organiser keys (which only the admin issues): the regions the key runs. Not
+    /// allowed for the other keys.
+    #[serde(default)]
+    pub region_ids: Option<Vec<Uuid>>,
 }
 
 /// An API key as the admin lists it: never its secret.
@@ -89,8 +105,10 @@ pub struct ListedApiKey {
     pub id: Uuid,
     pub name: String,
     pub role: Role,
-    /// The events a director or scorer key may act on; absent for admin keys.
+    /// The events a director or scorer key may act on; absent for admin and organiser keys.
     pub event_ids: Option<Vec<Uuid>>,
+    /// The regions an organiser key runs; absent for the other keys.
+    pub region_ids: Option<Vec<Uuid>>,
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// When it was revoked: from then on it signs in no more, and its tokens are refused.
     pub revoked_at: Option<chrono::DateTime<chrono::Utc>>,
@@ -102,6 +120,7 @@ pub struct ApiKeyCreated {
     pub name: String,
     pub role: Role,
     pub event_ids: Option<Vec<Uuid>>,
+    pub region_ids: Option<Vec<Uuid>>,
     /// The secret, shown once: store it now.
     pub api_key: String,
 }

@@ -64,18 +64,20 @@ pub fn insert(conn: &mut PgConnection, key: &NewApiKey) -> QueryResult<usize> {
         .execute(conn)
 }
 
-/// A live key's role, events and regions, if `id` is one.
-pub fn live_scope(
-    conn: &mut PgConnection,
-    id: Uuid,
-) -> QueryResult<Option<(Role, Option<Vec<Uuid>>, Option<Vec<Uuid>>)>> {
-    let key: Option<(String, Option<Vec<Option<Uuid>>>, Option<Vec<Option<Uuid>>>)> =
-        api_keys::table
-            .filter(api_keys::id.eq(id))
-            .filter(api_keys::revoked_at.is_null())
-            .select((api_keys::role, api_keys::event_ids, api_keys::region_ids))
-            .first(conn)
-            .optional()?;
+/// A live key's role, the events it may act on and the regions it runs.
+pub type KeyScope = (Role, Option<Vec<Uuid>>, Option<Vec<Uuid>>);
+
+/// A key's role, events and regions as stored.
+type StoredScope = (String, Option<Vec<Option<Uuid>>>, Option<Vec<Option<Uuid>>>);
+
+/// The scope of the live key `id`, if it is one.
+pub fn live_scope(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<KeyScope>> {
+    let key: Option<StoredScope> = api_keys::table
+        .filter(api_keys::id.eq(id))
+        .filter(api_keys::revoked_at.is_null())
+        .select((api_keys::role, api_keys::event_ids, api_keys::region_ids))
+        .first(conn)
+        .optional()?;
     Ok(key.and_then(|(role, events, regions)| {
         Some((Role::parse(&role)?, flat(events), flat(regions)))
     }))

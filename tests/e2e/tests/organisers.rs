@@ -1,0 +1,687 @@
+//! Regional organisers and the audit trail (issue 14): an organiser of region A runs a whole event
+//! of A with its own director and scorer keys, is refused everything on region B's event, and the
+//! audit trail lists its changes in order and no secret; and every operation of the spec answers
+//! each role as the permission matrix of docs/rules.md says.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "the test's helpers: a failed step fails the test"
+)]
+
+use catan_api::{
+    AuditQuery, CreateEntry, CreateEvent, CreatePlayer, CreateSeason, DrawRound, Event, Role,
+    SubmitResult,
+};
+use catan_e2e::fixtures::new_organiser_key;
+use catan_e2e::http::{Method, StatusCode};
+use catan_e2e::{TestSuite, new_key, problem_of, seated, spawn_suite, won_by_first};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use uuid::Uuid;
+
+fn regional_event(name: &str, region: Uuid) -> CreateEvent {
+    CreateEvent {
+        region_id: Some(region),
+        qualifying_rounds: Some(1),
+        ..CreateEvent::classic(name)
+    }
+}
+
+fn season_body(name: &str, region: Option<Uuid>) -> CreateSeason {
+    serde_json::from_value(json!({
+        "name": name, "region_id": region, "starts_on": "2020-01-01", "ends_on": "2040-12-31",
+        "scoring": {"mode": "placement", "points": [25, 18, 15, 12], "best_n": 4},
+    }))
+    .expect("a season")
+}
+
+fn forbidden<T: std::fmt::Debug>(answer: Result<T, catan_api::ClientError>, what: &str) {
+    let problem = problem_of(answer.expect_err(what));
+    assert_eq!(problem.status, 403, "{what}: {problem:?}");
+}
+
+#[tokio::test]
+async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() {
+    let ts = spawn_suite().await;
+    let (region_a, region_b) = (
+        ts.admin.create_region("Region A").await.unwrap().id,
+        ts.admin.create_region("Region B").await.unwrap().id,
+    );
+    let organiser_key = ts
+        .admin
+        .create_api_key(&new_organiser_key("Organiser of A", vec![region_a]))
+        .await
+        .unwrap();
+    let organiser = ts.client_for(&organiser_key.api_key).await;
+    let event_b = ts
+        .admin
+        .create_event(&regional_event("B open", region_b))
+        .await
+        .unwrap();
+    let player_b = ts
+        .admin
+        .create_player(&CreatePlayer {
+            name: "B player".into(),
+            region_id: Some(region_b),
+        })
+        .await
+        .unwrap();
+
+    // Its own event, players, entries and keys.
+    let event: Event = organiser
+        .create_event(&regional_event("A open", region_a))
+        .await
+        .unwrap();
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let body = CreatePlayer {
+            name: format!("A player {i}"),
+            region_id: Some(region_a),
+        };
+        players.push(organiser.create_player(&body).await.unwrap().id);
+    }
+    let mut pins = Vec::new();
+    for player in &players {
+        let entry = organiser
+            .create_entry(event.id, &CreateEntry::player(*player))
+            .await
+            .unwrap();
+        pins.extend(entry.pins.unwrap_or_default().into_iter().map(|p| p.pin));
+    }
+    assert_eq!(pins.len(), players.len());
+    let director_key = organiser
+        .create_api_key(&new_key("A director", Role::Director, Some(vec![event.id])))
+        .await
+        .unwrap();
+    let scorer_key = organiser
+        .create_api_key(&new_key("A scorer", Role::Scorer, Some(vec![event.id])))
+        .await
+        .unwrap();
+    let (director, scorer) = (
+        ts.client_for(&director_key.api_key).await,
+        ts.client_for(&scorer_key.api_key).await,
+    );
+    ts.settled().await;
+    let season = organiser
+        .create_season(&season_body("A league", Some(region_a)))
+        .await
+        .unwrap();
+    organiser.join_season(season.id, event.id).await.unwrap();
+
+    // Every attempt on region B, and beyond an organiser's reach, is refused.
+    forbidden(
+        organiser
+            .create_event(&regional_event("Not mine", region_b))
+            .await,
+        "an event of B",
+    );
+    forbidden(
+        organiser
+            .create_event(&CreateEvent::classic("Federation"))
+            .await,
+        "an event of no region",
+    );
+    forbidden(
+        organiser
+            .create_player(&CreatePlayer {
+                name: "Not mine".into(),
+                region_id: Some(region_b),
+            })
+            .await,
+        "a player of B",
+    );
+    forbidden(
+        organiser
+            .create_entry(event_b.id, &CreateEntry::player(player_b.id))
+            .await,
+        "an entry in B's event",
+    );
+    forbidden(
+        organiser
+            .create_api_key(&new_key(
+                "B director",
+                Role::Director,
+                Some(vec![event_b.id]),
+            ))
+            .await,
+        "a key for B's event",
+    );
+    forbidden(
+        organiser
+            .create_api_key(&new_organiser_key("Another organiser", vec![region_a]))
+            .await,
+        "an organiser key",
+    );
+    forbidden(
+        organiser
+            .create_season(&season_body("Federation", None))
+            .await,
+        "a federation-wide season",
+    );
+    forbidden(
+        organiser
+            .create_season(&season_body("B league", Some(region_b)))
+            .await,
+        "a season of B",
+    );
+    forbidden(organiser.create_region("Region C").await, "a region");
+    forbidden(
+        organiser
+            .draw_round(event_b.id, &DrawRound::default())
+            .await,
+        "a draw in B's event",
+    );
+    forbidden(
+        director.draw_round(event_b.id, &DrawRound::default()).await,
+        "its director in B's event",
+    );
+    let rotate = ts
+        .http(Method::POST, "/v1/admin/signing-keys")
+        .token(&ts.token(&organiser_key.api_key).await)
+        .send()
+        .await;
+    assert_eq!(rotate.status, StatusCode::FORBIDDEN);
+
+    // Its director and scorer run the event: the qualifying round, the final.
+    let mut sheets: Vec<(u32, SubmitResult)> = Vec::new();
+    let mut draws = 0;
+    while let Ok(round) = director.draw_round(event.id, &DrawRound::default()).await {
+        draws += 1;
+        for table in &round.tables {
+            let sheet = won_by_first(&seated(table), &[10, 7, 5, 4][..table.seats.len()]);
+            scorer
+                .submit_result(event.id, round.number, table.number, &sheet)
+                .await
+                .unwrap();
+            sheets.push((round.number, sheet));
+        }
+    }
+    let placements = ts.placements(event.id).await;
+    assert!(placements.complete, "the event is over: {placements:?}");
+    organiser
+        .audit(&AuditQuery::default(), 100, 0)
+        .await
+        .unwrap();
+
+    // The organiser revokes its director's key: its tokens stop at once.
+    let revoked = ts
+        .http(Method::DELETE, &format!("/v1/api-keys/{}", director_key.id))
+        .token(&ts.token(&organiser_key.api_key).await)
+        .send()
+        .await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT);
+
+    // The trail lists each of the organiser's changes, in order, and only them.
+    let mine = AuditQuery {
+        key_id: Some(organiser_key.id),
+        ..AuditQuery::default()
+    };
+    let trail = organiser.audit(&mine, 1000, 0).await.unwrap();
+    let routes: Vec<(String, String, u16)> = trail
+        .iter()
+        .map(|r| (r.method.clone(), r.route.clone(), r.status))
+        .collect();
+    let mut expected = vec![("POST".to_string(), "/v1/events".to_string(), 201)];
+    expected.extend(std::iter::repeat_n(
+        ("POST".to_string(), "/v1/players".to_string(), 201),
+        4,
+    ));
+    expected.extend(std::iter::repeat_n(
+        (
+            "POST".to_string(),
+            "/v1/events/{event_id}/entries".to_string(),
+            201,
+        ),
+        4,
+    ));
+    expected.extend(std::iter::repeat_n(
+        ("POST".to_string(), "/v1/api-keys".to_string(), 201),
+        2,
+    ));
+    expected.push(("POST".to_string(), "/v1/seasons".to_string(), 201));
+    expected.push((
+        "PUT".to_string(),
+        "/v1/seasons/{season_id}/events/{event_id}".to_string(),
+        200,
+    ));
+    expected.push((
+        "DELETE".to_string(),
+        "/v1/api-keys/{key_id}".to_string(),
+        204,
+    ));
+    assert_eq!(routes, expected, "the organiser's changes, in order");
+    assert!(trail.iter().all(|r| r.role == Role::Organiser));
+    assert!(trail.windows(2).all(|w| w[0].at <= w[1].at));
+    assert_eq!(trail[0].targets.get("id"), Some(&event.id.to_string()));
+    assert!(trail[0].event_ids.contains(&event.id));
+    assert_eq!(
+        trail
+            .last()
+            .and_then(|revoked| revoked.targets.get("key_id")),
+        Some(&director_key.id.to_string())
+    );
+
+    // The event's trail holds the director's draws and the scorer's results too, and no secret.
+    let of_event = AuditQuery {
+        event_id: Some(event.id),
+        ..AuditQuery::default()
+    };
+    let event_trail = organiser.audit(&of_event, 1000, 0).await.unwrap();
+    let by = |key: Uuid, route: &str| {
+        event_trail
+            .iter()
+            .filter(|r| r.key_id == key && r.route == route)
+            .count()
+    };
+    assert_eq!(by(director_key.id, "/v1/events/{event_id}/rounds"), draws);
+    assert_eq!(
+        by(
+            scorer_key.id,
+            "/v1/events/{event_id}/rounds/{round}/tables/{table}/result"
+        ),
+        sheets.len()
+    );
+    let text = serde_json::to_string(&event_trail).unwrap();
+    for secret in [
+        &organiser_key.api_key,
+        &director_key.api_key,
+        &scorer_key.api_key,
+    ] {
+        assert!(
+            !text.contains(secret.as_str()),
+            "a key's secret in the trail"
+        );
+    }
+    for pin in &pins {
+        assert!(!text.contains(pin.as_str()), "a PIN in the trail: {text}");
+    }
+
+    // Region B's trail is not the organiser's to read; the admin reads all of it.
+    let of_b = AuditQuery {
+        region_id: Some(region_b),
+        ..AuditQuery::default()
+    };
+    forbidden(organiser.audit(&of_b, 100, 0).await, "B's trail");
+    let admin_b: Vec<(String, Role)> = ts
+        .admin
+        .audit(&of_b, 100, 0)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.route, r.role))
+        .collect();
+    assert_eq!(
+        admin_b,
+        [
+            ("/v1/events".into(), Role::Admin),
+            ("/v1/players".into(), Role::Admin)
+        ],
+        "B's trail: the admin's event and player"
+    );
+    let scorer_view = scorer.audit(&AuditQuery::default(), 10, 0).await;
+    forbidden(scorer_view, "a scorer reads no trail");
+    ts.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The permission matrix.
+// ---------------------------------------------------------------------------------------------
+
+/// What docs/rules.md says an operation answers a role: against region A's resource and B's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Expected {
+    /// Past authorisation: 2xx, or a 4xx other than 401 and 403.
+    Ok,
+    Status(u16),
+}
+
+const ROLES: [&str; 6] = [
+    "admin",
+    "organiser",
+    "director",
+    "scorer",
+    "player",
+    "anonymous",
+];
+
+/// The matrix of docs/rules.md: operation (`METHOD /path`) to each role's (A, B) answers.
+fn documented_matrix() -> BTreeMap<String, Vec<(Expected, Expected)>> {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md"))
+            .expect("docs/rules.md");
+    let start = rules
+        .find("<!-- permission-matrix:start -->")
+        .expect("the matrix");
+    let end = rules
+        .find("<!-- permission-matrix:end -->")
+        .expect("its end");
+    let cell = |text: &str| match text {
+        "ok" => Expected::Ok,
+        status => Expected::Status(status.parse().expect("a status")),
+    };
+    rules[start..end]
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            assert_eq!(cells.len(), 1 + ROLES.len(), "{line}");
+            let answers = cells[1..]
+                .iter()
+                .map(|c| match c.split_once('/') {
+                    Some((a, b)) => (cell(a), cell(b)),
+                    None => (cell(c), cell(c)),
+                })
+                .collect();
+            (cells[0].trim_matches('`').to_string(), answers)
+        })
+        .collect()
+}
+
+/// Every operation of the committed spec, as `METHOD /path`.
+fn spec_operations() -> Vec<String> {
+    let spec: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../openapi/openapi.json"
+        ))
+        .expect("the spec"),
+    )
+    .expect("JSON");
+    let mut operations = Vec::new();
+    for (path, item) in spec["paths"].as_object().expect("paths") {
+        for method in ["get", "post", "put", "patch", "delete"] {
+            if item.get(method).is_some() {
+                operations.push(format!("{} {path}", method.to_uppercase()));
+            }
+        }
+    }
+    operations
+}
+
+/// One region's resources, for the path parameters and bodies.
+struct Resources {
+    region: Uuid,
+    event: Uuid,
+    /// The players entered, and their PINs; the first is the player role's, seated at table 1.
+    players: Vec<(Uuid, String)>,
+    entries: Vec<Uuid>,
+    /// Players in no event, to enter, merge and compare.
+    spare: Vec<Uuid>,
+    /// A director key nobody uses, to revoke.
+    victim_key: Uuid,
+    scorer_key: String,
+    webhook: Uuid,
+    season: Uuid,
+    table1: Vec<Uuid>,
+    table2: Vec<Uuid>,
+}
+
+async fn resources(ts: &TestSuite, name: &str) -> Resources {
+    let region = ts.admin.create_region(name).await.unwrap().id;
+    let event = ts
+        .admin
+        .create_event(&regional_event(&format!("{name} open"), region))
+        .await
+        .unwrap();
+    let mut players = Vec::new();
+    let mut entries = Vec::new();
+    let mut spare = Vec::new();
+    for i in 0..11 {
+        let body = CreatePlayer {
+            name: format!("{name} player {i}"),
+            region_id: Some(region),
+        };
+        let player = ts.admin.create_player(&body).await.unwrap().id;
+        if i >= 8 {
+            spare.push(player);
+            continue;
+        }
+        let entry = ts
+            .admin
+            .create_entry(event.id, &CreateEntry::player(player))
+            .await
+            .unwrap();
+        let pin = entry
+            .pins
+            .as_ref()
+            .and_then(|p| p.first())
+            .expect("a PIN")
+            .pin
+            .clone();
+        entries.push(entry.id);
+        players.push((player, pin));
+    }
+    let key = |role: Role| {
+        new_key(
+            &format!("{name} {}", role.as_str()),
+            role,
+            Some(vec![event.id]),
+        )
+    };
+    let victim_key = ts
+        .admin
+        .create_api_key(&key(Role::Director))
+        .await
+        .unwrap()
+        .id;
+    let scorer_key = ts
+        .admin
+        .create_api_key(&key(Role::Scorer))
+        .await
+        .unwrap()
+        .api_key;
+    let round = ts
+        .admin
+        .draw_round(event.id, &DrawRound::default())
+        .await
+        .unwrap();
+    let (table1, table2) = (seated(&round.tables[0]), seated(&round.tables[1]));
+    ts.admin
+        .submit_result(event.id, 1, 1, &won_by_first(&table1, &[10, 7, 5, 4]))
+        .await
+        .unwrap();
+    // The player role is seated at table 1.
+    players.sort_by_key(|(player, _)| !table1.contains(player));
+    let webhook = ts
+        .http(Method::POST, "/v1/webhooks")
+        .token(&ts.admin_token)
+        .json(&json!({"url": "https://127.0.0.1:9/hook", "event_types": ["result.posted"], "event_ids": [event.id]}))
+        .send()
+        .await;
+    assert_eq!(webhook.status, StatusCode::CREATED, "{:?}", webhook.body());
+    let webhook = webhook.body()["id"].as_str().unwrap().parse().unwrap();
+    ts.settled().await;
+    let season = ts
+        .admin
+        .create_season(&season_body(&format!("{name} league"), Some(region)))
+        .await
+        .unwrap()
+        .id;
+    Resources {
+        region,
+        event: event.id,
+        players,
+        entries,
+        spare,
+        victim_key,
+        scorer_key,
+        webhook,
+        season,
+        table1,
+        table2,
+    }
+}
+
+/// The path of `template` with `r`'s resources, and the body the operation takes.
+fn request_for(operation: &str, r: &Resources) -> (Method, String, Option<Value>) {
+    let (method, template) = operation.split_once(' ').unwrap();
+    let player = r.players[0].0;
+    let mut path = template
+        .replace("{event_id}", &r.event.to_string())
+        .replace("{entry_id}", &r.entries[7].to_string())
+        .replace("{region_id}", &r.region.to_string())
+        .replace("{season_id}", &r.season.to_string())
+        .replace("{key_id}", &r.victim_key.to_string())
+        .replace("{webhook_id}", &r.webhook.to_string())
+        .replace("{opponent_id}", &r.players[1].0.to_string())
+        .replace("{dead_letter_id}", &Uuid::new_v4().to_string())
+        .replace("{kid}", "no-such-kid")
+        .replace("{number}", "1")
+        .replace("{round}", "1");
+    // The table: 1 for its confirmations, 2 for the sheets posted.
+    let posts_sheets = path.ends_with("/result") && method == "PUT" || path.ends_with("/results");
+    path = path.replace("{table}", if posts_sheets { "2" } else { "1" });
+    // A PIN is reissued to another player than the player role's.
+    path = if path.ends_with("/pin") {
+        path.replace("{player_id}", &r.players[2].0.to_string())
+    } else if path.ends_with("/merge") {
+        path.replace("{player_id}", &r.spare[1].to_string())
+    } else {
+        path.replace("{player_id}", &player.to_string())
+    };
+    let sheet = serde_json::to_value(won_by_first(&r.table2, &[10, 7, 5, 4])).unwrap();
+    let body = match (method, template) {
+        ("POST", "/v1/auth/token") => Some(json!({"api_key": r.scorer_key})),
+        ("POST", "/v1/auth/player-token") => {
+            Some(json!({"event_id": r.event, "player_id": player, "pin": r.players[0].1}))
+        }
+        ("POST", "/v1/predictions") => Some(json!({"player_ids": [
+            r.players[0].0, r.players[1].0, r.players[2].0]})),
+        ("POST", "/v1/api-keys") => {
+            Some(json!({"name": "matrix key", "role": "director", "event_ids": [r.event]}))
+        }
+        ("POST", "/v1/events") => {
+            Some(json!({"name": "Matrix open", "format": "classic", "region_id": r.region}))
+        }
+        ("POST", "/v1/events/{event_id}/entries") => Some(json!({"player_id": r.spare[0]})),
+        ("POST", "/v1/events/{event_id}/entries/{entry_id}/drop") => {
+            Some(json!({"reason": "left early"}))
+        }
+        ("PUT", "/v1/events/{event_id}/keep-apart") => {
+            Some(json!({"pairs": [[r.players[3].0, r.players[4].0]]}))
+        }
+        ("POST", "/v1/events/{event_id}/rounds") => Some(json!({})),
+        ("POST", "/v1/events/{event_id}/rounds/{round}/results") => {
+            Some(json!({"sheets": [{"table": 2, "sheet": sheet}]}))
+        }
+        ("PUT", "/v1/events/{event_id}/rounds/{round}/tables/{table}/result") => Some(sheet),
+        ("POST", "/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm") => {
+            Some(json!({"player_id": player}))
+        }
+        ("POST", "/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute") => {
+            Some(json!({"reason": "I had 8 VP"}))
+        }
+        ("POST", "/v1/players") => Some(json!({"name": "Matrix player", "region_id": r.region})),
+        ("POST", "/v1/players/{player_id}/merge") => Some(json!({"into": r.spare[2]})),
+        ("POST", "/v1/regions") => {
+            Some(json!({"name": format!("Matrix region {}", Uuid::new_v4())}))
+        }
+        ("POST", "/v1/seasons") => {
+            Some(serde_json::to_value(season_body("Matrix league", Some(r.region))).unwrap())
+        }
+        ("POST", "/v1/webhooks") => Some(json!({"url": "https://127.0.0.1:9/matrix",
+            "event_types": ["round.drawn"], "event_ids": [r.event]})),
+        _ => None,
+    };
+    if template == "/v1/audit" {
+        path.push_str(&format!("?event_id={}", r.event));
+    }
+    (method.parse().unwrap(), path, body)
+}
+
+#[tokio::test]
+async fn every_operation_answers_each_role_as_the_permission_matrix_says() {
+    let ts = catan_e2e::spawn_suite_configured(|settings| {
+        settings.clients = catan_kit::settings::ClientSettings::unlimited();
+        settings.rate_limit.per_second = 1e9;
+        settings.rate_limit.burst = 1e9;
+        settings.webhooks.allow_private = true;
+    })
+    .await;
+    let matrix = documented_matrix();
+    let operations = spec_operations();
+    let mut documented: Vec<&String> = matrix.keys().collect();
+    documented.sort();
+    let mut specified: Vec<&String> = operations.iter().collect();
+    specified.sort();
+    assert_eq!(
+        documented, specified,
+        "docs/rules.md's matrix names every operation of the spec, and no other"
+    );
+
+    let (a, b) = (
+        resources(&ts, "Matrix A").await,
+        resources(&ts, "Matrix B").await,
+    );
+    let organiser = ts
+        .admin
+        .create_api_key(&new_organiser_key("Matrix organiser", vec![a.region]))
+        .await
+        .unwrap()
+        .api_key;
+    let key = |role: Role| new_key("Matrix key", role, Some(vec![a.event]));
+    let director = ts
+        .admin
+        .create_api_key(&key(Role::Director))
+        .await
+        .unwrap()
+        .api_key;
+    let player_token = ts
+        .anonymous
+        .player_token(a.event, a.players[0].0, &a.players[0].1)
+        .await
+        .unwrap()
+        .access_token;
+    let tokens = [
+        Some(ts.admin_token.clone()),
+        Some(ts.token(&organiser).await),
+        Some(ts.token(&director).await),
+        Some(ts.token(&a.scorer_key).await),
+        Some(player_token),
+        None,
+    ];
+
+    // The least trusted first, so that what the admin changes last is there for the others;
+    // deletions last of all.
+    let mut walk = operations.clone();
+    walk.sort_by_key(|op| op.starts_with("DELETE"));
+    let mut mismatches = Vec::new();
+    for operation in &walk {
+        let expected = &matrix[operation];
+        for role in (0..ROLES.len()).rev() {
+            for (resources, region) in [(&a, "A"), (&b, "B")] {
+                let (method, path, body) = request_for(operation, resources);
+                let mut request = ts.http(method, &path);
+                if let Some(token) = &tokens[role] {
+                    request = request.token(token);
+                }
+                if let Some(body) = &body {
+                    request = request.json(body);
+                }
+                let status = request.response().await.status().as_u16();
+                let wanted = if region == "A" {
+                    expected[role].0
+                } else {
+                    expected[role].1
+                };
+                let matches = match wanted {
+                    Expected::Ok => !matches!(status, 401 | 403) && status < 500,
+                    Expected::Status(wanted) => status == wanted,
+                };
+                if !matches || status >= 500 {
+                    mismatches.push(format!(
+                        "{operation} as {} on {region}: {status}, documented {wanted:?}",
+                        ROLES[role]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "answers that differ from docs/rules.md's matrix:\n{}",
+        mismatches.join("\n")
+    );
+    ts.shutdown().await;
+}

@@ -241,3 +241,63 @@ def test_classic_table_with_generated_client(tmp_path):
         assert by_player[player_id].games == 1
     assert by_player[winner].wins == 1
     assert by_player[winner].rank == 1
+
+
+def test_an_organiser_and_the_audit_trail_with_generated_client(tmp_path):
+    """The admin issues an organiser key for a region; the organiser creates an event there, and
+    the audit trail shows that change, made with its key, and no secret (issue 14)."""
+    base_url = _env("CATAN_BASE_URL")
+    admin_key = _env("CATAN_ADMIN_KEY")
+
+    spec = json.loads(SPEC.read_text())
+    out = _generate(spec, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    _import_client(tmp_path)
+
+    from catan_generated_client import AuthenticatedClient, Client
+    from catan_generated_client.api.audit import list_audit
+    from catan_generated_client.api.auth import create_api_key, issue_token
+    from catan_generated_client.api.registration import create_event, create_region
+    from catan_generated_client.models import (
+        ApiKeyCreated,
+        AuditRecord,
+        CreateApiKey,
+        CreateEvent,
+        CreateRegion,
+        Event,
+        EventFormat,
+        Region,
+        Role,
+        TokenRequest,
+        TokenResponse,
+    )
+
+    anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
+
+    def login(api_key: str) -> AuthenticatedClient:
+        token = issue_token.sync(client=anonymous, body=TokenRequest(api_key=api_key))
+        assert isinstance(token, TokenResponse), token
+        return AuthenticatedClient(base_url=base_url, token=token.access_token, raise_on_unexpected_status=True)
+
+    admin = login(admin_key)
+    tag = uuid.uuid4().hex[:8]
+    region = create_region.sync(client=admin, body=CreateRegion(name=f"pytest region {tag}"))
+    assert isinstance(region, Region), region
+    key = create_api_key.sync(
+        client=admin,
+        body=CreateApiKey(name=f"organiser {tag}", role=Role.ORGANISER, region_ids=[region.id]),
+    )
+    assert isinstance(key, ApiKeyCreated), key
+    organiser = login(key.api_key)
+    event = create_event.sync(
+        client=organiser,
+        body=CreateEvent(name=f"pytest regional {tag}", format_=EventFormat.CLASSIC, region_id=region.id),
+    )
+    assert isinstance(event, Event), event
+
+    trail = list_audit.sync(client=organiser, key_id=key.id)
+    assert isinstance(trail, list) and all(isinstance(r, AuditRecord) for r in trail), trail
+    assert [(r.method, r.route, r.status) for r in trail] == [("POST", "/v1/events", 201)]
+    assert trail[0].role == Role.ORGANISER and trail[0].key_id == key.id
+    assert event.id in trail[0].event_ids
+    assert key.api_key not in json.dumps([r.to_dict() for r in trail])

@@ -413,7 +413,7 @@ struct Resources {
     scorer_key: String,
     webhook: Uuid,
     season: Uuid,
-    table1: Vec<Uuid>,
+    /// The players of round 1's table 2, which has no result until the walk posts one.
     table2: Vec<Uuid>,
 }
 
@@ -508,7 +508,6 @@ async fn resources(ts: &TestSuite, name: &str) -> Resources {
         scorer_key,
         webhook,
         season,
-        table1,
         table2,
     }
 }
@@ -669,7 +668,7 @@ async fn every_operation_answers_each_role_as_the_permission_matrix_says() {
                     Expected::Ok => !matches!(status, 401 | 403) && status < 500,
                     Expected::Status(wanted) => status == wanted,
                 };
-                if !matches || status >= 500 {
+                if !matches {
                     mismatches.push(format!(
                         "{operation} as {} on {region}: {status}, documented {wanted:?}",
                         ROLES[role]

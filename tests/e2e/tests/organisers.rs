@@ -10,8 +10,8 @@
 )]
 
 use catan_api::{
-    AuditQuery, CreateEntry, CreateEvent, CreatePlayer, CreateSeason, DrawRound, Event, Role,
-    SubmitResult,
+    AuditQuery, CreateEntry, CreateEvent, CreatePlayer, CreateSeason, DrawRound, EditEvent, Event,
+    Role, SubmitResult,
 };
 use catan_e2e::fixtures::new_organiser_key;
 use catan_e2e::http::{Method, StatusCode};
@@ -102,6 +102,12 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
         ts.client_for(&director_key.api_key).await,
         ts.client_for(&scorer_key.api_key).await,
     );
+    let edited = EditEvent {
+        venue: Some("Casal de Gràcia".into()),
+        ..EditEvent::default()
+    };
+    let event = organiser.edit_event(event.id, &edited).await.unwrap();
+    assert_eq!(event.venue.as_deref(), Some("Casal de Gràcia"));
     ts.settled().await;
     let season = organiser
         .create_season(&season_body("A league", Some(region_a)))
@@ -115,6 +121,10 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
             .create_event(&regional_event("Not mine", region_b))
             .await,
         "an event of B",
+    );
+    forbidden(
+        organiser.edit_event(event_b.id, &edited).await,
+        "an edit of B's event",
     );
     forbidden(
         organiser
@@ -238,6 +248,11 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
     expected.extend(std::iter::repeat_n(
         ("POST".to_string(), "/v1/api-keys".to_string(), 201),
         2,
+    ));
+    expected.push((
+        "PATCH".to_string(),
+        "/v1/events/{event_id}".to_string(),
+        200,
     ));
     expected.push(("POST".to_string(), "/v1/seasons".to_string(), 201));
     expected.push((
@@ -550,6 +565,7 @@ fn request_for(operation: &str, r: &Resources) -> (Method, String, Option<Value>
         ("POST", "/v1/api-keys") => {
             Some(json!({"name": "matrix key", "role": "director", "event_ids": [r.event]}))
         }
+        ("PATCH", "/v1/events/{event_id}") => Some(json!({"venue": "Matrix hall"})),
         ("POST", "/v1/events") => {
             Some(json!({"name": "Matrix open", "format": "classic", "region_id": r.region}))
         }

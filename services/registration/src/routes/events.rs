@@ -2,14 +2,17 @@
 //! days and name.
 
 use crate::State;
+use crate::access;
 use crate::store;
 use crate::store::events::{EventFilter, NewEvent};
 use crate::validate::{
     refuse_foreign, searched_days, searched_name, setting, valid_name, valid_optional_name,
 };
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreateEvent, Event, EventFormat, EventSearch, PartnerSettings, Problem};
+use actix_web::{HttpResponse, get, patch, post, web};
+use catan_api::{
+    CreateEvent, EditEvent, Event, EventFormat, EventSearch, PartnerSettings, Problem, Role,
+};
 use catan_domain::calendar::EventDays;
 use catan_domain::partner::ByeRule;
 use catan_kit::db::enum_to_text;
@@ -22,6 +25,7 @@ use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_event)
+        .service(edit_event)
         .service(list_events)
         .service(get_event);
 }
@@ -177,6 +181,44 @@ async fn create_event(
             store::people::region_must_exist(conn, event.region_id)?;
             let event = store::events::insert(conn, event)?;
             Ok(Reply::new(StatusCode::CREATED, &event)?.concerning_event(event.id))
+        })
+        .await
+}
+
+/// Changes an event's name or venue, each when given (the admin, or the organiser of its
+/// region). Its format, days and rules stay as created.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path)),
+    request_body = EditEvent,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The event as edited", body = Event),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the admin nor the organiser of the event's region", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A blank or too long name or venue", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[patch("/v1/events/{event_id}")]
+async fn edit_event(
+    state: web::Data<State>,
+    write: IdempotentWrite<web::Json<EditEvent>>,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let event_id = path.into_inner();
+    // No event key edits its event: directors run it as the admin or its organiser set it up.
+    let principal = write.principal();
+    if principal.role() != Role::Organiser {
+        principal.require_admin()?;
+    }
+    access::require_event(&state, principal, event_id, &[]).await?;
+    let name = valid_optional_name("name", write.body().name.as_deref())?;
+    let venue = valid_optional_name("venue", write.body().venue.as_deref())?;
+    write
+        .write(move |conn| {
+            let event = store::events::edit(conn, event_id, name, venue)?;
+            Reply::new(StatusCode::OK, &event)
         })
         .await
 }

@@ -216,3 +216,22 @@ pub fn of_regions(conn: &mut PgConnection, regions: &[Uuid]) -> QueryResult<Vec<
         .select(events::id)
         .load(conn)
 }
+
+/// Changes the event's name and venue, each when given: the event as edited; 404 when there is
+/// none.
+pub fn edit(
+    conn: &mut PgConnection,
+    id: Uuid,
+    name: Option<String>,
+    venue: Option<String>,
+) -> Result<Event, ApiError> {
+    let current = load(conn, id)?;
+    let row: EventRow = diesel::update(events::table.find(id))
+        .set((
+            events::name.eq(name.unwrap_or(current.name)),
+            events::venue.eq(venue.or(current.venue)),
+        ))
+        .returning(EventRow::as_returning())
+        .get_result(conn)?;
+    event_from_row(row, today())
+}

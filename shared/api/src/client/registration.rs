@@ -52,6 +52,16 @@ impl ApiClient {
         self.post("/v1/events", body).await
     }
 
+    /// Changes an event's name or venue (the admin, or the organiser of its region).
+    pub async fn edit_event(&self, event_id: Uuid, body: &EditEvent) -> ClientResult<Event> {
+        self.call(
+            reqwest::Method::PATCH,
+            &format!("/v1/events/{event_id}"),
+            Some(body),
+        )
+        .await
+    }
+
     /// Every region (all pages).
     pub async fn regions(&self) -> ClientResult<Vec<Region>> {
         self.all_pages("/v1/regions").await

@@ -62,6 +62,18 @@ pub enum EventFormat {
     Partner,
 }
 
+/// An event's edit: its name and venue, each changed when given.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Spring open (moved)", "venue": "Centre Cívic, Girona"}))]
+pub struct EditEvent {
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: Option<String>,
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    pub venue: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"name": "Spring open", "format": "classic", "region_id": "00000000-0000-4000-8000-0000000000a1", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "qualifying_rounds": 3}))]
 pub struct CreateEvent {

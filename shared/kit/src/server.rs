@@ -179,6 +179,7 @@ impl RouteTable {
                     ("GET", item.get.is_some()),
                     ("PUT", item.put.is_some()),
                     ("POST", item.post.is_some()),
+                    ("PATCH", item.patch.is_some()),
                     ("DELETE", item.delete.is_some()),
                 ]
                 .into_iter()

@@ -49,6 +49,7 @@ fn operations_mut(
             &mut item.get,
             &mut item.put,
             &mut item.post,
+            &mut item.patch,
             &mut item.delete,
         ]
         .into_iter()

@@ -63,15 +63,31 @@ pub enum EventFormat {
 }
 
 /// An event's edit: its name and venue, each changed when given.
+// Read from a JSON object only: serde would take its fields in order from an array too.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(try_from = "serde_json::Map<String, serde_json::Value>")]
 #[schema(example = json!({"name": "Spring open (moved)", "venue": "Centre Cívic, Girona"}))]
 pub struct EditEvent {
-    #[serde(default)]
     #[schema(min_length = 1, max_length = 200)]
     pub name: Option<String>,
-    #[serde(default)]
     #[schema(min_length = 1, max_length = 200)]
     pub venue: Option<String>,
+}
+
+impl TryFrom<serde_json::Map<String, serde_json::Value>> for EditEvent {
+    type Error = serde_json::Error;
+
+    fn try_from(fields: serde_json::Map<String, serde_json::Value>) -> Result<Self, Self::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            #[serde(default)]
+            name: Option<String>,
+            #[serde(default)]
+            venue: Option<String>,
+        }
+        let Fields { name, venue } = serde_json::from_value(serde_json::Value::Object(fields))?;
+        Ok(EditEvent { name, venue })
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -364,4 +380,20 @@ pub struct RegistrationChanges {
     /// Changes already committed wait behind a transaction still in flight: read again shortly
     /// (a page that is empty and not held back means the reader has read everything).
     pub held_back: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EditEvent;
+
+    #[test]
+    fn an_edit_is_read_from_an_object_only() {
+        let edit: EditEvent = serde_json::from_str(r#"{"venue": "Centre Cívic"}"#).unwrap();
+        assert_eq!(
+            (edit.name, edit.venue.as_deref()),
+            (None, Some("Centre Cívic"))
+        );
+        assert!(serde_json::from_str::<EditEvent>("[null, null]").is_err());
+        assert!(serde_json::from_str::<EditEvent>(r#"{"name": 7}"#).is_err());
+    }
 }

@@ -1,0 +1,332 @@
+//! `catan-suite up --replicas 2` run as a user runs it: every service as two OS processes over one
+//! PostgreSQL, behind the gateway. A classic event is played through the gateway with the typed
+//! client (its retries, an idempotency key on every write) while one replica of each service is
+//! SIGKILLed mid-round: every call succeeds, and what is stored is exactly what was posted.
+
+use catan_api::{ApiClient, CreateEntry, CreateEvent, DrawRound, Role, Round, TableResult};
+use catan_e2e::{eventually, new_key, new_player, seated};
+use catan_suite::demo::random_sheet;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The launcher as a process of its own, and every line it and its replicas printed.
+struct Launcher {
+    child: Child,
+    output: Arc<Mutex<Vec<String>>>,
+}
+
+impl Launcher {
+    /// `catan-suite up --replicas 2` over `database_url`, the gateway on a free port.
+    fn start(database_url: &str, admin_key: &str, env: &[(&str, &str)]) -> Launcher {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catan-e2e-suite"))
+            .args(["up", "--replicas", "2", "--port", "0"])
+            .env("DATABASE_URL", database_url)
+            .env("CATAN_ADMIN_KEY", admin_key)
+            .env("CATAN_PIN_KEY", format!("test-pin-key-{}", Uuid::new_v4()))
+            .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the launcher starts");
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let streams: [Box<dyn Read + Send>; 2] = [
+            Box::new(child.stdout.take().expect("stdout")),
+            Box::new(child.stderr.take().expect("stderr")),
+        ];
+        for stream in streams {
+            let output = output.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    output.lock().unwrap().push(line);
+                }
+            });
+        }
+        Launcher { child, output }
+    }
+
+    /// The first value `find` gives of a printed line, waiting up to `seconds` for one.
+    async fn printed<T>(&self, seconds: u64, what: &str, find: impl Fn(&str) -> Option<T>) -> T {
+        eventually(seconds, what, async || {
+            self.output.lock().unwrap().iter().find_map(|l| find(l))
+        })
+        .await
+    }
+
+    /// Each replica's process id, as the launcher printed them: `  results 2: pid 123 on ...`.
+    fn pids(&self) -> HashMap<(String, usize), u32> {
+        let line = regex::Regex::new(r"^  (\w+) (\d+): pid (\d+) on http://").unwrap();
+        self.output
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|l| line.captures(l))
+            .map(|c| {
+                (
+                    (c[1].to_owned(), c[2].parse().unwrap()),
+                    c[3].parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// Stops the launcher as Ctrl-C would (SIGTERM), which stops its replicas.
+    fn stop(mut self) {
+        signal("TERM", self.child.id());
+        for _ in 0..100 {
+            if self.child.try_wait().unwrap().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the launcher did not stop within 10 s of SIGTERM");
+    }
+}
+
+impl Drop for Launcher {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let output = self.output.lock().unwrap();
+            eprintln!("--- what the launcher and its replicas printed (last 80 lines)");
+            for line in &output[output.len().saturating_sub(80)..] {
+                eprintln!("{line}");
+            }
+        }
+        // Its replicas end with it (their stdin closes).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn signal(name: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([format!("-{name}"), pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -{name} {pid}");
+}
+
+/// Posts a random legal sheet for each of `tables` of `round` with `scorer`, in turn: the answers.
+async fn post_all(
+    scorer: &ApiClient,
+    event_id: Uuid,
+    round: &Round,
+    sheets: Vec<(u32, catan_api::SubmitResult)>,
+) -> Vec<(u32, u32, catan_api::SubmitResult, TableResult)> {
+    let mut posted = Vec::new();
+    for (table, sheet) in sheets {
+        let answer = scorer
+            .submit_result(event_id, round.number, table, &sheet)
+            .await
+            .unwrap_or_else(|e| panic!("round {} table {table}: {e}", round.number));
+        posted.push((round.number, table, sheet, answer));
+    }
+    posted
+}
+
+fn sheets_for(
+    round: &Round,
+    tables: &[catan_api::Table],
+    rng: &mut ChaCha8Rng,
+) -> Vec<(u32, catan_api::SubmitResult)> {
+    tables
+        .iter()
+        .map(|t| (t.number, random_sheet(&seated(t), round.stage, rng)))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
+    let database_url = tokio::task::spawn_blocking(catan_e2e::fresh_database)
+        .await
+        .unwrap()
+        .expect("a fresh test database");
+    let admin_key = format!("ck_test_admin_{}", Uuid::new_v4().simple());
+    // 4 standings streams in all: 2 for each ranking replica.
+    let launcher = Launcher::start(&database_url, &admin_key, &[("CATAN_STREAMS_TOTAL", "4")]);
+    let url = launcher
+        .printed(120, "the gateway's URL", |line| {
+            line.strip_prefix("Catan tournament API on ")
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(str::to_owned)
+        })
+        .await;
+    let pids = launcher.pids();
+    assert_eq!(pids.len(), 8, "two processes of each service: {pids:?}");
+    let limits = launcher
+        .printed(1, "the limits", |l| {
+            l.contains("limits of each replica").then(|| l.to_owned())
+        })
+        .await;
+    assert!(limits.contains("CATAN_STREAMS_TOTAL=2"), "{limits}");
+
+    // The client a table app uses: retries with backoff, one idempotency key per write.
+    let anonymous = ApiClient::new(&url);
+    let admin = anonymous.with_token(
+        anonymous
+            .token(&admin_key)
+            .await
+            .expect("token")
+            .access_token,
+    );
+    let event = admin
+        .create_event(&CreateEvent {
+            qualifying_rounds: Some(2),
+            ..CreateEvent::classic("Replicated open")
+        })
+        .await
+        .expect("event");
+    let scorer_key = admin
+        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![event.id])))
+        .await
+        .expect("scorer key");
+    let scorer = anonymous.with_token(
+        anonymous
+            .token(&scorer_key.api_key)
+            .await
+            .expect("scorer token")
+            .access_token,
+    );
+    for i in 0..16 {
+        let player = admin
+            .create_player(&new_player(&format!("Player {i:02}")))
+            .await
+            .expect("player");
+        admin
+            .create_entry(event.id, &CreateEntry::player(player.id))
+            .await
+            .expect("entry");
+    }
+
+    // The streams' total is shared: each replica holds its half, so the fifth stream is refused
+    // whichever replica it reaches (the gateway takes them in turn).
+    eventually(10, "ranking knows the event", async || {
+        anonymous.standings(event.id).await.ok()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let stream_url = format!("{url}/v1/events/{}/standings/stream", event.id);
+    let mut streams = Vec::new();
+    for _ in 0..4 {
+        let stream = http.get(&stream_url).send().await.expect("a stream");
+        assert_eq!(stream.status(), 200);
+        streams.push(stream);
+    }
+    let fifth = http.get(&stream_url).send().await.expect("an answer");
+    assert_eq!(
+        fifth.status(),
+        429,
+        "4 streams is the total over both replicas"
+    );
+    drop(streams);
+
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let draw = async || {
+        admin
+            .draw_round(event.id, &DrawRound::default())
+            .await
+            .expect("a draw")
+    };
+    let first = draw().await;
+    let mut posted = post_all(
+        &scorer,
+        event.id,
+        &first,
+        sheets_for(&first, &first.tables, &mut rng),
+    )
+    .await;
+
+    // Round 2: a table's result, then the others while one replica of each service is killed.
+    let second = draw().await;
+    let (before, during) = second.tables.split_at(1);
+    let sheets = sheets_for(&second, before, &mut rng);
+    posted.extend(post_all(&scorer, event.id, &second, sheets).await);
+    let sheets = sheets_for(&second, during, &mut rng);
+    let kill_one_of_each = async {
+        for service in ["registration", "pairing", "results", "ranking"] {
+            signal("KILL", pids[&(service.to_owned(), 1)]);
+        }
+    };
+    // The posts start first: the kills land while one is in flight.
+    let (answers, ()) = tokio::join!(
+        post_all(&scorer, event.id, &second, sheets),
+        kill_one_of_each
+    );
+    posted.extend(answers);
+
+    // The qualifying standings count exactly the results posted, once each.
+    let standings = eventually(20, "the standings count round 2", async || {
+        let standings = anonymous.standings(event.id).await.expect("standings");
+        (standings.results_counted == 8).then_some(standings)
+    })
+    .await;
+    assert_eq!(standings.after_round, 2);
+    for row in &standings.rows {
+        let vp: u32 = posted
+            .iter()
+            .flat_map(|(_, _, _, answer)| &answer.scores)
+            .filter(|s| s.player_id == row.player_id)
+            .map(|s| u32::from(s.credited_vp))
+            .sum();
+        assert_eq!(row.vp, vp, "{}", row.name);
+    }
+
+    // The semi-finals and the final, on the replicas left (and those started again).
+    for _ in 0..2 {
+        let round = draw().await;
+        let sheets = sheets_for(&round, &round.tables, &mut rng);
+        posted.extend(post_all(&scorer, event.id, &round, sheets).await);
+    }
+    let (_, _, final_sheet, _) = posted.last().expect("the final");
+    let champion = final_sheet.winner_player_id.expect("a final is won");
+    let placements = eventually(20, "the placements", async || {
+        let placements = anonymous.placements(event.id).await.expect("placements");
+        placements.complete.then_some(placements)
+    })
+    .await;
+    assert_eq!(placements.rows[0].player_id, Some(champion));
+
+    // What is stored is what was posted: each sheet once, as sent, and nothing else.
+    for (round, table, sheet, answer) in &posted {
+        let stored = anonymous
+            .result(event.id, *round, *table)
+            .await
+            .expect("a stored result");
+        assert_eq!(
+            stored.version, 1,
+            "round {round} table {table} written once"
+        );
+        assert_eq!(stored.winner_player_id, sheet.winner_player_id);
+        assert_eq!(stored.scores, answer.scores);
+        let mut sent: Vec<(Uuid, i64)> = sheet.scores.iter().map(|s| (s.player_id, s.vp)).collect();
+        let mut kept: Vec<(Uuid, i64)> = stored
+            .scores
+            .iter()
+            .map(|s| (s.player_id, i64::from(s.vp)))
+            .collect();
+        sent.sort_unstable();
+        kept.sort_unstable();
+        assert_eq!(kept, sent, "round {round} table {table}");
+    }
+    let all = anonymous.event_results(event.id).await.expect("results");
+    assert_eq!(all.len(), posted.len(), "no result but those posted");
+
+    // The launcher started the killed replicas again.
+    for service in ["registration", "pairing", "results", "ranking"] {
+        launcher
+            .printed(30, &format!("{service} 1 started again"), |l| {
+                l.contains(&format!("{service} 1 started again"))
+                    .then_some(())
+            })
+            .await;
+    }
+    launcher.stop();
+    catan_e2e::drop_database(&database_url).await;
+}

@@ -3,7 +3,9 @@
 //! client (its retries, an idempotency key on every write) while one replica of each service is
 //! SIGKILLed mid-round: every call succeeds, and what is stored is exactly what was posted.
 
-use catan_api::{ApiClient, CreateEntry, CreateEvent, DrawRound, Role, Round, TableResult};
+use catan_api::{
+    ApiClient, CreateEntry, CreateEvent, DrawRound, RetryPolicy, Role, Round, TableResult,
+};
 use catan_e2e::{eventually, new_key, new_player, seated};
 use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
@@ -249,9 +251,24 @@ async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
     let sheets = sheets_for(&second, before, &mut rng);
     posted.extend(post_all(&scorer, event.id, &second, sheets).await);
     let sheets = sheets_for(&second, during, &mut rng);
+    // A client that never retries: the gateway alone must skip the dead replicas.
+    let once = ApiClient::with_policy(
+        &url,
+        RetryPolicy {
+            attempts: 1,
+            ..RetryPolicy::default()
+        },
+    );
     let kill_one_of_each = async {
         for service in ["registration", "pairing", "results", "ranking"] {
             signal("KILL", pids[&(service.to_owned(), 1)]);
+        }
+        // Twice each, so that both replicas' turns come.
+        for _ in 0..2 {
+            once.event(event.id).await.expect("registration answers");
+            once.round(event.id, 2).await.expect("pairing answers");
+            once.result(event.id, 1, 1).await.expect("results answer");
+            once.standings(event.id).await.expect("ranking answers");
         }
     };
     // The posts start first: the kills land while one is in flight.

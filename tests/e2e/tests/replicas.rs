@@ -3,6 +3,12 @@
 //! client (its retries, an idempotency key on every write) while one replica of each service is
 //! SIGKILLed mid-round: every call succeeds, and what is stored is exactly what was posted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a failed step fails the test"
+)]
+
 use catan_api::{
     ApiClient, CreateEntry, CreateEvent, DrawRound, RetryPolicy, Role, Round, TableResult,
 };
@@ -62,19 +68,18 @@ impl Launcher {
         .await
     }
 
-    /// Each replica's process id, as the launcher printed them: `  results 2: pid 123 on ...`.
-    fn pids(&self) -> HashMap<(String, usize), u32> {
-        let line = regex::Regex::new(r"^  (\w+) (\d+): pid (\d+) on http://").unwrap();
+    /// Each replica's process id and base URL, as the launcher printed them:
+    /// `  results 2: pid 123 on http://127.0.0.1:40123`.
+    fn replicas(&self) -> HashMap<(String, usize), (u32, String)> {
+        let line = regex::Regex::new(r"^  (\w+) (\d+): pid (\d+) on (http://\S+)$").unwrap();
         self.output
             .lock()
             .unwrap()
             .iter()
             .filter_map(|l| line.captures(l))
             .map(|c| {
-                (
-                    (c[1].to_owned(), c[2].parse().unwrap()),
-                    c[3].parse().unwrap(),
-                )
+                let id = (c[1].to_owned(), c[2].parse().unwrap());
+                (id, (c[3].parse().unwrap(), c[4].to_owned()))
             })
             .collect()
     }
@@ -160,8 +165,12 @@ async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
                 .map(str::to_owned)
         })
         .await;
-    let pids = launcher.pids();
-    assert_eq!(pids.len(), 8, "two processes of each service: {pids:?}");
+    let replicas = launcher.replicas();
+    assert_eq!(
+        replicas.len(),
+        8,
+        "two processes of each service: {replicas:?}"
+    );
     let limits = launcher
         .printed(1, "the limits", |l| {
             l.contains("limits of each replica").then(|| l.to_owned())
@@ -261,7 +270,7 @@ async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
     );
     let kill_one_of_each = async {
         for service in ["registration", "pairing", "results", "ranking"] {
-            signal("KILL", pids[&(service.to_owned(), 1)]);
+            signal("KILL", replicas[&(service.to_owned(), 1)].0);
         }
         // Twice each, so that both replicas' turns come.
         for _ in 0..2 {
@@ -344,6 +353,86 @@ async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
             })
             .await;
     }
+    for (_, url) in replicas.values() {
+        eventually(60, "every replica answers again", async || {
+            let health = http.get(format!("{url}/health")).send().await;
+            health.is_ok_and(|h| h.status() == 200).then_some(())
+        })
+        .await;
+    }
+
+    // A revoked key's tokens are refused at once by every replica of every service, not only by
+    // the one that revoked it and the one of each service its notice reached.
+    let key = admin
+        .create_api_key(&new_key("second admin", Role::Admin, None))
+        .await
+        .expect("a key");
+    let token = anonymous
+        .token(&key.api_key)
+        .await
+        .expect("token")
+        .access_token;
+    let writes = [
+        (
+            "registration",
+            reqwest::Method::POST,
+            "/v1/players".to_owned(),
+        ),
+        (
+            "pairing",
+            reqwest::Method::POST,
+            format!("/v1/events/{}/rounds", event.id),
+        ),
+        (
+            "results",
+            reqwest::Method::PUT,
+            format!("/v1/events/{}/rounds/1/tables/1/result", event.id),
+        ),
+        ("ranking", reqwest::Method::POST, "/v1/seasons".to_owned()),
+    ];
+    // Each replica, asked directly, with a body no write takes: 422 once the token is taken, 401
+    // when it is refused.
+    let statuses = async || {
+        let mut statuses = Vec::new();
+        for (service, method, path) in &writes {
+            for index in [1, 2] {
+                let base = &replicas[&((*service).to_owned(), index)].1;
+                let answer = http
+                    .request(method.clone(), format!("{base}{path}"))
+                    .bearer_auth(&token)
+                    .json(&serde_json::json!({"seed": "not a number"}))
+                    .send()
+                    .await
+                    .expect("an answer");
+                statuses.push((format!("{service} {index}"), answer.status().as_u16()));
+            }
+        }
+        statuses
+    };
+    for (replica, status) in statuses().await {
+        assert_eq!(status, 422, "{replica} takes the token");
+    }
+    let revoked = http
+        .delete(format!("{url}/v1/api-keys/{}", key.id))
+        .bearer_auth(
+            anonymous
+                .token(&admin_key)
+                .await
+                .expect("token")
+                .access_token,
+        )
+        .header("idempotency-key", Uuid::new_v4().to_string())
+        .send()
+        .await
+        .expect("revoked");
+    assert!(revoked.status().is_success(), "{}", revoked.status());
+    for (replica, status) in statuses().await {
+        assert_eq!(
+            status, 401,
+            "{replica} refuses the revoked key's token at once"
+        );
+    }
+
     launcher.stop();
     catan_e2e::drop_database(&database_url).await;
 }

@@ -7,6 +7,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::request_id;
 use catan_kit::ApiError;
+use catan_kit::auth::REVOKED_KEYS_PATH;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
 use futures_util::StreamExt;
@@ -48,7 +49,8 @@ pub(super) async fn forward(
             None => return Ok(catan_kit::problem::not_found(req).await),
         },
     };
-    relay(&req, payload, replicas, streams, &http, Some(&trust)).await
+    let to = Recipients::InTurn(replicas);
+    relay(&req, payload, to, streams, &http, Some(&trust)).await
 }
 
 /// Forwards any request to the entrance's service (a peer's call), headers as they came.
@@ -61,15 +63,20 @@ pub(super) async fn forward_to_peer(
     http: web::Data<reqwest::Client>,
 ) -> Result<HttpResponse, ApiError> {
     let streams = routes.route_of(req.path()).is_some_and(|r| r.streams);
-    relay(
-        &req,
-        payload,
-        balancer.replicas(**owner),
-        streams,
-        &http,
-        None,
-    )
-    .await
+    let replicas = balancer.replicas(**owner);
+    // A revoked key is every replica's to refuse at once, not only the one a turn would pick.
+    let to = if req.path().starts_with(REVOKED_KEYS_PATH) {
+        Recipients::All(replicas)
+    } else {
+        Recipients::InTurn(replicas)
+    };
+    relay(&req, payload, to, streams, &http, None).await
+}
+
+/// Who gets a request: the next replica in turn (another when it fails), or every replica.
+enum Recipients<'a> {
+    InTurn(&'a ReplicaSet),
+    All(&'a ReplicaSet),
 }
 
 /// Sends the request to `replicas` (see [`ReplicaSet::send`]) and its answer back. At the edge
@@ -78,7 +85,7 @@ pub(super) async fn forward_to_peer(
 async fn relay(
     req: &HttpRequest,
     payload: web::Payload,
-    replicas: &ReplicaSet,
+    to: Recipients<'_>,
     streams: bool,
     http: &reqwest::Client,
     edge: Option<&ProxyTrust>,
@@ -114,24 +121,26 @@ async fn relay(
         }
     }
     let resend = Resend::of(req.method(), req.headers().contains_key(IDEMPOTENCY_KEY));
-    let answer = replicas
-        .send(resend, |base| {
-            let mut upstream = http
-                .request(method.clone(), format!("{base}{path_and_query}"))
-                .body(body.clone());
-            if streams {
-                // A server-sent event stream stays open as long as its reader: no overall timeout.
-                upstream = upstream.timeout(STREAM_TIMEOUT);
-            }
-            for (name, value) in &headers {
-                upstream = upstream.header(name.as_str(), value.as_slice());
-            }
-            upstream
-        })
-        .await
-        .map_err(|e| {
-            ApiError::unavailable("a service this call needs is unavailable; retry later", e)
-        })?;
+    let build = |base: &str| {
+        let mut upstream = http
+            .request(method.clone(), format!("{base}{path_and_query}"))
+            .body(body.clone());
+        if streams {
+            // A server-sent event stream stays open as long as its reader: no overall timeout.
+            upstream = upstream.timeout(STREAM_TIMEOUT);
+        }
+        for (name, value) in &headers {
+            upstream = upstream.header(name.as_str(), value.as_slice());
+        }
+        upstream
+    };
+    let sent = match to {
+        Recipients::InTurn(replicas) => replicas.send(resend, build).await,
+        Recipients::All(replicas) => replicas.send_to_all(build).await,
+    };
+    let answer = sent.map_err(|e| {
+        ApiError::unavailable("a service this call needs is unavailable; retry later", e)
+    })?;
     let mut response = HttpResponse::build(
         StatusCode::from_u16(answer.status().as_u16()).map_err(ApiError::internal)?,
     );

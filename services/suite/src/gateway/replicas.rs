@@ -118,6 +118,35 @@ impl ReplicaSet {
         Err(failure)
     }
 
+    /// Sends the request `build` makes to every replica at once (a notice each must have): the
+    /// first success, else the last failure.
+    pub async fn send_to_all(
+        &self,
+        build: impl Fn(&str) -> reqwest::RequestBuilder,
+    ) -> anyhow::Result<reqwest::Response> {
+        let sends = self.replicas.iter().map(|replica| {
+            let request = build(&replica.url);
+            async move {
+                request
+                    .send()
+                    .await
+                    .map_err(|e| anyhow::Error::new(e).context(format!("{} failed", replica.url)))
+            }
+        });
+        let mut failure = anyhow::anyhow!("the service has no replica");
+        let mut answered = None;
+        for outcome in futures_util::future::join_all(sends).await {
+            match outcome {
+                Ok(answer) if answered.is_none() || answer.status().is_success() => {
+                    answered = Some(answer);
+                }
+                Ok(_) => {}
+                Err(e) => failure = e,
+            }
+        }
+        answered.ok_or(failure)
+    }
+
     /// Probes every replica's `/health` once, marking each up or down by its answer.
     pub async fn probe(&self, http: &reqwest::Client) {
         let probes = self.replicas.iter().map(|replica| async move {

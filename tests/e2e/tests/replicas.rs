@@ -120,7 +120,7 @@ fn signal(name: &str, pid: u32) {
     assert!(status.success(), "kill -{name} {pid}");
 }
 
-/// Posts a random legal sheet for each of `tables` of `round` with `scorer`, in turn: the answers.
+/// Posts each table's sheet of `round` with `scorer`, in turn: what was sent and answered.
 async fn post_all(
     scorer: &ApiClient,
     event_id: Uuid,
@@ -138,6 +138,7 @@ async fn post_all(
     posted
 }
 
+/// A random but legal sheet for each of `tables` of `round`.
 fn sheets_for(
     round: &Round,
     tables: &[catan_api::Table],

@@ -222,10 +222,11 @@ impl ReplicatedSuite {
         }
     }
 
+    /// Stops everything, the replicas first (the entrances they call stop on the same signal).
     pub async fn stop(mut self) {
+        self.processes.kill_all();
         self.web.stop().await;
         self.gateway.stop().await;
-        self.processes.kill_all();
         for (_, entrance) in self.entrances {
             entrance.stop().await;
         }

@@ -52,7 +52,7 @@ pub const OWNERS: [Owner; 4] = [
 ];
 
 /// Where `owner` stands in `OWNERS`.
-pub(crate) fn slot(owner: Owner) -> usize {
+fn slot(owner: Owner) -> usize {
     match owner {
         Owner::Registration => 0,
         Owner::Pairing => 1,

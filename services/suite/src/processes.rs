@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One replica of one service: `index` counts from 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ReplicaId {
     pub owner: Owner,
     pub index: usize,

@@ -265,40 +265,32 @@ async fn start_replicas(processes: &mut Processes) -> anyhow::Result<()> {
 /// When each replica was started and when one that ended may start again.
 #[derive(Default)]
 struct Restarts {
-    started: HashMap<(usize, usize), Instant>,
-    waits: HashMap<(usize, usize), Duration>,
-    due: HashMap<(usize, usize), Instant>,
+    started: HashMap<ReplicaId, Instant>,
+    waits: HashMap<ReplicaId, Duration>,
+    due: HashMap<ReplicaId, Instant>,
 }
 
 impl Restarts {
-    fn key(id: ReplicaId) -> (usize, usize) {
-        (crate::slot(id.owner), id.index)
-    }
-
     /// The replica ended: how long it waits before it starts again.
     fn ended(&mut self, id: ReplicaId) -> Duration {
-        let key = Self::key(id);
-        let ran = self.started.get(&key).map(Instant::elapsed);
-        let wait = match (ran, self.waits.get(&key)) {
+        let ran = self.started.get(&id).map(Instant::elapsed);
+        let wait = match (ran, self.waits.get(&id)) {
             (Some(ran), _) if ran >= STEADY_RUN => Duration::ZERO,
             (_, Some(last)) if !last.is_zero() => (*last * 2).min(LONGEST_RESTART_WAIT),
             _ => FIRST_RESTART_WAIT,
         };
-        self.waits.insert(key, wait);
-        self.due.insert(key, Instant::now() + wait);
+        self.waits.insert(id, wait);
+        self.due.insert(id, Instant::now() + wait);
         wait
     }
 
     fn due(&self, id: ReplicaId) -> bool {
-        self.due
-            .get(&Self::key(id))
-            .is_none_or(|at| Instant::now() >= *at)
+        self.due.get(&id).is_none_or(|at| Instant::now() >= *at)
     }
 
     fn started(&mut self, id: ReplicaId) {
-        let key = Self::key(id);
-        self.started.insert(key, Instant::now());
-        self.due.remove(&key);
+        self.started.insert(id, Instant::now());
+        self.due.remove(&id);
     }
 }
 
@@ -307,4 +299,27 @@ fn free_port() -> anyhow::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replica_that_keeps_ending_at_once_waits_longer_each_time() {
+        let id = ReplicaId {
+            owner: Owner::Results,
+            index: 2,
+        };
+        let mut restarts = Restarts::default();
+        let mut waits = Vec::new();
+        for _ in 0..8 {
+            restarts.started(id);
+            waits.push(restarts.ended(id).as_secs());
+        }
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+        assert!(!restarts.due(id), "it waits its turn");
+        restarts.started(id);
+        assert!(restarts.due(id));
+    }
 }

@@ -7,7 +7,8 @@ mod proxy;
 mod replicas;
 mod routes;
 
-pub use replicas::{HEALTH_INTERVAL, ReplicaSet, Resend};
+use replicas::HEALTH_INTERVAL;
+pub use replicas::{ReplicaSet, Resend};
 pub use routes::{Route, Routes, has_dot_segment};
 
 use actix_web::body::{EitherBody, MessageBody};
@@ -23,7 +24,7 @@ use std::time::Duration;
 use utoipa_swagger_ui::SwaggerUi;
 
 /// Which service owns a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Owner {
     Registration,
     Pairing,

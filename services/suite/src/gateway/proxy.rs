@@ -1,4 +1,5 @@
-//! The proxy: each request goes to the service that owns its path, unchanged.
+//! The proxy: each request goes, unchanged, to a replica of the service that owns its path (at
+//! the gateway) or of the entrance's service (at an entrance).
 
 use super::replicas::{ReplicaSet, Resend};
 use super::routes::Routes;
@@ -79,7 +80,7 @@ enum Recipients<'a> {
     All(&'a ReplicaSet),
 }
 
-/// Sends the request to `replicas` (see [`ReplicaSet::send`]) and its answer back. At the edge
+/// Sends the request `to` its replicas (see [`ReplicaSet::send`]) and the answer back. At the edge
 /// (`edge` is the gateway's trust), the client's address is told in the gateway's word and the
 /// request is logged under the gateway's id; else every header goes as it came.
 async fn relay(

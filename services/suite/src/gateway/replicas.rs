@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// How often each replica is probed (only services with more than one are), and how long a probe
 /// may take.
-pub const HEALTH_INTERVAL: Duration = Duration::from_millis(500);
+pub(super) const HEALTH_INTERVAL: Duration = Duration::from_millis(500);
 const HEALTH_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The replicas of one service.
@@ -65,7 +65,8 @@ impl ReplicaSet {
     }
 
     /// The replicas' base URLs and whether each is taken to be up.
-    pub fn states(&self) -> Vec<(&str, bool)> {
+    #[cfg(test)]
+    fn states(&self) -> Vec<(&str, bool)> {
         self.replicas
             .iter()
             .map(|r| (r.url.as_str(), r.up.load(Ordering::Relaxed)))

@@ -16,6 +16,7 @@ use catan_e2e::{eventually, new_key, new_player, seated};
 use catan_suite::demo::random_sheet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use reqwest::StatusCode;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
@@ -217,24 +218,36 @@ async fn an_event_goes_on_while_one_replica_of_each_service_is_killed() {
             .expect("entry");
     }
 
-    // The streams' total is shared: each replica holds its half, so the fifth stream is refused
-    // whichever replica it reaches (the gateway takes them in turn).
-    eventually(10, "ranking knows the event", async || {
+    // The streams' total is shared out: each ranking replica holds 2 of the 4, and once both are
+    // full the gateway's next stream is refused, whichever replica it reaches.
+    eventually(30, "ranking knows the event", async || {
         anonymous.standings(event.id).await.ok()
     })
     .await;
     let http = reqwest::Client::new();
-    let stream_url = format!("{url}/v1/events/{}/standings/stream", event.id);
+    let stream_path = format!("/v1/events/{}/standings/stream", event.id);
     let mut streams = Vec::new();
-    for _ in 0..4 {
-        let stream = http.get(&stream_url).send().await.expect("a stream");
-        assert_eq!(stream.status(), 200);
-        streams.push(stream);
+    for index in [1, 2] {
+        let base = &replicas[&("ranking".to_owned(), index)].1;
+        for _ in 0..2 {
+            let stream = http.get(format!("{base}{stream_path}")).send().await;
+            assert_eq!(
+                stream.as_ref().map(|s| s.status()).ok(),
+                Some(StatusCode::OK)
+            );
+            streams.push(stream);
+        }
+        let third = http.get(format!("{base}{stream_path}")).send().await;
+        assert_eq!(
+            third.expect("an answer").status(),
+            StatusCode::TOO_MANY_REQUESTS,
+            "ranking {index} holds 2 streams, half the total"
+        );
     }
-    let fifth = http.get(&stream_url).send().await.expect("an answer");
+    let fifth = http.get(format!("{url}{stream_path}")).send().await;
     assert_eq!(
-        fifth.status(),
-        429,
+        fifth.expect("an answer").status(),
+        StatusCode::TOO_MANY_REQUESTS,
         "4 streams is the total over both replicas"
     );
     drop(streams);

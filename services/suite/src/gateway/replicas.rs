@@ -102,6 +102,8 @@ impl ReplicaSet {
                     replica.up.store(true, Ordering::Relaxed);
                     return Ok(answer);
                 }
+                // A request that cannot be built (a header it cannot carry) is no replica's fault.
+                Err(e) if e.is_builder() => return Err(e.into()),
                 Err(e) => {
                     // A slow answer says nothing of the replica's health; anything else does.
                     if !e.is_timeout() {
@@ -277,6 +279,22 @@ mod tests {
             .unwrap();
         assert_eq!(keyed.text().await.unwrap(), "answered");
         assert_eq!(received.load(Ordering::SeqCst), 2);
+        server.stop(false).await;
+    }
+
+    #[tokio::test]
+    async fn a_request_that_cannot_be_built_marks_no_replica_down() {
+        let (live, server) = answering().await;
+        let set = ReplicaSet::new([live.clone()]);
+        let http = reqwest::Client::new();
+        let sent = set
+            .send(Resend::Safe, |base| {
+                http.get(format!("{base}/x"))
+                    .header("x-bad", b"line\nbreak".as_slice())
+            })
+            .await;
+        assert!(sent.is_err());
+        assert_eq!(set.states(), [(live.as_str(), true)]);
         server.stop(false).await;
     }
 

@@ -516,3 +516,55 @@ async fn item3_every_operation_documents_the_429_a_client_without_a_token_gets()
     assert_eq!(elsewhere.status, StatusCode::OK, "another address's budget");
     ts.shutdown().await;
 }
+
+/// Item 3: the web app reads the API on behalf of each visitor, telling it the visitor's address
+/// with the proxy secret, so every visitor has his own budget of requests without a token: one
+/// who spends his does not leave the others with error pages. A client cannot pass for another
+/// visitor by sending the headers itself; an edge in front of the gateway with the secret can.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item3_each_visitor_of_the_web_app_has_his_own_budget() {
+    use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER};
+    const SECRET: &str = "cps_an_edge_in_front_of_the_gateway";
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.anonymous_per_second = 0.01;
+        settings.clients.anonymous_burst = 12.0;
+        settings.clients.proxy_secret = Some(SECRET.to_owned().into());
+    })
+    .await;
+    let home = |from: Ipv4Addr| ts.http_from(from, Method::GET, "/");
+    let mut loads = 0;
+    loop {
+        let page = home(ATTACKER).send().await;
+        if page.status != StatusCode::OK {
+            assert_eq!(page.status, StatusCode::SERVICE_UNAVAILABLE, "{page:?}");
+            break;
+        }
+        loads += 1;
+        assert!(loads < 12, "every load reads the API without a token");
+    }
+    let visitor = home(PLAYER).send().await;
+    assert_eq!(
+        visitor.status,
+        StatusCode::OK,
+        "another visitor has his own budget"
+    );
+    // Passing for the other visitor neither frees the attacker nor spends the other's budget.
+    for _ in 0..4 {
+        let forged = home(ATTACKER)
+            .header(CLIENT_ADDR_HEADER, &PLAYER.to_string())
+            .header(PROXY_SECRET_HEADER, "a guess")
+            .send()
+            .await;
+        assert_eq!(forged.status, StatusCode::SERVICE_UNAVAILABLE, "{forged:?}");
+    }
+    let visitor = home(PLAYER).send().await;
+    assert_eq!(visitor.status, StatusCode::OK, "his budget is his own");
+    // An edge with the secret is believed: the visitor it vouches for has a budget of his own.
+    let behind_an_edge = home(ATTACKER)
+        .header(CLIENT_ADDR_HEADER, "198.51.100.7")
+        .header(PROXY_SECRET_HEADER, SECRET)
+        .send()
+        .await;
+    assert_eq!(behind_an_edge.status, StatusCode::OK, "{behind_an_edge:?}");
+    ts.shutdown().await;
+}

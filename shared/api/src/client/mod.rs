@@ -70,6 +70,21 @@ pub struct ApiClient {
     http: reqwest::Client,
     token: Option<String>,
     retry: RetryPolicy,
+    /// Sent on every call (see [`ApiClient::with_headers`]).
+    headers: SentHeaders,
+}
+
+/// Headers a client sends on every call. Their values may be secrets (a proxy secret): `Debug`
+/// shows their names only.
+#[derive(Clone, Default)]
+struct SentHeaders(Vec<(&'static str, String)>);
+
+impl std::fmt::Debug for SentHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(name, _)| name))
+            .finish()
+    }
 }
 
 impl ApiClient {
@@ -92,6 +107,7 @@ impl ApiClient {
             http,
             token: None,
             retry,
+            headers: SentHeaders::default(),
         }
     }
 
@@ -99,6 +115,15 @@ impl ApiClient {
     pub fn with_token(&self, token: impl Into<String>) -> Self {
         ApiClient {
             token: Some(token.into()),
+            ..self.clone()
+        }
+    }
+
+    /// The same client, sending `headers` on every call as well: a proxy's word for the client
+    /// it calls on behalf of (the web app tells the API its visitor's address this way).
+    pub fn with_headers(&self, headers: Vec<(&'static str, String)>) -> Self {
+        ApiClient {
+            headers: SentHeaders(headers),
             ..self.clone()
         }
     }
@@ -144,7 +169,7 @@ impl ApiClient {
             if let Some(id) = crate::request_id::current() {
                 request = request.header(crate::request_id::HEADER, id);
             }
-            for (name, value) in headers {
+            for (name, value) in self.headers.0.iter().chain(headers) {
                 request = request.header(*name, value);
             }
             if let Some(body) = body {

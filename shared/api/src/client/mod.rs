@@ -268,3 +268,19 @@ async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResul
     });
     Err(ClientError::Problem { problem })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_headers_a_client_sends_show_their_names_never_their_values() {
+        let client = ApiClient::new("http://127.0.0.1:9").with_headers(vec![
+            ("x-catan-client-addr", "203.0.113.7".into()),
+            ("x-catan-proxy-secret", "cps_do_not_show".into()),
+        ]);
+        let shown = format!("{client:?}");
+        assert!(shown.contains("x-catan-proxy-secret"), "{shown}");
+        assert!(!shown.contains("cps_do_not_show"), "{shown}");
+    }
+}

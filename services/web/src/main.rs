@@ -3,6 +3,7 @@
 //! with `CATAN_PROXY_SECRET` when that is set.
 
 use catan_kit::client::ProxyTrust;
+use catan_kit::settings::SecretString;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -11,7 +12,10 @@ async fn main() -> anyhow::Result<()> {
     let api = std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:8080".into());
     let listener = catan_kit::server::bind(&format!("127.0.0.1:{port}"))?;
     // CATAN_PROXY_SECRET: the gateway's, with which the web app passes on each visitor's address.
-    let trust = ProxyTrust::new(catan_kit::Settings::from_env()?.clients.proxy_secret);
+    let secret = std::env::var("CATAN_PROXY_SECRET")
+        .ok()
+        .filter(|secret| !secret.trim().is_empty());
+    let trust = ProxyTrust::new(secret.map(SecretString::from));
     let server = catan_web::start(listener, &api, trust)?;
     server.wait().await?;
     Ok(())

@@ -197,7 +197,10 @@ async fn item9_unknown_key_ids_are_refused_at_once_without_a_fetch_each() {
     use catan_kit::auth::{SigningKey, claims_for};
     let ts = spawn_suite().await;
     let before = jwks_fetches(&ts, catan_suite::Owner::Registration).await;
-    assert!(before >= 3.0, "each service fetched the keys at start: {before}");
+    assert!(
+        before >= 3.0,
+        "each service fetched the keys at start: {before}"
+    );
     let forged: Vec<String> = (0..90)
         .map(|_| {
             let claims = claims_for(

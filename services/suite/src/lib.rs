@@ -129,7 +129,13 @@ impl Suite {
         for (owner, listener) in OWNERS.into_iter().zip(listeners) {
             suite.services[slot(owner)] = Some(suite.launch(owner, listener).await?);
         }
-        suite.web = Some(catan_web::start(web_listener, &suite.url())?);
+        // The web app is behind the gateway too: it takes the visitor's address the gateway
+        // vouches for and passes it on to the API with the same secret.
+        suite.web = Some(catan_web::start(
+            web_listener,
+            &suite.url(),
+            catan_kit::client::ProxyTrust::new(suite.settings.clients.proxy_secret.clone()),
+        )?);
         Ok(suite)
     }
 

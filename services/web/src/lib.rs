@@ -10,6 +10,7 @@ mod pages;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
+use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 pub use i18n::Lang;
 use std::any::Any;
@@ -21,7 +22,11 @@ use std::time::Instant;
 
 /// What every page handler reads from.
 pub struct State {
-    pub api: ApiClient,
+    api: ApiClient,
+    /// The proxy secret the gateway vouches for each visitor's address with, which the web app
+    /// passes on: each visitor is held to his own budget of requests without a token, not to one
+    /// shared by every visitor of the dashboard.
+    trust: ProxyTrust,
     /// Reads that change seldom (a season's settings, its qualified players, the regions), kept
     /// for [`CACHE_TTL`] so that a page makes one call per visit for what it is about.
     cache: Mutex<HashMap<String, Cached>>,
@@ -37,11 +42,20 @@ pub const CACHE_TTL: Duration = Duration::from_secs(2);
 const CACHE_ENTRIES: usize = 4096;
 
 impl State {
-    pub fn new(api: ApiClient) -> Self {
+    pub fn new(api: ApiClient, trust: ProxyTrust) -> Self {
         State {
             api,
+            trust,
             cache: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The API as read for the visitor of `req`: with a proxy secret, the calls carry the
+    /// visitor's address (as the gateway vouched for it, else the connection's peer), so the
+    /// API counts them against that visitor; without one they are the web app's own.
+    pub fn api_for(&self, req: &HttpRequest) -> ApiClient {
+        self.api
+            .with_headers(self.trust.edge_headers(self.trust.peer_of(req)))
     }
 
     /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`].
@@ -69,15 +83,20 @@ impl State {
     }
 }
 
-/// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway).
-pub fn start(listener: TcpListener, api_url: &str) -> std::io::Result<RunningServer> {
+/// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway) on
+/// behalf of each visitor as `trust` says (see [`State::api_for`]).
+pub fn start(
+    listener: TcpListener,
+    api_url: &str,
+    trust: ProxyTrust,
+) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let retry = RetryPolicy {
         attempts: 2,
         first_backoff: Duration::from_millis(50),
         timeout: Duration::from_secs(10),
     };
-    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry)));
+    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry), trust));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .app_data(state.clone())
@@ -171,7 +190,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cached_read_is_made_once_within_its_time_to_live() {
-        let state = State::new(ApiClient::new("http://127.0.0.1:9"));
+        let state = State::new(ApiClient::new("http://127.0.0.1:9"), ProxyTrust::default());
         let calls = AtomicU32::new(0);
         let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };
         assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1);

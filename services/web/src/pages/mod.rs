@@ -102,7 +102,7 @@ where
                 .unwrap_or_default();
             let ctx = Ctx {
                 lang: lang_of(&req),
-                api: state.api.clone(),
+                api: state.api_for(&req),
                 state: state.clone(),
                 query,
                 req: req.clone(),

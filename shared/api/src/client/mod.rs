@@ -70,6 +70,21 @@ pub struct ApiClient {
     http: reqwest::Client,
     token: Option<String>,
     retry: RetryPolicy,
+    /// Sent on every call (see [`ApiClient::with_headers`]).
+    headers: SentHeaders,
+}
+
+/// Headers a client sends on every call. Their values may be secrets (a proxy secret): `Debug`
+/// shows their names only.
+#[derive(Clone, Default)]
+struct SentHeaders(Vec<(&'static str, String)>);
+
+impl std::fmt::Debug for SentHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(name, _)| name))
+            .finish()
+    }
 }
 
 impl ApiClient {
@@ -92,6 +107,7 @@ impl ApiClient {
             http,
             token: None,
             retry,
+            headers: SentHeaders::default(),
         }
     }
 
@@ -99,6 +115,15 @@ impl ApiClient {
     pub fn with_token(&self, token: impl Into<String>) -> Self {
         ApiClient {
             token: Some(token.into()),
+            ..self.clone()
+        }
+    }
+
+    /// The same client, sending `headers` on every call as well: a proxy's word for the client
+    /// it calls on behalf of (the web app tells the API its visitor's address this way).
+    pub fn with_headers(&self, headers: Vec<(&'static str, String)>) -> Self {
+        ApiClient {
+            headers: SentHeaders(headers),
             ..self.clone()
         }
     }
@@ -144,7 +169,7 @@ impl ApiClient {
             if let Some(id) = crate::request_id::current() {
                 request = request.header(crate::request_id::HEADER, id);
             }
-            for (name, value) in headers {
+            for (name, value) in self.headers.0.iter().chain(headers) {
                 request = request.header(*name, value);
             }
             if let Some(body) = body {
@@ -242,4 +267,20 @@ async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResul
         errors: vec![],
     });
     Err(ClientError::Problem { problem })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_headers_a_client_sends_show_their_names_never_their_values() {
+        let client = ApiClient::new("http://127.0.0.1:9").with_headers(vec![
+            ("x-catan-client-addr", "203.0.113.7".into()),
+            ("x-catan-proxy-secret", "cps_do_not_show".into()),
+        ]);
+        let shown = format!("{client:?}");
+        assert!(shown.contains("x-catan-proxy-secret"), "{shown}");
+        assert!(!shown.contains("cps_do_not_show"), "{shown}");
+    }
 }

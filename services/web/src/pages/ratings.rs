@@ -22,7 +22,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             label { (w.region) br;
                 select name="region" {
                     option value="" { (w.all_regions) }
-                    @for r in &regions {
+                    @for r in regions.iter() {
                         option value=(r.id) selected[Some(r.id) == region] { (r.name) }
                     }
                 }

@@ -248,6 +248,25 @@ fn pdf_pages(pdf: &[u8]) -> usize {
         .unwrap_or_else(|| panic!("pdfinfo says no page count: {info}"))
 }
 
+/// Each page's text of a PDF, as poppler's `pdftotext` reads it.
+fn pdf_page_texts(pdf: &[u8]) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!("catan-sheets-{}.pdf", Uuid::new_v4()));
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (Debian: apt-get install poppler-utils; .ci/run does)");
+    let _ = std::fs::remove_file(&path);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Pages end with a form feed.
+    let mut pages: Vec<String> = text.split('\u{c}').map(str::to_owned).collect();
+    if pages.last().is_some_and(|p| p.trim().is_empty()) {
+        pages.pop();
+    }
+    pages
+}
+
 /// An event of `names` entered, as the admin creates it with `body`.
 async fn event_of(ts: &TestSuite, body: CreateEvent, names: &[&str]) -> EventFixture {
     let mut fx = ts.event(&body).await;
@@ -492,6 +511,91 @@ async fn the_dashboard_works_in_a_real_browser() {
     ts.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_partner_event_shows_each_tables_board_and_prints_it_on_its_sheet() {
+    let ts = spawn_suite().await;
+    let fx = ts.partner_event(6).await;
+    let round = fx.draw().await;
+    assert_eq!(
+        round.tables.len(),
+        3,
+        "six teams of two at tables of two teams"
+    );
+    let base = ts.suite.url();
+    let event = fx.event.id;
+    let browser = Browser::open().await;
+
+    // The event page shows one board picture per table of the round, each the table's own.
+    browser.go(&format!("{base}/events/{event}")).await;
+    browser
+        .js("document.querySelector('#round-1 .boards').scrollIntoView(); return null;")
+        .await;
+    let captions = browser.texts("#round-1 figure.board figcaption").await;
+    let expected: Vec<String> = round
+        .tables
+        .iter()
+        .map(|t| format!("Board · Table {}", t.number))
+        .collect();
+    assert_eq!(captions, expected, "a board per table");
+    eventually(10, "every board picture to load", async || {
+        let loaded = browser
+            .js(
+                "return Array.from(document.querySelectorAll('#round-1 figure.board img'))
+                   .every(i => i.complete && i.naturalWidth > 0);",
+            )
+            .await;
+        loaded.as_bool().filter(|l| *l)
+    })
+    .await;
+    let sources: Vec<String> = serde_json::from_value(
+        browser
+            .js(
+                "return Array.from(document.querySelectorAll('#round-1 figure.board img'))
+                   .map(i => new URL(i.src).pathname);",
+            )
+            .await,
+    )
+    .unwrap();
+    let mut seeds = Vec::new();
+    for source in &sources {
+        let svg = ts.http(Method::GET, source).send().await;
+        assert_eq!(svg.status, 200, "{source}: {}", svg.text);
+        assert_eq!(svg.header("content-type"), Some("image/svg+xml"));
+        assert!(svg.text.starts_with("<svg"), "{source} is a picture");
+        assert_eq!(svg.text.matches("class=\"hex\"").count(), 19, "19 hexes");
+        seeds.push(
+            svg.text
+                .split("<title>")
+                .nth(1)
+                .and_then(|t| t.split("</title>").next())
+                .unwrap()
+                .to_string(),
+        );
+    }
+    seeds.dedup();
+    assert_eq!(seeds.len(), 3, "each table plays its own board: {seeds:?}");
+
+    // The round's sheets print one A4 page per table, and each page carries its board.
+    browser
+        .go(&format!("{base}/events/{event}/rounds/1/sheets"))
+        .await;
+    let boards = browser.texts(".sheet figure.board figcaption").await;
+    assert_eq!(boards, expected, "a board on every sheet");
+    let pages = pdf_page_texts(&browser.print_a4().await);
+    assert_eq!(pages.len(), 3, "one page per table: {pages:?}");
+    for (page, table) in pages.iter().zip(&round.tables) {
+        assert!(
+            page.contains(&format!("Board · Table {}", table.number))
+                && page.contains("Board seed")
+                && page.contains("Signatures"),
+            "table {}'s page has its board and its signatures: {page}",
+            table.number
+        );
+    }
+    browser.close().await;
+    ts.shutdown().await;
+}
+
 /// What a page answers, read without a browser (no JavaScript at all).
 async fn page(ts: &TestSuite, path: &str, language: &str) -> (u16, String) {
     let answer = ts
@@ -559,6 +663,10 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
         sheets.matches("class=\"sheet\"").count(),
         3,
         "one sheet per table"
+    );
+    assert!(
+        !sheets.contains("board.svg"),
+        "a classic event's sheets carry no board"
     );
 
     // The other pages answer, and an unknown one is a page, not a problem document.

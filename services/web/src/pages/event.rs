@@ -1,10 +1,11 @@
 //! An event: its standings (live with the script), its rounds' tables with seats and play order,
-//! where a player sits (found by name), its placements, and the standings as CSV.
+//! where a player sits (found by name), each partner table's board picture, its placements, and
+//! the standings as CSV.
 
 use super::{Ctx, days, format_word, is_active, name_matches, stage_word, status_word};
 use crate::PageResult;
 use crate::i18n::Lang;
-use catan_api::{AnyStandings, Entry, Event, Placements, Round, SeatPosition};
+use catan_api::{AnyStandings, Entry, Event, EventFormat, Placements, Round, SeatPosition};
 use maud::{Markup, html};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -273,6 +274,13 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
                     }
                 }
             }
+            @if round.format == EventFormat::Partner {
+                div class="boards" {
+                    @for table in &round.tables {
+                        (board_figure(lang, id, round.number, table.number, Loading::Lazy))
+                    }
+                }
+            }
             @if !round.byes.is_empty() {
                 p { (w.byes) ": "
                     @for (i, entry) in round.byes.iter().enumerate() {
@@ -283,6 +291,46 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
             }
         }
     }
+}
+
+/// When a board picture loads: on the event page once its round is opened and scrolled to, on
+/// a sheet at once (the page prints with it).
+#[derive(Clone, Copy)]
+pub enum Loading {
+    Lazy,
+    Eager,
+}
+
+/// A table's board picture, captioned with its table: the API's SVG, served by [`board`].
+pub fn board_figure(lang: Lang, event: Uuid, round: u32, table: u32, loading: Loading) -> Markup {
+    let w = lang.words();
+    let caption = format!("{} · {} {}", w.board, w.table, lang.int(u64::from(table)));
+    let loading = match loading {
+        Loading::Lazy => "lazy",
+        Loading::Eager => "eager",
+    };
+    html! {
+        figure class="board" {
+            img src=(format!("/events/{event}/rounds/{round}/tables/{table}/board.svg"))
+                alt=(caption) width="340" height="390" loading=(loading);
+            figcaption class="muted" { (caption) }
+        }
+    }
+}
+
+/// A table's board as the API draws it (SVG), for the pages' pictures.
+pub async fn board(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let (round, table) = (ctx.number("n")?, ctx.number("t")?);
+    let svg = ctx.api.board_svg(id, round, table).await?;
+    let etag = catan_kit::conditional::etag_of(svg.as_bytes());
+    Ok(catan_kit::conditional::respond(
+        &ctx.req,
+        actix_web::HttpResponse::Ok(),
+        &etag,
+        "image/svg+xml",
+        svg,
+    ))
 }
 
 fn placements_block(lang: Lang, placements: Option<&Placements>) -> Markup {

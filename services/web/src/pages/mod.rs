@@ -32,6 +32,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/events/{id}/rounds/{n}/sheets",
             web::get().to(wrap(sheets::page)),
         )
+        .route(
+            "/events/{id}/rounds/{n}/tables/{t}/board.svg",
+            web::get().to(wrap(event::board)),
+        )
         .route("/seasons/{id}", web::get().to(wrap(season::page)))
         .route(
             "/seasons/{id}/standings.csv",
@@ -63,6 +67,15 @@ impl Ctx {
             .match_info()
             .get(name)
             .and_then(|v| Uuid::parse_str(v).ok())
+            .ok_or(PageError::NotFound)
+    }
+
+    /// The path segment parameter `name` as a number (a round's, a table's).
+    fn number(&self, name: &str) -> Result<u32, PageError> {
+        self.req
+            .match_info()
+            .get(name)
+            .and_then(|v| v.parse().ok())
             .ok_or(PageError::NotFound)
     }
 

@@ -20,6 +20,7 @@ use uuid::Uuid;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(wrap(home::page)))
         .route("/lang", web::get().to(switch_language))
+        .route("/health", web::get().to(health))
         .route("/static/style.css", web::get().to(style))
         .route("/static/live.js", web::get().to(script))
         .route("/ratings", web::get().to(wrap(ratings::page)))
@@ -183,6 +184,12 @@ async fn switch_language(req: HttpRequest) -> HttpResponse {
         ));
     }
     response.finish()
+}
+
+/// For the orchestrator's probes: the process serves, whatever the API's state (a page says
+/// when the API cannot be read).
+async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
 async fn style() -> HttpResponse {

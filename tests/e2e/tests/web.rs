@@ -708,6 +708,47 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
         .await;
     assert_eq!(csv.text.lines().count(), 12, "{}", csv.text);
 
+    // The season page is kept as rendered while its table is unchanged: a visitor holding it is
+    // answered 304, and a change to the table shows on the next visit.
+    let season_page = format!("/seasons/{}", league.season);
+    let first = ts.http(Method::GET, &season_page).send().await;
+    let etag = first.header("etag").expect("the page's ETag").to_owned();
+    assert!(!first.text.contains("Eva Esteve"), "not in the season yet");
+    let held = ts
+        .http(Method::GET, &season_page)
+        .header("if-none-match", &etag)
+        .send()
+        .await;
+    assert_eq!(held.status, 304, "{}", held.text);
+    let valencia = event_of(
+        &ts,
+        CreateEvent {
+            region_id: ts.anonymous.season(league.season).await.unwrap().region_id,
+            starts_on: NaiveDate::from_ymd_opt(2027, 5, 8),
+            qualifying_rounds: Some(1),
+            small_field_playoff: Some(SmallFieldRule::NoPlayoff),
+            ..CreateEvent::classic("Valencia open")
+        },
+        &["Eva Esteve", "Fermín Font", "Gala Gil", "Hugo Haro"],
+    )
+    .await;
+    eventually(10, "ranking to know the event", async || {
+        ts.admin
+            .join_season(league.season, valencia.event.id)
+            .await
+            .ok()
+    })
+    .await;
+    let round = valencia.draw().await;
+    let sheet = catan_e2e::won_by_first(&catan_e2e::seated(&round.tables[0]), &[10, 7, 5, 3]);
+    valencia.submit(1, 1, &sheet).await;
+    let changed = eventually(10, "the season page to show the played event", async || {
+        let page = ts.http(Method::GET, &season_page).send().await;
+        page.text.contains("Eva Esteve").then_some(page)
+    })
+    .await;
+    assert_ne!(changed.header("etag"), Some(etag.as_str()), "a new version");
+
     // The switcher remembers the language in a cookie, and goes back only to this site.
     let no_redirects = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())

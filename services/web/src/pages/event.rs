@@ -2,6 +2,7 @@
 //! where a player sits (found by name), each partner table's board picture, its placements, and
 //! the standings as CSV.
 
+use super::table::{Column, data_table, number, text};
 use super::{Ctx, days, format_word, is_active, name_matches, stage_word, status_word};
 use crate::PageResult;
 use crate::i18n::Lang;
@@ -239,6 +240,12 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
         .map(|t| t.seats.len())
         .max()
         .unwrap_or(4);
+    let orders: Vec<String> = (1..=seats)
+        .map(|order| lang.ordinal(u32::try_from(order).unwrap_or(0)))
+        .collect();
+    let columns: Vec<Column> = std::iter::once(number(w.table))
+        .chain(orders.iter().map(|order| text(order)))
+        .collect();
     html! {
         details open[latest] id=(format!("round-{}", round.number)) {
             summary {
@@ -249,31 +256,20 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
             p class="no-print" {
                 a href=(format!("/events/{id}/rounds/{}/sheets", round.number)) { (w.print_sheets) }
             }
-            div class="scroll" {
-                table {
-                    caption class="muted" { (w.play_order) }
-                    thead { tr {
-                        th scope="col" class="num" { (w.table) }
-                        @for order in 0..seats {
-                            th scope="col" { (lang.ordinal(u32::try_from(order + 1).unwrap_or(0))) }
-                        }
-                    } }
-                    tbody {
-                        @for table in &round.tables {
-                            tr id=(format!("round-{}-table-{}", round.number, table.number)) {
-                                th scope="row" class="num" { (lang.int(u64::from(table.number))) }
-                                @for seat in &table.seats {
-                                    td {
-                                        span class="tag" title=(w.seat) { (position(seat.position)) }
-                                        " " (names.seat(seat.player_id, seat.entry_id))
-                                    }
-                                }
-                                @for _ in table.seats.len()..seats { td {} }
+            (data_table(None, Some(w.play_order), &columns, html! {
+                @for table in &round.tables {
+                    tr id=(format!("round-{}-table-{}", round.number, table.number)) {
+                        th scope="row" class="num" { (lang.int(u64::from(table.number))) }
+                        @for seat in &table.seats {
+                            td {
+                                span class="tag" title=(w.seat) { (position(seat.position)) }
+                                " " (names.seat(seat.player_id, seat.entry_id))
                             }
                         }
+                        @for _ in table.seats.len()..seats { td {} }
                     }
                 }
-            }
+            }))
             @if round.format == EventFormat::Partner {
                 div class="boards" {
                     @for table in &round.tables {
@@ -336,30 +332,24 @@ pub async fn board(ctx: Ctx) -> PageResult {
 fn placements_block(lang: Lang, placements: Option<&Placements>) -> Markup {
     let w = lang.words();
     match placements {
-        Some(p) if p.complete => html! {
-            div class="scroll" {
-                table id="placements" {
-                    thead { tr {
-                        th scope="col" class="num" { (w.place) }
-                        th scope="col" { (w.player) }
-                        th scope="col" { (w.stage) }
-                    } }
-                    tbody {
-                        @for row in &p.rows {
-                            tr {
-                                td class="num" { (lang.int(u64::from(row.place))) }
-                                td {
-                                    @if let Some(player) = row.player_id {
-                                        a href=(format!("/players/{player}")) { (row.name) }
-                                    } @else { (row.name) }
-                                }
-                                td { (stage_word(lang, row.stage)) }
-                            }
+        Some(p) if p.complete => data_table(
+            Some("placements"),
+            None,
+            &[number(w.place), text(w.player), text(w.stage)],
+            html! {
+                @for row in &p.rows {
+                    tr {
+                        td class="num" { (lang.int(u64::from(row.place))) }
+                        td {
+                            @if let Some(player) = row.player_id {
+                                a href=(format!("/players/{player}")) { (row.name) }
+                            } @else { (row.name) }
                         }
+                        td { (stage_word(lang, row.stage)) }
                     }
                 }
-            }
-        },
+            },
+        ),
         _ => html! { p { (w.placements_pending) } },
     }
 }

@@ -6,6 +6,7 @@ mod player;
 mod ratings;
 mod season;
 mod sheets;
+mod table;
 
 use crate::i18n::Lang;
 use crate::kept::KeptPage;

@@ -1,6 +1,7 @@
 //! A season: its table (every page of it, or a region's players), the qualification line, who
 //! qualified and how (passed-down places named), and the table as CSV.
 
+use super::table::{data_table, number, text};
 use super::{Ctx, days};
 use crate::i18n::Lang;
 use crate::kept::{KeptPage, Shared};
@@ -178,37 +179,31 @@ pub async fn page(ctx: Ctx) -> PageResult {
 
 fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Markup {
     let w = lang.words();
-    html! {
-        div class="scroll" {
-            table id="season" {
-                caption class="muted" { (w.season) }
-                thead { tr {
-                    th scope="col" class="num" { (w.rank) }
-                    th scope="col" { (w.player) }
-                    th scope="col" class="num" { (w.points) }
-                    th scope="col" class="num" { (w.events_counted) }
-                    th scope="col" class="num" { (w.wins) }
-                    th scope="col" class="num" { (w.best_place) }
-                    th scope="col" { (w.qualified) }
-                } }
-                tbody {
-                    @for (i, row) in rows.iter().enumerate() {
-                        @let last_above = line.is_some_and(|l| row.rank <= l
-                            && rows.get(i + 1).is_none_or(|next| next.rank > l));
-                        tr class=[last_above.then_some("line")] {
-                            td class="num" { (lang.int(u64::from(row.rank))) }
-                            td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
-                            td class="num" { (lang.decimal(&row.points)) }
-                            td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
-                            td class="num" { (lang.int(u64::from(row.wins))) }
-                            td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
-                            td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
-                        }
-                    }
-                }
+    let columns = [
+        number(w.rank),
+        text(w.player),
+        number(w.points),
+        number(w.events_counted),
+        number(w.wins),
+        number(w.best_place),
+        text(w.qualified),
+    ];
+    let rows = html! {
+        @for (i, row) in rows.iter().enumerate() {
+            @let last_above = line.is_some_and(|l| row.rank <= l
+                && rows.get(i + 1).is_none_or(|next| next.rank > l));
+            tr class=[last_above.then_some("line")] {
+                td class="num" { (lang.int(u64::from(row.rank))) }
+                td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
+                td class="num" { (lang.decimal(&row.points)) }
+                td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
+                td class="num" { (lang.int(u64::from(row.wins))) }
+                td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
+                td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
             }
         }
-    }
+    };
+    data_table(Some("season"), Some(w.season), &columns, rows)
 }
 
 fn qualified_list(

@@ -778,8 +778,9 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
 
 /// The README's screenshots, made again by
 /// `cargo test -p catan-e2e --test web -- --ignored --exact readme_screenshots`: a league as the
-/// tests make it, round 1 of the live event posted, each main page at 1280 px and the event page
-/// at 360 px, written to `docs/screenshots/`.
+/// tests make it, round 1 of the live event posted, each main page at 1280 px, the event page
+/// at 360 px and a partner event's round sheets with their boards, written to
+/// `docs/screenshots/`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "writes docs/screenshots/*.png; run it to refresh the README's pictures"]
 async fn readme_screenshots() {
@@ -792,6 +793,8 @@ async fn readme_screenshots() {
             .submit_random(&league.round, table, &mut rng)
             .await;
     }
+    let partner = ts.partner_event(6).await;
+    partner.draw().await;
     ts.settled().await;
     let base = ts.suite.url();
     let event = league.live.event.id;
@@ -816,6 +819,12 @@ async fn readme_screenshots() {
             1000,
         ),
         ("event-phone-es", format!("/events/{event}"), 360, 1400),
+        (
+            "sheets-partner",
+            format!("/events/{}/rounds/1/sheets", partner.event.id),
+            1280,
+            1000,
+        ),
     ] {
         browser.resize(width, height).await;
         if name.ends_with("-es") {

@@ -113,7 +113,12 @@ impl ReplicatedSuite {
             balancer,
             catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
         )?;
-        let web = catan_web::start(web_listener, &gateway_url)?;
+        // As in one process: the web app passes each visitor's address on with the secret.
+        let web = catan_web::start(
+            web_listener,
+            &gateway_url,
+            catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
+        )?;
         Ok(ReplicatedSuite {
             replicas,
             processes,

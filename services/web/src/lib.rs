@@ -5,6 +5,7 @@
 
 pub mod chart;
 pub mod i18n;
+mod kept;
 mod layout;
 mod pages;
 
@@ -13,7 +14,6 @@ use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
 use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 pub use i18n::Lang;
-use std::any::Any;
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -30,10 +30,12 @@ pub struct State {
     /// Reads that change seldom (a season's settings, its qualified players, the regions), kept
     /// for [`CACHE_TTL`] so that a page makes one call per visit for what it is about.
     cache: Mutex<HashMap<String, Cached>>,
+    /// Pages kept as rendered while the API's answer they show is unchanged.
+    pages: kept::KeptPages,
 }
 
 /// A cached read and when it was made.
-type Cached = (Instant, Arc<dyn Any + Send + Sync>);
+type Cached = (Instant, kept::Shared);
 
 /// How long a cached read is served: a page may be this much behind on what it caches.
 pub const CACHE_TTL: Duration = Duration::from_secs(2);
@@ -47,6 +49,7 @@ impl State {
             api,
             trust,
             cache: Mutex::new(HashMap::new()),
+            pages: kept::KeptPages::default(),
         }
     }
 
@@ -58,27 +61,28 @@ impl State {
             .with_headers(self.trust.edge_headers(self.trust.peer_of(req)))
     }
 
-    /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`].
-    pub async fn cached<T: Clone + Send + Sync + 'static>(
+    /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`] (the same
+    /// `Arc` on every call until it is made again).
+    pub async fn cached<T: Send + Sync + 'static>(
         &self,
         key: String,
         fetch: impl Future<Output = ClientResult<T>>,
-    ) -> ClientResult<T> {
+    ) -> ClientResult<Arc<T>> {
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((at, value)) = cache.get(&key)
                 && at.elapsed() < CACHE_TTL
-                && let Some(value) = value.downcast_ref::<T>()
+                && let Ok(value) = value.clone().downcast::<T>()
             {
-                return Ok(value.clone());
+                return Ok(value);
             }
         }
-        let value = fetch.await?;
+        let value = Arc::new(fetch.await?);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= CACHE_ENTRIES {
             cache.clear();
         }
-        cache.insert(key, (Instant::now(), Arc::new(value.clone())));
+        cache.insert(key, (Instant::now(), value.clone()));
         Ok(value)
     }
 }
@@ -193,10 +197,10 @@ mod tests {
         let state = State::new(ApiClient::new("http://127.0.0.1:9"), ProxyTrust::default());
         let calls = AtomicU32::new(0);
         let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };
-        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1);
-        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1, "kept");
+        assert_eq!(*state.cached("a".into(), read()).await.unwrap(), 1);
+        assert_eq!(*state.cached("a".into(), read()).await.unwrap(), 1, "kept");
         assert_eq!(
-            state.cached("b".into(), read()).await.unwrap(),
+            *state.cached("b".into(), read()).await.unwrap(),
             2,
             "another key"
         );
@@ -205,6 +209,6 @@ mod tests {
             state.cached("c".into(), failing).await.is_err(),
             "a failure is not kept"
         );
-        assert_eq!(state.cached("c".into(), read()).await.unwrap(), 3);
+        assert_eq!(*state.cached("c".into(), read()).await.unwrap(), 3);
     }
 }

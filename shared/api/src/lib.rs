@@ -12,7 +12,7 @@ pub mod standings;
 pub mod types;
 pub mod webhooks;
 
-pub use client::{ApiClient, ClientError, ClientResult, RetryPolicy};
+pub use client::{ApiClient, ClientError, ClientResult, Conditional, RetryPolicy};
 pub use dead_letters::*;
 pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;

@@ -154,6 +154,54 @@ async fn item3_anonymous_reads_are_limited_per_client() {
     ts.shutdown().await;
 }
 
+/// Item 6: requests for a token are limited per client address, whatever key they name, so API
+/// keys cannot be guessed at speed; the right key from another address still signs in at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item6_token_requests_are_limited_per_client() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.sign_in_per_second = 0.2;
+        settings.clients.sign_in_burst = 5.0;
+    })
+    .await;
+    let guess = serde_json::json!({ "api_key": "ck_guess" });
+    let mut statuses = Vec::new();
+    let mut refused = None;
+    for _ in 0..8 {
+        let answer = ts
+            .http_from(ATTACKER, Method::POST, "/v1/auth/token")
+            .json(&guess)
+            .send()
+            .await;
+        statuses.push(answer.status.as_u16());
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(answer);
+        }
+    }
+    let answered = statuses.iter().filter(|s| **s == 401).count();
+    assert!((5..=6).contains(&answered), "a burst of 5: {statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    let wait = retry_after(&refused.expect("a refusal"));
+    assert!((1..=5).contains(&wait), "at 0.2 a second: {wait} s");
+    let right_key = serde_json::json!({ "api_key": ts.admin_key });
+    let held = ts
+        .http_from(ATTACKER, Method::POST, "/v1/auth/token")
+        .json(&right_key)
+        .send()
+        .await;
+    assert_eq!(
+        held.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the limit is the address's, not the key's"
+    );
+    let elsewhere = ts
+        .http_from(PLAYER, Method::POST, "/v1/auth/token")
+        .json(&right_key)
+        .send()
+        .await;
+    assert_eq!(elsewhere.status, StatusCode::OK, "another address signs in");
+    ts.shutdown().await;
+}
+
 /// Item 3: standings streams are capped per client and in total (429 with `Retry-After`), and a
 /// closed stream frees its place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -46,6 +46,15 @@ impl ClientError {
     }
 }
 
+/// What a conditional read answers.
+#[derive(Debug)]
+pub enum Conditional<T> {
+    /// The version whose `ETag` the caller sent is still the current one.
+    Unchanged,
+    /// The current version and its `ETag`.
+    Changed { value: T, etag: Option<String> },
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
     /// Tries in all, the first included.
@@ -151,6 +160,31 @@ impl ApiClient {
         body: Option<&B>,
         headers: &[(&str, String)],
     ) -> ClientResult<(T, Option<String>)> {
+        self.call_reading(method, path, body, headers, decode).await
+    }
+
+    /// A GET of a body other than JSON, asked for by `accept` (an SVG picture), as text.
+    async fn get_text(&self, path: &str, accept: &str) -> ClientResult<String> {
+        let headers = [("accept", accept.to_string())];
+        self.call_reading::<(), String, _, _>(Method::GET, path, None, &headers, decode_text)
+            .await
+            .map(|(text, _)| text)
+    }
+
+    /// A call whose successful body `read` decodes, retried as the module says.
+    async fn call_reading<B, T, Read, Reading>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+        headers: &[(&str, String)],
+        read: Read,
+    ) -> ClientResult<(T, Option<String>)>
+    where
+        B: Serialize,
+        Read: Fn(reqwest::Response) -> Reading,
+        Reading: Future<Output = ClientResult<T>>,
+    {
         let attempts = self.retry.attempts.max(1);
         // One key for every try of this call: the server answers a retry with the first response.
         let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
@@ -182,7 +216,7 @@ impl ApiClient {
                         .get("etag")
                         .and_then(|v| v.to_str().ok())
                         .map(str::to_owned);
-                    decode(response).await.map(|value| (value, etag))
+                    read(response).await.map(|value| (value, etag))
                 }
                 Err(e) => Err(ClientError::Transport(e.to_string())),
             };
@@ -228,6 +262,30 @@ impl ApiClient {
         self.call::<(), T>(Method::GET, path, None).await
     }
 
+    /// A read that sends `etag` (if any) in `If-None-Match`, so that the server answers a version
+    /// the caller holds with a bodiless `304`.
+    async fn get_unless_unchanged<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        etag: Option<&str>,
+    ) -> ClientResult<Conditional<T>> {
+        let headers: Vec<(&str, String)> = etag
+            .map(|etag| ("if-none-match", etag.to_string()))
+            .into_iter()
+            .collect();
+        match self
+            .call_with::<(), T>(Method::GET, path, None, &headers)
+            .await
+        {
+            Ok((value, etag)) => Ok(Conditional::Changed { value, etag }),
+            // `decode` answers any status but a 2xx as a problem of that status.
+            Err(ClientError::Problem { problem }) if problem.status == 304 => {
+                Ok(Conditional::Unchanged)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     async fn post<T: DeserializeOwned>(
         &self,
         path: &str,
@@ -259,14 +317,33 @@ async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResul
         return serde_json::from_slice(&bytes)
             .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
     }
-    let problem = serde_json::from_slice::<Problem>(&bytes).unwrap_or_else(|_| Problem {
+    Err(problem_of(status, &bytes))
+}
+
+/// A successful body as UTF-8 text, or the problem [`decode`] would answer.
+async fn decode_text(response: reqwest::Response) -> ClientResult<String> {
+    let status = response.status();
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
+    if status.is_success() {
+        return String::from_utf8(bytes.to_vec())
+            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
+    }
+    Err(problem_of(status, &bytes))
+}
+
+/// The problem document of an answer that is not a success, or one made from its status.
+fn problem_of(status: reqwest::StatusCode, bytes: &[u8]) -> ClientError {
+    let problem = serde_json::from_slice::<Problem>(bytes).unwrap_or_else(|_| Problem {
         kind: "about:blank".into(),
         title: status.canonical_reason().unwrap_or("error").into(),
         status: status.as_u16(),
-        detail: String::from_utf8_lossy(&bytes).chars().take(500).collect(),
+        detail: String::from_utf8_lossy(bytes).chars().take(500).collect(),
         errors: vec![],
     });
-    Err(ClientError::Problem { problem })
+    ClientError::Problem { problem }
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ fn main() {
             }
         },
         Command::Chaos(options) => std::process::exit(chaos::main(&options)),
-        Command::Serve(args) => std::process::exit(chaos::serve::main(&args)),
+        Command::Serve(args) => std::process::exit(catan_suite::serve::main(&args)),
     };
     println!("{report}");
 }

@@ -3,11 +3,12 @@
 //! submission period by its progress (the i-th of n faults once i/(n+1) of the tables have their
 //! answer).
 
-use super::processes::{Services, wait_healthy};
+use super::only;
 use super::submit::Progress;
 use anyhow::Context;
 use catan_suite::Owner;
 use catan_suite::postgres::{PrivateCluster, StopMode};
+use catan_suite::processes::{Processes, wait_healthy};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -27,7 +28,10 @@ impl Fault {
         match self {
             Fault::RestartPostgres(mode) => format!("postgres restart -m {}", mode.as_str()),
             Fault::Kill(owner) => {
-                format!("SIGKILL {}", super::serve::ServiceName::of(owner).as_str())
+                format!(
+                    "SIGKILL {}",
+                    catan_suite::serve::ServiceName::of(owner).as_str()
+                )
             }
         }
     }
@@ -45,7 +49,7 @@ pub fn schedule(restarts: usize, kills: usize, rng: &mut ChaCha8Rng) -> Vec<Faul
             })
         })
         .collect();
-    for owner in super::processes::OWNERS {
+    for owner in catan_suite::OWNERS {
         faults.extend(std::iter::repeat_n(Fault::Kill(owner), kills));
     }
     faults.shuffle(rng);
@@ -55,7 +59,7 @@ pub fn schedule(restarts: usize, kills: usize, rng: &mut ChaCha8Rng) -> Vec<Faul
 /// Where the faults act.
 pub struct Targets {
     pub cluster: PrivateCluster,
-    pub services: Arc<Mutex<Services>>,
+    pub services: Arc<Mutex<Processes>>,
 }
 
 /// After how many started tables of `total` each of `count` faults is due: evenly spread.
@@ -97,12 +101,12 @@ pub async fn run(
                 tokio::task::spawn_blocking(move || cluster.start()).await??;
             }
             Fault::Kill(owner) => {
-                lock(&targets.services).kill(owner)?;
+                lock(&targets.services).kill(only(owner))?;
                 tokio::time::sleep(down).await;
                 let url = {
                     let mut services = lock(&targets.services);
-                    services.spawn(owner)?;
-                    services.url(owner)
+                    services.spawn(only(owner))?;
+                    services.url(only(owner))
                 };
                 wait_healthy(&http, &url)
                     .await
@@ -127,7 +131,7 @@ pub async fn run(
     Ok(ran)
 }
 
-pub fn lock(services: &Mutex<Services>) -> std::sync::MutexGuard<'_, Services> {
+pub fn lock(services: &Mutex<Processes>) -> std::sync::MutexGuard<'_, Processes> {
     services.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -150,7 +154,7 @@ mod tests {
             (restarts(StopMode::Immediate), restarts(StopMode::Fast)),
             (2, 1)
         );
-        for owner in super::super::processes::OWNERS {
+        for owner in catan_suite::OWNERS {
             assert_eq!(
                 faults.iter().filter(|f| **f == Fault::Kill(owner)).count(),
                 2

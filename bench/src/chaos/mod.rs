@@ -13,16 +13,15 @@
 mod checks;
 mod faults;
 mod fixtures;
-mod processes;
 mod receiver;
-pub mod serve;
 mod submit;
 
 use anyhow::{Context, bail};
+use catan_suite::OWNERS;
 use catan_suite::Owner;
 use catan_suite::postgres::{PrivateCluster, StopMode};
+use catan_suite::processes::{Output, Processes, ReplicaId, wait_healthy};
 use checks::TableKey;
-use processes::{OWNERS, Services, wait_healthy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -33,7 +32,7 @@ use std::time::{Duration, Instant};
 use submit::Progress;
 use uuid::Uuid;
 
-pub use serve::ServeArgs;
+pub use catan_suite::serve::ServeArgs;
 
 #[derive(clap::Args)]
 pub struct Options {
@@ -130,7 +129,7 @@ fn round1(x: f64) -> f64 {
 struct Lab {
     dir: PathBuf,
     cluster: Option<PrivateCluster>,
-    services: Arc<Mutex<Services>>,
+    services: Arc<Mutex<Processes>>,
     database_url: String,
     env: Vec<(String, String)>,
     keep: bool,
@@ -141,6 +140,7 @@ impl Lab {
     /// migrated; the services' settings (nothing runs yet but PostgreSQL).
     fn create() -> anyhow::Result<Lab> {
         sweep_abandoned();
+        let exe = std::env::current_exe().context("the harness's own binary")?;
         let ports = free_ports::<5>()?;
         let dir = std::env::temp_dir().join(format!("{LAB_PREFIX}{}", Uuid::new_v4().simple()));
         let [pg_port, service_ports @ ..] = ports;
@@ -166,10 +166,12 @@ impl Lab {
             ("CATAN_WEBHOOKS_TIMEOUT_MS".into(), "5000".into()),
             ("RUST_LOG".into(), "warn".into()),
         ];
-        env.extend(Services::peer_env(service_ports));
+        env.extend(peer_env(service_ports));
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(OWNER_FILE), std::process::id().to_string())?;
-        let services = match Services::new(env.clone(), service_ports, &dir.join("logs")) {
+        let replicas = OWNERS.into_iter().map(only).zip(service_ports);
+        let output = Output::Files(dir.join("logs"));
+        let services = match Processes::new(exe, env.clone(), replicas, output) {
             Ok(services) => services,
             Err(e) => {
                 let _ = std::fs::remove_dir_all(&dir);
@@ -268,6 +270,25 @@ fn sweep_abandoned() {
     }
 }
 
+/// The one process the harness runs of `owner`.
+fn only(owner: Owner) -> ReplicaId {
+    ReplicaId { owner, index: 1 }
+}
+
+/// The peers' URLs as each service reads them, the services on `ports` (in [`OWNERS`]' order).
+fn peer_env(ports: [u16; 4]) -> Vec<(String, String)> {
+    [
+        "REGISTRATION_URL",
+        "PAIRING_URL",
+        "RESULTS_URL",
+        "RANKING_URL",
+    ]
+    .into_iter()
+    .zip(ports)
+    .map(|(name, port)| (name.to_owned(), format!("http://127.0.0.1:{port}")))
+    .collect()
+}
+
 /// `N` free ports of 127.0.0.1, all different.
 fn free_ports<const N: usize>() -> anyhow::Result<[u16; N]> {
     let listeners = (0..N)
@@ -289,10 +310,10 @@ async fn exercise(lab: &Lab, options: &Options) -> anyhow::Result<Value> {
     let upstreams = {
         let services = faults::lock(&lab.services);
         catan_suite::gateway::Upstreams {
-            registration: services.url(Owner::Registration),
-            pairing: services.url(Owner::Pairing),
-            results: services.url(Owner::Results),
-            ranking: services.url(Owner::Ranking),
+            registration: vec![services.url(only(Owner::Registration))],
+            pairing: vec![services.url(only(Owner::Pairing))],
+            results: vec![services.url(only(Owner::Results))],
+            ranking: vec![services.url(only(Owner::Ranking))],
             web: None,
         }
     };
@@ -313,8 +334,8 @@ async fn exercise_through(
     for owner in OWNERS {
         let url = {
             let mut services = faults::lock(&lab.services);
-            services.spawn(owner)?;
-            services.url(owner)
+            services.spawn(only(owner))?;
+            services.url(only(owner))
         };
         wait_healthy(http, &url).await?;
     }
@@ -371,7 +392,7 @@ async fn exercise_through(
     let settling = Instant::now();
     for owner in OWNERS {
         let mut services = faults::lock(&lab.services);
-        if let Some(status) = services.exited(owner) {
+        if let Some(status) = services.exited(only(owner)) {
             bail!("{owner:?} ended by itself: {status}");
         }
         drop(services);

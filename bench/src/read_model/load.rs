@@ -4,7 +4,7 @@
 use crate::harness::{Latencies, round1, round2};
 use anyhow::Context;
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT_ENCODING, CONTENT_ENCODING, HeaderMap, HeaderValue};
+use reqwest::header::{ACCEPT_ENCODING, CONTENT_ENCODING, HeaderMap, HeaderValue, IF_NONE_MATCH};
 use serde_json::{Value, json};
 use std::io::Read;
 use std::time::Duration;
@@ -60,6 +60,16 @@ impl Target {
             headers: HeaderMap::new(),
             status: StatusCode::OK,
         }
+    }
+
+    /// A conditional GET of the version `etag` names, answered 304 without a body.
+    pub fn not_modified(url: String, etag: &str) -> anyhow::Result<Self> {
+        let mut target = Target::get(url);
+        target
+            .headers
+            .insert(IF_NONE_MATCH, HeaderValue::from_str(etag)?);
+        target.status = StatusCode::NOT_MODIFIED;
+        Ok(target)
     }
 
     /// A GET answered 200 by a client that accepts gzip, as browsers and most HTTP libraries

@@ -125,6 +125,26 @@ pub(super) async fn run(
         load::Target::get(format!("{base}/seasons/{}", season.id)),
     ));
     if options.diagnose {
+        // Where the page's time goes: the read the web app makes for it (the same page of the
+        // table, asked with the ETag it holds: 304 while unchanged), and a visitor's own
+        // conditional GET of the page.
+        let read = format!(
+            "{base}/v1/seasons/{}/standings?limit=100&offset=0",
+            season.id
+        );
+        let table_etag = etag_of(&read).await?;
+        targets.push((
+            "season_standings_304",
+            "  … ?limit=100 If-None-Match (304), the web app's read",
+            load::Target::not_modified(read, &table_etag)?,
+        ));
+        let page = format!("{base}/seasons/{}", season.id);
+        let page_etag = etag_of(&page).await?;
+        targets.push((
+            "season_web_page_304",
+            "  … the web page, If-None-Match (304)",
+            load::Target::not_modified(page, &page_etag)?,
+        ));
         targets.push((
             "season_standings_gzip",
             "  … Accept-Encoding: gzip   ",
@@ -175,6 +195,17 @@ pub(super) async fn run(
     report["players"] = json!(entered.len());
     report["results"] = json!(results);
     Ok(report)
+}
+
+/// The `ETag` `url` answers with.
+async fn etag_of(url: &str) -> anyhow::Result<String> {
+    let response = reqwest::get(url).await?;
+    response
+        .headers()
+        .get(reqwest::header::ETAG)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .with_context(|| format!("{url} answers with an ETag"))
 }
 
 /// Joins the event to the season once ranking knows it: until registration's feed has brought a

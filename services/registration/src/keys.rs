@@ -289,4 +289,29 @@ mod tests {
         // 16,000 draws from 31 characters use every one of them.
         assert_eq!(seen.len(), PIN_ALPHABET.len());
     }
+
+    #[test]
+    fn the_contract_s_pin_patterns_are_this_alphabet() {
+        use utoipa::PartialSchema;
+        let pattern = |schema: utoipa::openapi::RefOr<utoipa::openapi::Schema>| {
+            let schema = serde_json::to_value(schema).unwrap();
+            schema["properties"]["pin"]["pattern"].clone()
+        };
+        let upper = std::str::from_utf8(PIN_ALPHABET).unwrap();
+        let lower: String = upper
+            .chars()
+            .filter(char::is_ascii_uppercase)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        assert_eq!(
+            pattern(catan_api::PlayerPin::schema()),
+            format!("^[{upper}]{{{PIN_LENGTH}}}$"),
+            "the PINs given"
+        );
+        assert_eq!(
+            pattern(catan_api::PlayerTokenRequest::schema()),
+            format!("^[{upper}{lower}]{{{PIN_LENGTH}}}$"),
+            "the PINs taken, in either case"
+        );
+    }
 }

@@ -52,8 +52,6 @@ pub mod registration {
             player_id -> Uuid,
             position -> Int4,
             pin_sha256 -> Nullable<Bytea>,
-            failed_pin_attempts -> Int4,
-            pin_locked_until -> Nullable<Timestamptz>,
         }
     }
 

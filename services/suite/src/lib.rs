@@ -1,10 +1,14 @@
 //! The all-in-one launcher: runs the four services as four HTTP servers that call each other,
 //! and one gateway that serves the whole v1 API on one base URL.
 
+pub mod cli;
 pub mod demo;
 pub mod gateway;
 pub mod openapi;
 pub mod postgres;
+pub mod processes;
+pub mod replicated;
+pub mod serve;
 
 pub use gateway::Owner;
 
@@ -39,7 +43,8 @@ pub struct Suite {
     web: Option<RunningServer>,
 }
 
-const OWNERS: [Owner; 4] = [
+/// The services, registration first: the others fetch its token keys when they start.
+pub const OWNERS: [Owner; 4] = [
     Owner::Registration,
     Owner::Pairing,
     Owner::Results,
@@ -56,24 +61,30 @@ fn slot(owner: Owner) -> usize {
     }
 }
 
+/// `settings` with the secrets the suite's own parts share made up where none is configured.
+pub(crate) fn with_internal_secrets(mut settings: Settings) -> Settings {
+    if settings.webhooks.internal_key.is_none() {
+        // Without a configured key, the suite makes one for its own services.
+        settings.webhooks.internal_key = Some(SecretString::from(format!(
+            "cik_{}",
+            uuid::Uuid::new_v4().simple()
+        )));
+    }
+    if settings.clients.proxy_secret.is_none() {
+        // The gateway vouches for each client's address with a secret the services share.
+        settings.clients.proxy_secret = Some(SecretString::from(format!(
+            "cps_{}",
+            uuid::Uuid::new_v4().simple()
+        )));
+    }
+    settings
+}
+
 impl Suite {
     /// Starts the four services on free local ports with `settings`, and the gateway on
     /// `gateway_addr` (e.g. "127.0.0.1:8080"; "127.0.0.1:0" for any free port).
-    pub async fn start(mut settings: Settings, gateway_addr: &str) -> anyhow::Result<Suite> {
-        if settings.webhooks.internal_key.is_none() {
-            // Without a configured key, the suite makes one for its own services.
-            settings.webhooks.internal_key = Some(SecretString::from(format!(
-                "cik_{}",
-                uuid::Uuid::new_v4().simple()
-            )));
-        }
-        if settings.clients.proxy_secret.is_none() {
-            // The gateway vouches for each client's address with a secret the services share.
-            settings.clients.proxy_secret = Some(SecretString::from(format!(
-                "cps_{}",
-                uuid::Uuid::new_v4().simple()
-            )));
-        }
+    pub async fn start(settings: Settings, gateway_addr: &str) -> anyhow::Result<Suite> {
+        let mut settings = with_internal_secrets(settings);
         let listeners = [
             bind("127.0.0.1:0")?,
             bind("127.0.0.1:0")?,
@@ -97,10 +108,10 @@ impl Suite {
         let web_url = format!("http://{}", web_listener.local_addr()?);
         let peers = &settings.peers;
         let upstreams = gateway::Upstreams {
-            registration: peers.registration.clone(),
-            pairing: peers.pairing.clone(),
-            results: peers.results.clone(),
-            ranking: peers.ranking.clone(),
+            registration: vec![peers.registration.clone()],
+            pairing: vec![peers.pairing.clone()],
+            results: vec![peers.results.clone()],
+            ranking: vec![peers.ranking.clone()],
             web: Some(web_url),
         };
         let mut suite = Suite {
@@ -118,7 +129,13 @@ impl Suite {
         for (owner, listener) in OWNERS.into_iter().zip(listeners) {
             suite.services[slot(owner)] = Some(suite.launch(owner, listener).await?);
         }
-        suite.web = Some(catan_web::start(web_listener, &suite.url())?);
+        // The web app is behind the gateway too: it takes the visitor's address the gateway
+        // vouches for and passes it on to the API with the same secret.
+        suite.web = Some(catan_web::start(
+            web_listener,
+            &suite.url(),
+            catan_kit::client::ProxyTrust::new(suite.settings.clients.proxy_secret.clone()),
+        )?);
         Ok(suite)
     }
 

@@ -5,14 +5,15 @@
 
 pub mod chart;
 pub mod i18n;
+mod kept;
 mod layout;
 mod pages;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
+use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 pub use i18n::Lang;
-use std::any::Any;
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -21,14 +22,20 @@ use std::time::Instant;
 
 /// What every page handler reads from.
 pub struct State {
-    pub api: ApiClient,
+    api: ApiClient,
+    /// The proxy secret the gateway vouches for each visitor's address with, which the web app
+    /// passes on: each visitor is held to his own budget of requests without a token, not to one
+    /// shared by every visitor of the dashboard.
+    trust: ProxyTrust,
     /// Reads that change seldom (a season's settings, its qualified players, the regions), kept
     /// for [`CACHE_TTL`] so that a page makes one call per visit for what it is about.
     cache: Mutex<HashMap<String, Cached>>,
+    /// Pages kept as rendered while the API's answer they show is unchanged.
+    pages: kept::KeptPages,
 }
 
 /// A cached read and when it was made.
-type Cached = (Instant, Arc<dyn Any + Send + Sync>);
+type Cached = (Instant, kept::Shared);
 
 /// How long a cached read is served: a page may be this much behind on what it caches.
 pub const CACHE_TTL: Duration = Duration::from_secs(2);
@@ -37,47 +44,63 @@ pub const CACHE_TTL: Duration = Duration::from_secs(2);
 const CACHE_ENTRIES: usize = 4096;
 
 impl State {
-    pub fn new(api: ApiClient) -> Self {
+    pub fn new(api: ApiClient, trust: ProxyTrust) -> Self {
         State {
             api,
+            trust,
             cache: Mutex::new(HashMap::new()),
+            pages: kept::KeptPages::default(),
         }
     }
 
-    /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`].
-    pub async fn cached<T: Clone + Send + Sync + 'static>(
+    /// The API as read for the visitor of `req`: with a proxy secret, the calls carry the
+    /// visitor's address (as the gateway vouched for it, else the connection's peer), so the
+    /// API counts them against that visitor; without one they are the web app's own.
+    pub fn api_for(&self, req: &HttpRequest) -> ApiClient {
+        self.api
+            .with_headers(self.trust.edge_headers(self.trust.peer_of(req)))
+    }
+
+    /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`] (the same
+    /// `Arc` on every call until it is made again).
+    pub async fn cached<T: Send + Sync + 'static>(
         &self,
         key: String,
         fetch: impl Future<Output = ClientResult<T>>,
-    ) -> ClientResult<T> {
+    ) -> ClientResult<Arc<T>> {
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((at, value)) = cache.get(&key)
                 && at.elapsed() < CACHE_TTL
-                && let Some(value) = value.downcast_ref::<T>()
+                && let Ok(value) = value.clone().downcast::<T>()
             {
-                return Ok(value.clone());
+                return Ok(value);
             }
         }
-        let value = fetch.await?;
+        let value = Arc::new(fetch.await?);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= CACHE_ENTRIES {
             cache.clear();
         }
-        cache.insert(key, (Instant::now(), Arc::new(value.clone())));
+        cache.insert(key, (Instant::now(), value.clone()));
         Ok(value)
     }
 }
 
-/// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway).
-pub fn start(listener: TcpListener, api_url: &str) -> std::io::Result<RunningServer> {
+/// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway) on
+/// behalf of each visitor as `trust` says (see [`State::api_for`]).
+pub fn start(
+    listener: TcpListener,
+    api_url: &str,
+    trust: ProxyTrust,
+) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let retry = RetryPolicy {
         attempts: 2,
         first_backoff: Duration::from_millis(50),
         timeout: Duration::from_secs(10),
     };
-    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry)));
+    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry), trust));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .app_data(state.clone())
@@ -171,13 +194,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_cached_read_is_made_once_within_its_time_to_live() {
-        let state = State::new(ApiClient::new("http://127.0.0.1:9"));
+        let state = State::new(ApiClient::new("http://127.0.0.1:9"), ProxyTrust::default());
         let calls = AtomicU32::new(0);
         let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };
-        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1);
-        assert_eq!(state.cached("a".into(), read()).await.unwrap(), 1, "kept");
+        assert_eq!(*state.cached("a".into(), read()).await.unwrap(), 1);
+        assert_eq!(*state.cached("a".into(), read()).await.unwrap(), 1, "kept");
         assert_eq!(
-            state.cached("b".into(), read()).await.unwrap(),
+            *state.cached("b".into(), read()).await.unwrap(),
             2,
             "another key"
         );
@@ -186,6 +209,6 @@ mod tests {
             state.cached("c".into(), failing).await.is_err(),
             "a failure is not kept"
         );
-        assert_eq!(state.cached("c".into(), read()).await.unwrap(), 3);
+        assert_eq!(*state.cached("c".into(), read()).await.unwrap(), 3);
     }
 }

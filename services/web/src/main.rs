@@ -1,13 +1,23 @@
-//! `catan-web` alone: serves the dashboard on `PORT` (8085), reading the v1 API at `API_URL`
-//! (the suite's base URL, `http://127.0.0.1:8080` by default).
+//! `catan-web` alone: serves the dashboard on `HOST` (127.0.0.1) and `PORT` (8085), reading the
+//! v1 API at `API_URL` (the suite's base URL, `http://127.0.0.1:8080` by default), telling it each
+//! visitor's address with `CATAN_PROXY_SECRET` when that is set.
+
+use catan_kit::client::ProxyTrust;
+use catan_kit::settings::SecretString;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     catan_kit::telemetry::init();
     let port = std::env::var("PORT").unwrap_or_else(|_| "8085".into());
     let api = std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:8080".into());
-    let listener = catan_kit::server::bind(&format!("127.0.0.1:{port}"))?;
-    let server = catan_web::start(listener, &api)?;
+    let host = std::env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into());
+    let listener = catan_kit::server::bind(&format!("{host}:{port}"))?;
+    // CATAN_PROXY_SECRET: the gateway's, with which the web app passes on each visitor's address.
+    let secret = std::env::var("CATAN_PROXY_SECRET")
+        .ok()
+        .filter(|secret| !secret.trim().is_empty());
+    let trust = ProxyTrust::new(secret.map(SecretString::from));
+    let server = catan_web::start(listener, &api, trust)?;
     server.wait().await?;
     Ok(())
 }

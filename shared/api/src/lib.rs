@@ -14,7 +14,7 @@ pub mod types;
 pub mod webhooks;
 
 pub use audit::*;
-pub use client::{ApiClient, ClientError, ClientResult, RetryPolicy};
+pub use client::{ApiClient, ClientError, ClientResult, Conditional, RetryPolicy};
 pub use dead_letters::*;
 pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;

@@ -593,7 +593,9 @@ impl Revocations {
     pub fn new(settings: &crate::Settings) -> Self {
         let peers = &settings.peers;
         Revocations {
+            // Registration too: its other replicas, if any, hold verifiers of their own.
             peers: vec![
+                peers.registration.clone(),
                 peers.pairing.clone(),
                 peers.results.clone(),
                 peers.ranking.clone(),
@@ -606,8 +608,8 @@ impl Revocations {
         }
     }
 
-    /// Tells pairing, results and ranking that `key_id` is revoked; one that does not answer
-    /// learns it at its next key fetch (within a minute).
+    /// Tells registration (its replicas) and pairing, results and ranking that `key_id` is
+    /// revoked; one that does not answer learns it at its next key fetch (within a minute).
     pub async fn tell_peers(&self, key_id: Uuid) {
         use crate::settings::ExposeSecret;
         let Some(key) = &self.internal_key else {

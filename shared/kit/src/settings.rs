@@ -317,6 +317,37 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// The limits each of `replicas` replicas is given so that together they keep the limits of
+    /// these settings (the totals): every rate, burst and count divided by the replicas (a count
+    /// rounded up, and at least 1). A rate of 0 stays off. Each replica keeps its own buckets and
+    /// counts, and the gateway spreads the requests over the replicas in turn.
+    pub fn limit_vars_per_replica(&self, replicas: usize) -> Vec<(&'static str, String)> {
+        let n = replicas.max(1);
+        let rate = |total: f64| (total / n as f64).to_string();
+        let count = |total: usize| total.div_ceil(n).max(1).to_string();
+        let c = &self.clients;
+        vec![
+            ("RATE_LIMIT_PER_SECOND", rate(self.rate_limit.per_second)),
+            ("RATE_LIMIT_BURST", rate(self.rate_limit.burst)),
+            (
+                "CATAN_ANONYMOUS_LIMIT_PER_SECOND",
+                rate(c.anonymous_per_second),
+            ),
+            ("CATAN_ANONYMOUS_LIMIT_BURST", rate(c.anonymous_burst)),
+            ("CATAN_SIGN_IN_LIMIT_PER_SECOND", rate(c.sign_in_per_second)),
+            ("CATAN_SIGN_IN_LIMIT_BURST", rate(c.sign_in_burst)),
+            (
+                "CATAN_PIN_CEILING_PER_SECOND",
+                rate(c.pin_ceiling_per_second),
+            ),
+            ("CATAN_PIN_CEILING_BURST", rate(c.pin_ceiling_burst)),
+            ("CATAN_STREAMS_PER_CLIENT", count(c.streams_per_client)),
+            ("CATAN_STREAMS_TOTAL", count(c.streams_total)),
+        ]
+    }
+}
+
 /// The least a configured admin key must be: this many characters, this many of them different.
 pub const ADMIN_KEY_MIN_LENGTH: usize = 24;
 pub const ADMIN_KEY_MIN_DISTINCT: usize = 10;
@@ -408,6 +439,37 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         Settings::from_vars(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn each_replica_is_given_its_share_of_every_limit() {
+        let totals = settings(&[
+            ("CATAN_PIN_CEILING_PER_SECOND", "20"),
+            ("CATAN_PIN_CEILING_BURST", "200"),
+            ("CATAN_STREAMS_TOTAL", "2001"),
+            ("CATAN_ANONYMOUS_LIMIT_PER_SECOND", "0"),
+            ("RATE_LIMIT_PER_SECOND", "5"),
+        ])
+        .unwrap();
+        let vars: HashMap<&str, String> = totals.limit_vars_per_replica(2).into_iter().collect();
+        let replica = Settings::from_vars(|name| vars.get(name).cloned()).unwrap();
+        let c = &replica.clients;
+        assert_eq!(
+            (c.pin_ceiling_per_second, c.pin_ceiling_burst),
+            (10.0, 100.0)
+        );
+        assert_eq!(c.streams_total, 1001, "a count is rounded up");
+        assert_eq!(c.streams_per_client, 5);
+        assert_eq!(c.anonymous_per_second, 0.0, "a limit turned off stays off");
+        assert_eq!(c.anonymous_burst, 250.0);
+        assert_eq!((c.sign_in_per_second, c.sign_in_burst), (2.5, 50.0));
+        assert_eq!(replica.rate_limit.per_second, 2.5);
+        assert_eq!(replica.rate_limit.burst, 50.0);
+        // One replica keeps the totals.
+        let one: HashMap<&str, String> = totals.limit_vars_per_replica(1).into_iter().collect();
+        let alone = Settings::from_vars(|name| one.get(name).cloned()).unwrap();
+        assert_eq!(alone.clients.streams_total, 2001);
+        assert_eq!(alone.clients.pin_ceiling_burst, 200.0);
     }
 
     #[test]

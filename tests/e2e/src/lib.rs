@@ -178,20 +178,25 @@ impl TestSuite {
     /// Stops the suite and drops its database.
     pub async fn shutdown(self) {
         self.suite.stop().await;
-        let name = self
-            .database_url
-            .rsplit('/')
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        let _ = tokio::task::spawn_blocking(move || {
-            let mut conn = PgConnection::establish(&server_url())?;
-            diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                .execute(&mut conn)?;
-            anyhow::Ok(())
-        })
-        .await;
+        drop_database(&self.database_url).await;
     }
+}
+
+/// Drops the test database at `database_url` (one [`fresh_database`] made).
+pub async fn drop_database(database_url: &str) {
+    let name = database_url
+        .rsplit('/')
+        .next()
+        .and_then(|tail| tail.split('?').next())
+        .unwrap_or_default()
+        .to_string();
+    let _ = tokio::task::spawn_blocking(move || {
+        let mut conn = PgConnection::establish(&server_url())?;
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+            .execute(&mut conn)?;
+        anyhow::Ok(())
+    })
+    .await;
 }
 
 /// Starts the suite over a fresh database cloned from a migrated template.
@@ -285,7 +290,8 @@ fn migrations_fingerprint() -> u64 {
     hasher.finish()
 }
 
-fn fresh_database() -> anyhow::Result<String> {
+/// A fresh database of its own for a test, cloned from a migrated template: its URL.
+pub fn fresh_database() -> anyhow::Result<String> {
     let server = server_url();
     let template = format!("catan_template_{:016x}", migrations_fingerprint());
     {

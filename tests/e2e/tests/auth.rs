@@ -186,7 +186,7 @@ async fn rotating_the_signing_key_keeps_earlier_tokens_valid_until_they_expire()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_retired_signing_key_is_refused_everywhere_after_the_next_refresh() {
+async fn item9_a_retired_signing_key_is_refused_everywhere_after_the_next_refresh() {
     let (ts, _fx) = spawn_suite_with_event(4, Some(1)).await;
     let kid = |token: &str| {
         jsonwebtoken::decode_header(token)

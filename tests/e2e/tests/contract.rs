@@ -94,3 +94,37 @@ async fn every_list_pages_with_a_clamped_limit_and_a_link_to_the_next_page() {
     assert_eq!(listed.len(), 5);
     ts.shutdown().await;
 }
+
+/// Issue 10, item 1: the spec says what a PIN is as the server makes it (8 characters of the
+/// alphabet without look-alikes): the PINs an entry gets fit `PlayerPin.pin`'s pattern, and the
+/// sign-in's example fits the pattern `PlayerTokenRequest.pin` takes and signs in no one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_the_spec_describes_pins_as_the_server_makes_them() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let spec = ts.http(Method::GET, "/openapi.json").send().await.body();
+    let schemas = &spec["components"]["schemas"];
+    let pattern = |schema: &str| {
+        let pattern = schemas[schema]["properties"]["pin"]["pattern"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{schema}.pin has a pattern"));
+        regex::Regex::new(pattern).expect("a pattern")
+    };
+    let issued = pattern("PlayerPin");
+    for pin in fx.entries.iter().flat_map(|e| e.pins.iter().flatten()) {
+        assert!(issued.is_match(&pin.pin), "{} fits {issued}", pin.pin);
+    }
+    let example = &schemas["PlayerTokenRequest"]["example"];
+    let example_pin = example["pin"].as_str().expect("the example's pin");
+    assert!(
+        pattern("PlayerTokenRequest").is_match(example_pin),
+        "the example {example_pin} fits the sign-in's pattern"
+    );
+    assert!(issued.is_match(example_pin), "an 8-character PIN");
+    let signed = ts
+        .http(Method::POST, "/v1/auth/player-token")
+        .json(example)
+        .send()
+        .await;
+    signed.assert_problem(StatusCode::UNAUTHORIZED);
+    ts.shutdown().await;
+}

@@ -1,9 +1,12 @@
 //! The Kubernetes manifests (deploy/): both overlays render with `kubectl kustomize`, every
 //! built-in object validates with kubernetes-validate for the Kubernetes version deploy/README.md
 //! names, and the rendered objects keep the invariants an operator relies on: probes, limits and
-//! non-root on every Deployment; every Service selects a Deployment; the Ingress routes every
-//! public path of openapi/openapi.json to the service the gateway routes it to, and never
-//! /internal/; every environment variable a manifest sets is one the binaries read.
+//! non-root on every Deployment (the four services' and the web app's); every Service selects a
+//! Deployment; the Ingress routes every public path of openapi/openapi.json to the service the
+//! gateway routes it to, every other path to the web app as the gateway does, and never
+//! /internal/; the web app reaches the API through a route the Ingress serves, and the network
+//! policies let the ingress controller reach it and it reach the API only; every environment
+//! variable a manifest sets is one the binary it runs reads.
 
 #![allow(
     clippy::unwrap_used,
@@ -194,7 +197,11 @@ fn every_deployment_has_probes_limits_and_runs_as_non_root_read_only() {
     for overlay in OVERLAYS {
         let rendered = render(&python, overlay);
         let deployments = rendered.of_kind("Deployment");
-        assert_eq!(deployments.len(), 4, "{overlay}");
+        assert_eq!(
+            deployments.len(),
+            5,
+            "{overlay}: four services and the web app"
+        );
         for deployment in deployments {
             let name = name_of(deployment);
             let pod = &deployment["spec"]["template"]["spec"];
@@ -261,7 +268,7 @@ fn every_service_selects_a_deployment_and_names_its_port() {
             .map(|d| &d["spec"]["template"]["metadata"]["labels"])
             .collect();
         let services = rendered.of_kind("Service");
-        assert_eq!(services.len(), 4, "{overlay}");
+        assert_eq!(services.len(), 5, "{overlay}");
         for service in services {
             let name = name_of(service);
             let selector = service["spec"]["selector"].as_object().unwrap();
@@ -283,7 +290,10 @@ fn every_service_selects_a_deployment_and_names_its_port() {
             .iter()
             .filter(|s| wanted.iter().all(|(k, v)| &s["metadata"]["labels"][k] == v))
             .count();
-        assert_eq!(scraped, 4, "{overlay}");
+        assert_eq!(
+            scraped, 4,
+            "{overlay}: the services (the web app serves no /metrics)"
+        );
         assert_eq!(monitor["spec"]["endpoints"][0]["path"], "/metrics");
     }
 }
@@ -313,14 +323,16 @@ fn ingress_paths(rendered: &Rendered) -> Vec<(String, String)> {
     paths
 }
 
-/// Where ingress-nginx sends `path`: of the patterns that match it from its start, the longest.
+/// Where ingress-nginx sends `path`: of the patterns that match it from its start (PCRE,
+/// case-insensitive), the longest.
 fn ingress_route(paths: &[(String, String)], path: &str) -> Option<String> {
     paths
         .iter()
         .filter(|(pattern, _)| {
-            Regex::new(&format!("(?i)^{pattern}"))
+            fancy_regex::Regex::new(&format!("(?i)^{pattern}"))
                 .unwrap()
                 .is_match(path)
+                .unwrap()
         })
         .max_by_key(|(pattern, _)| pattern.len())
         .map(|(_, service)| service.clone())
@@ -359,7 +371,11 @@ fn the_ingress_routes_every_public_path_as_the_gateway_does_and_never_internal()
                 services.contains(service.as_str()),
                 "{pattern} -> {service}"
             );
-            assert!(!pattern.contains("internal"), "{pattern}");
+            // A pattern names /internal/ only in a lookahead that keeps it out.
+            assert!(
+                !pattern.contains("internal") || pattern.starts_with("/(?!"),
+                "{pattern}"
+            );
         }
         for template in &templates {
             // Each parameter as a client would fill it: an id, a number.
@@ -386,15 +402,17 @@ fn the_ingress_routes_every_public_path_as_the_gateway_does_and_never_internal()
             streams["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-buffering"],
             "off"
         );
-        // What the gateway does not route, the Ingress does not either.
+        // What the gateway routes to no service, the Ingress does not either: the internal
+        // inbox, the metrics and the probes' path reach nothing, and /v1/ stays the API's.
         for unrouted in [
             "/internal/webhook-events",
             "/internal/dead-letters",
             "/INTERNAL/webhook-events",
+            "/internal",
             "/metrics",
             "/health",
-            "/",
-            "/v2/events",
+            "/v1/nothing",
+            "/.well-known/other",
         ] {
             assert_eq!(gateway.owner_of(unrouted), None, "{unrouted}");
             assert_eq!(
@@ -403,22 +421,50 @@ fn the_ingress_routes_every_public_path_as_the_gateway_does_and_never_internal()
                 "{overlay}: {unrouted}"
             );
         }
+        // Every other path is the web app's, as in the suite.
+        for page in [
+            "/",
+            "/events/3f1c6a0e-0000-4000-8000-000000000000/rounds/1/sheets",
+            "/seasons/3f1c6a0e-0000-4000-8000-000000000000?region=x&page=2",
+            "/players/3f1c6a0e-0000-4000-8000-000000000000",
+            "/ratings",
+            "/lang?to=es&back=/",
+            "/static/live.js",
+            "/favicon.ico",
+            "/v2/events",
+            "/v1events",
+            "/internals",
+            "/metrics.html",
+        ] {
+            assert_eq!(gateway.owner_of(page), None, "{page}");
+            assert_eq!(
+                ingress_route(&paths, page).as_deref(),
+                Some("catan-web"),
+                "{overlay}: {page}"
+            );
+        }
     }
 }
 
-/// Every environment variable a service binary reads: the names the settings read in
-/// shared/kit/src/settings.rs (`vars.parse("NAME", ...)`, `self.text("NAME")`, ...), those read with `std::env::var` in the services and the kit,
-/// and `RUST_LOG` (tracing's filter, read from the environment by the kit's telemetry).
-fn variables_read() -> BTreeSet<String> {
+/// Every environment variable the binary of `crate_dir` (`services/web`) reads: the names the
+/// kit's settings read in shared/kit/src/settings.rs (`vars.parse("NAME", ...)`,
+/// `self.text("NAME")`, ...) when the crate's binary starts through them, those read with
+/// `std::env::var` in the crate and the kit, and `RUST_LOG` (tracing's filter, read from the
+/// environment by the kit's telemetry).
+fn variables_read(crate_dir: &str) -> BTreeSet<String> {
     let read = Regex::new(r#"(?:vars|self)\s*\.\s*[a-z_]+\(\s*"([A-Z][A-Z0-9_]*)""#).unwrap();
     let env_var = Regex::new(r#"env::var\(\s*"([A-Z][A-Z0-9_]*)""#).unwrap();
     let mut names = BTreeSet::new();
-    let settings = std::fs::read_to_string(repo().join("shared/kit/src/settings.rs")).unwrap();
-    names.extend(read.captures_iter(&settings).map(|c| c[1].to_owned()));
-    let mut sources = vec![repo().join("shared/kit/src")];
-    for service in ["registration", "pairing", "results", "ranking"] {
-        sources.push(repo().join("services").join(service).join("src"));
+    let main = std::fs::read_to_string(repo().join(crate_dir).join("src/main.rs")).unwrap();
+    // The services read the kit's settings (`run_alone`); the web app reads its own few.
+    if main.contains("run_alone(") {
+        let settings = std::fs::read_to_string(repo().join("shared/kit/src/settings.rs")).unwrap();
+        names.extend(read.captures_iter(&settings).map(|c| c[1].to_owned()));
     }
+    let mut sources = vec![
+        repo().join("shared/kit/src"),
+        repo().join(crate_dir).join("src"),
+    ];
     while let Some(dir) = sources.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -438,10 +484,19 @@ fn variables_read() -> BTreeSet<String> {
     names
 }
 
+/// The crate whose binary a container runs (`/usr/local/bin/catan-web` runs `services/web`).
+fn crate_of(container: &Value) -> String {
+    let binary = container["command"][0].as_str().unwrap();
+    let name = binary
+        .strip_prefix("/usr/local/bin/catan-")
+        .unwrap_or_else(|| panic!("{binary} is one of the image's binaries"));
+    format!("services/{name}")
+}
+
 #[test]
 fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
-    let read = variables_read();
-    // The collection finds what the README documents, so a rename cannot empty it unseen.
+    // The collection finds what the READMEs document, so a rename cannot empty it unseen.
+    let service = variables_read("services/ranking");
     for known in [
         "DATABASE_URL",
         "PORT",
@@ -453,8 +508,16 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
         "LOG_FORMAT",
         "RUST_LOG",
     ] {
-        assert!(read.contains(known), "{known} in {read:?}");
+        assert!(service.contains(known), "{known} in {service:?}");
     }
+    let web = variables_read("services/web");
+    for known in ["HOST", "PORT", "API_URL", "LOG_FORMAT", "RUST_LOG"] {
+        assert!(web.contains(known), "{known} in {web:?}");
+    }
+    assert!(
+        !web.contains("DATABASE_URL"),
+        "the web app reads no database"
+    );
     let python = python();
     for overlay in OVERLAYS {
         let rendered = render(&python, overlay);
@@ -472,6 +535,8 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
         for deployment in rendered.of_kind("Deployment") {
             for container in containers(deployment) {
                 let what = format!("{overlay}: {}", name_of(deployment));
+                let binary = crate_of(container);
+                let read = variables_read(&binary);
                 let mut set = Vec::new();
                 for env in container["env"].as_array().into_iter().flatten() {
                     set.push(env["name"].as_str().unwrap().to_owned());
@@ -493,10 +558,16 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
                 for name in &set {
                     assert!(
                         read.contains(name),
-                        "{what} sets {name}, which no binary reads"
+                        "{what} sets {name}, which {binary} does not read"
                     );
                 }
-                assert!(set.contains(&"DATABASE_URL".to_owned()), "{what}");
+                // The services have a database; the web app only the API.
+                let wanted = if binary == "services/web" {
+                    "API_URL"
+                } else {
+                    "DATABASE_URL"
+                };
+                assert!(set.contains(&wanted.to_owned()), "{what} sets {wanted}");
             }
         }
         // Dev renders every Secret it refers to; production none, and names each in its README.
@@ -530,6 +601,110 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
                 );
             }
         }
+    }
+}
+
+/// Whether a policy's pod selector selects the pods labelled `labels`.
+fn selects(selector: &Value, labels: &Value) -> bool {
+    assert!(selector["matchExpressions"].is_null(), "{selector}");
+    selector["matchLabels"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .all(|(k, v)| &labels[k] == v)
+}
+
+/// The namespace a policy peer names, if it names one.
+fn peer_namespace(peer: &Value) -> Option<&str> {
+    peer["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"].as_str()
+}
+
+#[test]
+fn the_web_app_reads_the_api_through_the_ingress_and_only_the_ingress_reaches_it() {
+    let python = python();
+    for overlay in OVERLAYS {
+        let rendered = render(&python, overlay);
+        let web = rendered.named("Deployment", "catan-web").unwrap();
+        let container = &containers(web)[0];
+        let api_url = container["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == "API_URL")
+            .and_then(|e| e["value"].as_str())
+            .unwrap();
+        // The API_URL is the ingress controller's in-cluster Service, a host the Ingress serves
+        // every API route on, as on the public host, and without TLS (no redirect to https).
+        let host = api_url
+            .strip_prefix("http://")
+            .unwrap_or_else(|| panic!("{overlay}: {api_url} is plain HTTP inside the cluster"));
+        assert!(
+            host.ends_with(".ingress-nginx.svc.cluster.local"),
+            "{overlay}: {host}"
+        );
+        let ingress = rendered.named("Ingress", "catan").unwrap();
+        let rules = ingress["spec"]["rules"].as_array().unwrap();
+        let in_cluster = rules
+            .iter()
+            .find(|rule| rule["host"] == host)
+            .unwrap_or_else(|| panic!("{overlay}: the Ingress serves the API on {host}"));
+        assert_eq!(in_cluster["http"], rules[0]["http"], "{overlay}: {host}");
+        for tls in ingress["spec"]["tls"].as_array().into_iter().flatten() {
+            assert!(
+                !tls["hosts"].as_array().unwrap().iter().any(|h| h == host),
+                "{overlay}: {host} has no TLS"
+            );
+        }
+        // The network policies over the web app's pods.
+        let labels = &web["spec"]["template"]["metadata"]["labels"];
+        let policies: Vec<&Value> = rendered
+            .of_kind("NetworkPolicy")
+            .into_iter()
+            .filter(|p| selects(&p["spec"]["podSelector"], labels))
+            .collect();
+        let rules_of = |direction: &'static str| {
+            policies
+                .iter()
+                .flat_map(move |p| p["spec"][direction].as_array().into_iter().flatten())
+        };
+        // Into it: the ingress controller only, on its port.
+        let port = &container["ports"][0]["containerPort"];
+        assert!(rules_of("ingress").count() > 0, "{overlay}");
+        for rule in rules_of("ingress") {
+            for from in rule["from"].as_array().unwrap() {
+                assert_eq!(
+                    peer_namespace(from),
+                    Some("ingress-nginx"),
+                    "{overlay}: only the ingress controller reaches the web app: {from}"
+                );
+            }
+            assert_eq!(&rule["ports"][0]["port"], port, "{overlay}");
+        }
+        // Out of it: DNS and the ingress controller on the API_URL's port (80), never a service
+        // or the database.
+        for rule in rules_of("egress") {
+            for to in rule["to"].as_array().unwrap() {
+                assert!(
+                    matches!(peer_namespace(to), Some("ingress-nginx" | "kube-system")),
+                    "{overlay}: the web app reaches only the API and DNS: {to}"
+                );
+            }
+        }
+        assert!(
+            rules_of("egress").any(|rule| {
+                rule["to"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|to| peer_namespace(to) == Some("ingress-nginx"))
+                    && rule["ports"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|p| p["port"] == 80)
+            }),
+            "{overlay}: the web app reaches the ingress controller on 80"
+        );
     }
 }
 

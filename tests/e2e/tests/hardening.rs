@@ -163,3 +163,92 @@ async fn item13_names_that_spoof_are_refused() {
     assert_eq!(composed.expect("a player").name, "Jos\u{e9}");
     ts.shutdown().await;
 }
+
+/// How many times `owner` has served the JWKS (every status), from its metrics.
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: unreadable metrics fail the test"
+)]
+async fn jwks_fetches(ts: &catan_e2e::TestSuite, owner: catan_suite::Owner) -> f64 {
+    let metrics = ts
+        .http_client
+        .get(format!("{}/metrics", ts.suite.service_url(owner)))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("metrics text");
+    metrics
+        .lines()
+        .filter(|line| {
+            line.starts_with("catan_http_requests_total{")
+                && line.contains("route=\"/.well-known/jwks.json\"")
+        })
+        .filter_map(|line| line.rsplit_once(' ')?.1.parse::<f64>().ok())
+        .sum()
+}
+
+/// Item 9: tokens signed with keys no one knows (a forged `kid` each) are refused with 401 at
+/// once by every service that verifies them against registration's JWKS, and make it fetch the
+/// keys at most once a second each, not once a token; a genuine token verifies meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item9_unknown_key_ids_are_refused_at_once_without_a_fetch_each() {
+    use catan_kit::auth::{SigningKey, claims_for};
+    let ts = spawn_suite().await;
+    let before = jwks_fetches(&ts, catan_suite::Owner::Registration).await;
+    assert!(
+        before >= 3.0,
+        "each service fetched the keys at start: {before}"
+    );
+    let forged: Vec<String> = (0..90)
+        .map(|_| {
+            let claims = claims_for(
+                uuid::Uuid::new_v4(),
+                catan_api::Role::Admin,
+                None,
+                Duration::from_secs(600),
+            );
+            SigningKey::generate().sign(&claims).expect("a token")
+        })
+        .collect();
+    let event = uuid::Uuid::new_v4();
+    let paths = [
+        (Method::POST, format!("/v1/events/{event}/rounds")),
+        (
+            Method::POST,
+            format!("/v1/events/{event}/rounds/1/tables/1/result/confirm"),
+        ),
+        (
+            Method::DELETE,
+            format!("/v1/seasons/{event}/qualified/{event}"),
+        ),
+    ];
+    let started = std::time::Instant::now();
+    let answers = futures_util::future::join_all(
+        forged
+            .iter()
+            .zip(paths.iter().cycle())
+            .map(|(token, (method, path))| ts.http(method.clone(), path).token(token).send()),
+    )
+    .await;
+    let elapsed = started.elapsed();
+    for answer in &answers {
+        answer.assert_problem(StatusCode::UNAUTHORIZED);
+    }
+    let fetches = jwks_fetches(&ts, catan_suite::Owner::Registration).await - before;
+    // Pairing, results and ranking each fetch at most once a second (and once a minute anyway).
+    let allowed = 3.0 * (elapsed.as_secs_f64().ceil() + 2.0);
+    assert!(
+        fetches <= allowed,
+        "{fetches} fetches of the keys for 90 forged tokens in {elapsed:?} (at most {allowed})"
+    );
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    let genuine = ts
+        .http(Method::POST, &paths[0].1)
+        .token(&ts.admin_token)
+        .send()
+        .await;
+    genuine.assert_problem(StatusCode::NOT_FOUND);
+    ts.shutdown().await;
+}

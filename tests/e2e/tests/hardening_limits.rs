@@ -154,6 +154,54 @@ async fn item3_anonymous_reads_are_limited_per_client() {
     ts.shutdown().await;
 }
 
+/// Item 6: requests for a token are limited per client address, whatever key they name, so API
+/// keys cannot be guessed at speed; the right key from another address still signs in at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item6_token_requests_are_limited_per_client() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.sign_in_per_second = 0.2;
+        settings.clients.sign_in_burst = 5.0;
+    })
+    .await;
+    let guess = serde_json::json!({ "api_key": "ck_guess" });
+    let mut statuses = Vec::new();
+    let mut refused = None;
+    for _ in 0..8 {
+        let answer = ts
+            .http_from(ATTACKER, Method::POST, "/v1/auth/token")
+            .json(&guess)
+            .send()
+            .await;
+        statuses.push(answer.status.as_u16());
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(answer);
+        }
+    }
+    let answered = statuses.iter().filter(|s| **s == 401).count();
+    assert!((5..=6).contains(&answered), "a burst of 5: {statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    let wait = retry_after(&refused.expect("a refusal"));
+    assert!((1..=5).contains(&wait), "at 0.2 a second: {wait} s");
+    let right_key = serde_json::json!({ "api_key": ts.admin_key });
+    let held = ts
+        .http_from(ATTACKER, Method::POST, "/v1/auth/token")
+        .json(&right_key)
+        .send()
+        .await;
+    assert_eq!(
+        held.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the limit is the address's, not the key's"
+    );
+    let elsewhere = ts
+        .http_from(PLAYER, Method::POST, "/v1/auth/token")
+        .json(&right_key)
+        .send()
+        .await;
+    assert_eq!(elsewhere.status, StatusCode::OK, "another address signs in");
+    ts.shutdown().await;
+}
+
 /// Item 3: standings streams are capped per client and in total (429 with `Retry-After`), and a
 /// closed stream frees its place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -436,5 +484,135 @@ async fn item6_a_changed_admin_key_revokes_the_old_one_and_a_weak_one_is_refused
         .send()
         .await;
     assert_eq!(with_new.status, StatusCode::CREATED);
+    ts.shutdown().await;
+}
+
+/// Item 3: a client without a token can get 429 from every operation (its address's budget is
+/// taken before any routing), so the spec documents on every operation a 429 with a
+/// problem+json body and a `Retry-After` header, and each real 429 is what is documented.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item3_every_operation_documents_the_429_a_client_without_a_token_gets() {
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.anonymous_per_second = 0.01;
+        settings.clients.anonymous_burst = 2.0;
+    })
+    .await;
+    let spec = ts.http(Method::GET, "/openapi.json").send().await.body();
+    let operations: Vec<(Method, String, &serde_json::Value)> = spec["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .expect("a path item")
+                .iter()
+                .filter_map(|(method, operation)| {
+                    let method = Method::from_bytes(method.to_uppercase().as_bytes()).ok()?;
+                    Some((method, path.clone(), &operation["responses"]["429"]))
+                })
+        })
+        .collect();
+    assert!(operations.len() > 50, "{} operations", operations.len());
+    let undocumented: Vec<String> = operations
+        .iter()
+        .filter(|(_, _, too_many)| {
+            too_many["content"][catan_e2e::http::PROBLEM_JSON]["schema"]["$ref"]
+                != "#/components/schemas/Problem"
+                || too_many["headers"]["Retry-After"]["schema"]["type"] != "integer"
+        })
+        .map(|(method, path, _)| format!("{method} {path}"))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "without a documented 429 (problem+json, Retry-After): {undocumented:?}"
+    );
+    // Each operation answers the attacker the documented 429 once his budget (a burst of 2, on
+    // each service) is spent.
+    for (method, path, _) in &operations {
+        let concrete = path
+            .split('/')
+            .map(|segment| match segment {
+                "{number}" | "{round}" | "{table}" => "1".to_owned(),
+                s if s.starts_with('{') => uuid::Uuid::new_v4().to_string(),
+                s => s.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let mut tries = 0;
+        let answer = loop {
+            let answer = ts
+                .http_from(ATTACKER, method.clone(), &concrete)
+                .json(&serde_json::json!({}))
+                .send()
+                .await;
+            tries += 1;
+            if answer.status == StatusCode::TOO_MANY_REQUESTS || tries == 3 {
+                break answer;
+            }
+        };
+        assert_eq!(
+            answer.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{method} {concrete}: {answer:?}"
+        );
+        assert!(retry_after(&answer) >= 1, "{method} {concrete}: {answer:?}");
+    }
+    let elsewhere = ts
+        .http_from(PLAYER, Method::GET, "/v1/regions")
+        .send()
+        .await;
+    assert_eq!(elsewhere.status, StatusCode::OK, "another address's budget");
+    ts.shutdown().await;
+}
+
+/// Item 3: the web app reads the API on behalf of each visitor, telling it the visitor's address
+/// with the proxy secret, so every visitor has his own budget of requests without a token: one
+/// who spends his does not leave the others with error pages. A client cannot pass for another
+/// visitor by sending the headers itself; an edge in front of the gateway with the secret can.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item3_each_visitor_of_the_web_app_has_his_own_budget() {
+    use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER};
+    const SECRET: &str = "cps_an_edge_in_front_of_the_gateway";
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.anonymous_per_second = 0.01;
+        settings.clients.anonymous_burst = 12.0;
+        settings.clients.proxy_secret = Some(SECRET.to_owned().into());
+    })
+    .await;
+    let home = |from: Ipv4Addr| ts.http_from(from, Method::GET, "/");
+    let mut loads = 0;
+    loop {
+        let page = home(ATTACKER).send().await;
+        if page.status != StatusCode::OK {
+            assert_eq!(page.status, StatusCode::SERVICE_UNAVAILABLE, "{page:?}");
+            break;
+        }
+        loads += 1;
+        assert!(loads < 12, "every load reads the API without a token");
+    }
+    let visitor = home(PLAYER).send().await;
+    assert_eq!(
+        visitor.status,
+        StatusCode::OK,
+        "another visitor has his own budget"
+    );
+    // Passing for the other visitor neither frees the attacker nor spends the other's budget.
+    for _ in 0..4 {
+        let forged = home(ATTACKER)
+            .header(CLIENT_ADDR_HEADER, &PLAYER.to_string())
+            .header(PROXY_SECRET_HEADER, "a guess")
+            .send()
+            .await;
+        assert_eq!(forged.status, StatusCode::SERVICE_UNAVAILABLE, "{forged:?}");
+    }
+    let visitor = home(PLAYER).send().await;
+    assert_eq!(visitor.status, StatusCode::OK, "his budget is his own");
+    // An edge with the secret is believed: the visitor it vouches for has a budget of his own.
+    let behind_an_edge = home(ATTACKER)
+        .header(CLIENT_ADDR_HEADER, "198.51.100.7")
+        .header(PROXY_SECRET_HEADER, SECRET)
+        .send()
+        .await;
+    assert_eq!(behind_an_edge.status, StatusCode::OK, "{behind_an_edge:?}");
     ts.shutdown().await;
 }

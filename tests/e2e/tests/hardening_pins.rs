@@ -109,6 +109,31 @@ async fn item1_the_director_reissues_a_pin_and_the_old_one_stops_working() {
     ts.shutdown().await;
 }
 
+/// Item 1: wrong PINs are held to the caller, so a player's row keeps no count of them and no
+/// lock (the columns of the 15-minute lock of before are gone, not left unused).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn item1_a_player_keeps_no_count_of_wrong_pins_nor_a_lock() {
+    let ts = spawn_suite().await;
+    let columns = |names: &str| {
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM information_schema.columns \
+             WHERE table_schema = 'registration' AND table_name = 'entry_players' \
+             AND column_name IN ({names})"
+        ))
+    };
+    assert_eq!(
+        columns("'event_id', 'entry_id', 'player_id', 'position', 'pin_sha256'"),
+        5,
+        "the player's entry and his PIN's digest"
+    );
+    assert_eq!(
+        columns("'failed_pin_attempts', 'pin_locked_until'"),
+        0,
+        "no per-player count of wrong PINs, no lock"
+    );
+    ts.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn item1_the_director_confirms_a_result_on_a_players_behalf() {
     let ts = spawn_suite().await;

@@ -15,7 +15,8 @@ fn hook_for(fx: &EventFixture, n: usize) -> CreateWebhook {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_subscription_retried_with_its_key_is_refused_and_its_secret_never_stored_for_replays() {
+async fn item10_a_subscription_retried_with_its_key_is_refused_and_its_secret_never_stored_for_replays()
+ {
     let ts = spawn_suite_with(fast_webhooks()).await;
     let fx = ts.classic_event(0, Some(1)).await;
     let subscribe = || {
@@ -53,7 +54,7 @@ async fn a_subscription_retried_with_its_key_is_refused_and_its_secret_never_sto
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn an_api_key_has_at_most_25_subscriptions() {
+async fn item10_an_api_key_has_at_most_25_subscriptions() {
     let ts = spawn_suite_with(fast_webhooks()).await;
     let fx = ts.classic_event(0, Some(1)).await;
     // The admin's subscription is not the director's.
@@ -85,7 +86,7 @@ async fn an_api_key_has_at_most_25_subscriptions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_director_sees_and_deletes_only_the_subscriptions_its_key_created() {
+async fn item10_a_director_sees_and_deletes_only_the_subscriptions_its_key_created() {
     let ts = spawn_suite_with(fast_webhooks()).await;
     let fx = ts.classic_event(0, Some(1)).await;
     let admins = ts.admin.create_webhook(&hook_for(&fx, 1)).await;

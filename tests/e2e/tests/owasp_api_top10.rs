@@ -72,15 +72,21 @@ async fn api2_broken_authentication() {
     let guesser = std::net::Ipv4Addr::new(127, 0, 0, 6);
     let guess = serde_json::json!({ "api_key": "ck_guess" });
     let mut answers = Vec::new();
-    for _ in 0..400 {
-        let r = ts.http_from(guesser, Method::POST, "/v1/auth/token");
-        let status = r.json(&guess).send().await.status;
-        answers.push(status.as_u16());
-        if status == StatusCode::TOO_MANY_REQUESTS {
-            break;
-        }
+    // Ten at a time: one by one, a loaded machine can send them slower than the budget refills.
+    while answers.len() < 400 && !answers.contains(&429) {
+        let tries = (0..10).map(|_| {
+            ts.http_from(guesser, Method::POST, "/v1/auth/token")
+                .json(&guess)
+                .send()
+        });
+        let statuses = futures_util::future::join_all(tries).await;
+        answers.extend(statuses.iter().map(|r| r.status.as_u16()));
     }
-    assert_eq!(answers.last(), Some(&429), "{answers:?}");
+    assert!(answers.contains(&429), "{answers:?}");
+    assert!(
+        answers.iter().all(|s| *s == 401 || *s == 429),
+        "{answers:?}"
+    );
     assert!(
         ts.anonymous.token(&ts.admin_key).await.is_ok(),
         "another address signs in"

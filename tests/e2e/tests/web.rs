@@ -248,6 +248,25 @@ fn pdf_pages(pdf: &[u8]) -> usize {
         .unwrap_or_else(|| panic!("pdfinfo says no page count: {info}"))
 }
 
+/// Each page's text of a PDF, as poppler's `pdftotext` reads it.
+fn pdf_page_texts(pdf: &[u8]) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!("catan-sheets-{}.pdf", Uuid::new_v4()));
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (Debian: apt-get install poppler-utils; .ci/run does)");
+    let _ = std::fs::remove_file(&path);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Pages end with a form feed.
+    let mut pages: Vec<String> = text.split('\u{c}').map(str::to_owned).collect();
+    if pages.last().is_some_and(|p| p.trim().is_empty()) {
+        pages.pop();
+    }
+    pages
+}
+
 /// An event of `names` entered, as the admin creates it with `body`.
 async fn event_of(ts: &TestSuite, body: CreateEvent, names: &[&str]) -> EventFixture {
     let mut fx = ts.event(&body).await;
@@ -492,6 +511,91 @@ async fn the_dashboard_works_in_a_real_browser() {
     ts.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_partner_event_shows_each_tables_board_and_prints_it_on_its_sheet() {
+    let ts = spawn_suite().await;
+    let fx = ts.partner_event(6).await;
+    let round = fx.draw().await;
+    assert_eq!(
+        round.tables.len(),
+        3,
+        "six teams of two at tables of two teams"
+    );
+    let base = ts.suite.url();
+    let event = fx.event.id;
+    let browser = Browser::open().await;
+
+    // The event page shows one board picture per table of the round, each the table's own.
+    browser.go(&format!("{base}/events/{event}")).await;
+    browser
+        .js("document.querySelector('#round-1 .boards').scrollIntoView(); return null;")
+        .await;
+    let captions = browser.texts("#round-1 figure.board figcaption").await;
+    let expected: Vec<String> = round
+        .tables
+        .iter()
+        .map(|t| format!("Board · Table {}", t.number))
+        .collect();
+    assert_eq!(captions, expected, "a board per table");
+    eventually(10, "every board picture to load", async || {
+        let loaded = browser
+            .js(
+                "return Array.from(document.querySelectorAll('#round-1 figure.board img'))
+                   .every(i => i.complete && i.naturalWidth > 0);",
+            )
+            .await;
+        loaded.as_bool().filter(|l| *l)
+    })
+    .await;
+    let sources: Vec<String> = serde_json::from_value(
+        browser
+            .js(
+                "return Array.from(document.querySelectorAll('#round-1 figure.board img'))
+                   .map(i => new URL(i.src).pathname);",
+            )
+            .await,
+    )
+    .unwrap();
+    let mut seeds = Vec::new();
+    for source in &sources {
+        let svg = ts.http(Method::GET, source).send().await;
+        assert_eq!(svg.status, 200, "{source}: {}", svg.text);
+        assert_eq!(svg.header("content-type"), Some("image/svg+xml"));
+        assert!(svg.text.starts_with("<svg"), "{source} is a picture");
+        assert_eq!(svg.text.matches("class=\"hex\"").count(), 19, "19 hexes");
+        seeds.push(
+            svg.text
+                .split("<title>")
+                .nth(1)
+                .and_then(|t| t.split("</title>").next())
+                .unwrap()
+                .to_string(),
+        );
+    }
+    seeds.dedup();
+    assert_eq!(seeds.len(), 3, "each table plays its own board: {seeds:?}");
+
+    // The round's sheets print one A4 page per table, and each page carries its board.
+    browser
+        .go(&format!("{base}/events/{event}/rounds/1/sheets"))
+        .await;
+    let boards = browser.texts(".sheet figure.board figcaption").await;
+    assert_eq!(boards, expected, "a board on every sheet");
+    let pages = pdf_page_texts(&browser.print_a4().await);
+    assert_eq!(pages.len(), 3, "one page per table: {pages:?}");
+    for (page, table) in pages.iter().zip(&round.tables) {
+        assert!(
+            page.contains(&format!("Board · Table {}", table.number))
+                && page.contains("Board seed")
+                && page.contains("Signatures"),
+            "table {}'s page has its board and its signatures: {page}",
+            table.number
+        );
+    }
+    browser.close().await;
+    ts.shutdown().await;
+}
+
 /// What a page answers, read without a browser (no JavaScript at all).
 async fn page(ts: &TestSuite, path: &str, language: &str) -> (u16, String) {
     let answer = ts
@@ -560,6 +664,10 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
         3,
         "one sheet per table"
     );
+    assert!(
+        !sheets.contains("board.svg"),
+        "a classic event's sheets carry no board"
+    );
 
     // The other pages answer, and an unknown one is a page, not a problem document.
     for path in [
@@ -600,6 +708,47 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
         .await;
     assert_eq!(csv.text.lines().count(), 12, "{}", csv.text);
 
+    // The season page is kept as rendered while its table is unchanged: a visitor holding it is
+    // answered 304, and a change to the table shows on the next visit.
+    let season_page = format!("/seasons/{}", league.season);
+    let first = ts.http(Method::GET, &season_page).send().await;
+    let etag = first.header("etag").expect("the page's ETag").to_owned();
+    assert!(!first.text.contains("Eva Esteve"), "not in the season yet");
+    let held = ts
+        .http(Method::GET, &season_page)
+        .header("if-none-match", &etag)
+        .send()
+        .await;
+    assert_eq!(held.status, 304, "{}", held.text);
+    let valencia = event_of(
+        &ts,
+        CreateEvent {
+            region_id: ts.anonymous.season(league.season).await.unwrap().region_id,
+            starts_on: NaiveDate::from_ymd_opt(2027, 5, 8),
+            qualifying_rounds: Some(1),
+            small_field_playoff: Some(SmallFieldRule::NoPlayoff),
+            ..CreateEvent::classic("Valencia open")
+        },
+        &["Eva Esteve", "Fermín Font", "Gala Gil", "Hugo Haro"],
+    )
+    .await;
+    eventually(10, "ranking to know the event", async || {
+        ts.admin
+            .join_season(league.season, valencia.event.id)
+            .await
+            .ok()
+    })
+    .await;
+    let round = valencia.draw().await;
+    let sheet = catan_e2e::won_by_first(&catan_e2e::seated(&round.tables[0]), &[10, 7, 5, 3]);
+    valencia.submit(1, 1, &sheet).await;
+    let changed = eventually(10, "the season page to show the played event", async || {
+        let page = ts.http(Method::GET, &season_page).send().await;
+        page.text.contains("Eva Esteve").then_some(page)
+    })
+    .await;
+    assert_ne!(changed.header("etag"), Some(etag.as_str()), "a new version");
+
     // The switcher remembers the language in a cookie, and goes back only to this site.
     let no_redirects = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -629,8 +778,9 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
 
 /// The README's screenshots, made again by
 /// `cargo test -p catan-e2e --test web -- --ignored --exact readme_screenshots`: a league as the
-/// tests make it, round 1 of the live event posted, each main page at 1280 px and the event page
-/// at 360 px, written to `docs/screenshots/`.
+/// tests make it, round 1 of the live event posted, each main page at 1280 px, the event page
+/// at 360 px and a partner event's round sheets with their boards, written to
+/// `docs/screenshots/`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "writes docs/screenshots/*.png; run it to refresh the README's pictures"]
 async fn readme_screenshots() {
@@ -643,6 +793,8 @@ async fn readme_screenshots() {
             .submit_random(&league.round, table, &mut rng)
             .await;
     }
+    let partner = ts.partner_event(6).await;
+    partner.draw().await;
     ts.settled().await;
     let base = ts.suite.url();
     let event = league.live.event.id;
@@ -667,6 +819,12 @@ async fn readme_screenshots() {
             1000,
         ),
         ("event-phone-es", format!("/events/{event}"), 360, 1400),
+        (
+            "sheets-partner",
+            format!("/events/{}/rounds/1/sheets", partner.event.id),
+            1280,
+            1000,
+        ),
     ] {
         browser.resize(width, height).await;
         if name.ends_with("-es") {

@@ -50,7 +50,7 @@ async fn standings(
     responses(
         (status = 200, description = "`event: standings` events, each with `data:` the standings as JSON", body = catan_api::types::StandingsEvent, content_type = "text/event-stream"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many streams open, from this client or in all: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many streams open, from this client or in all (or too many requests without a token from this client): retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/standings/stream")]

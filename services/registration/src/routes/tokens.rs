@@ -43,7 +43,7 @@ fn signed(state: &State, claims: &Claims) -> Result<web::Json<TokenResponse>, Ap
         (status = 200, description = "An access token", body = TokenResponse),
         (status = 401, description = "Unknown or revoked API key", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Malformed request", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many token requests from this address: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many token requests (or requests without a token) from this address: retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/auth/token")]
@@ -80,7 +80,7 @@ async fn issue_token(
     responses(
         (status = 200, description = "A player token for the event", body = TokenResponse),
         (status = 401, description = "Unknown player or wrong PIN", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong PINs or token requests from this address (or PIN sign-ins in all): retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong PINs, token requests or requests without a token from this address (or PIN sign-ins in all): retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/auth/player-token")]

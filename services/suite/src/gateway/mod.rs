@@ -1,9 +1,14 @@
 //! One base URL for the whole v1 API: each request is forwarded to the service that owns its
-//! path. The gateway also serves the merged OpenAPI document and its browsable UI.
+//! path, to its replicas in turn (skipping one that is down). The gateway also serves the merged
+//! OpenAPI document and its browsable UI. With replicas, each service also has an entrance of its
+//! own ([`start_entrance`]) where its peers reach it, as a Kubernetes Service would.
 
 mod proxy;
+mod replicas;
 mod routes;
 
+use replicas::HEALTH_INTERVAL;
+pub use replicas::{ReplicaSet, Resend};
 pub use routes::{Route, Routes, has_dot_segment};
 
 use actix_web::body::{EitherBody, MessageBody};
@@ -14,11 +19,12 @@ use catan_kit::ApiError;
 use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 use utoipa_swagger_ui::SwaggerUi;
 
 /// Which service owns a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Owner {
     Registration,
     Pairing,
@@ -26,19 +32,40 @@ pub enum Owner {
     Ranking,
 }
 
-/// Where each service answers.
+/// Where each service answers: the base URL of each of its replicas.
 #[derive(Clone)]
 pub struct Upstreams {
-    pub registration: String,
-    pub pairing: String,
-    pub results: String,
-    pub ranking: String,
+    pub registration: Vec<String>,
+    pub pairing: Vec<String>,
+    pub results: Vec<String>,
+    pub ranking: Vec<String>,
     /// The web app (`services/web`), served at every path no service owns outside `/v1/`.
     pub web: Option<String>,
 }
 
-impl Upstreams {
-    fn url(&self, owner: Owner) -> &str {
+/// The replicas of every service and of the web app, with what is known of their health: shared
+/// by the gateway and the services' entrances.
+pub struct Balancer {
+    registration: ReplicaSet,
+    pairing: ReplicaSet,
+    results: ReplicaSet,
+    ranking: ReplicaSet,
+    web: Option<ReplicaSet>,
+}
+
+impl Balancer {
+    pub fn new(upstreams: Upstreams) -> Arc<Balancer> {
+        Arc::new(Balancer {
+            registration: ReplicaSet::new(upstreams.registration),
+            pairing: ReplicaSet::new(upstreams.pairing),
+            results: ReplicaSet::new(upstreams.results),
+            ranking: ReplicaSet::new(upstreams.ranking),
+            web: upstreams.web.map(|url| ReplicaSet::new([url])),
+        })
+    }
+
+    /// The replicas of `owner`.
+    pub fn replicas(&self, owner: Owner) -> &ReplicaSet {
         match owner {
             Owner::Registration => &self.registration,
             Owner::Pairing => &self.pairing,
@@ -49,11 +76,45 @@ impl Upstreams {
 
     /// The web app, for a path that is none of the API's: `/v1/`, `/internal/`, `/.well-known/`
     /// and `/metrics` stay the services' (a 404 problem there when none owns it).
-    fn web_for(&self, path: &str) -> Option<&str> {
+    fn web_for(&self, path: &str) -> Option<&ReplicaSet> {
         let api = ["/v1", "/internal", "/.well-known", "/metrics"]
             .iter()
             .any(|prefix| path == *prefix || path.starts_with(&format!("{prefix}/")));
-        self.web.as_deref().filter(|_| !api)
+        self.web.as_ref().filter(|_| !api)
+    }
+
+    /// Probes the replicas of every service that has more than one, every [`HEALTH_INTERVAL`],
+    /// until the task is aborted; nothing to do (None) when no service has replicas.
+    fn spawn_probes(
+        self: &Arc<Self>,
+        http: reqwest::Client,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let sets = [
+            Owner::Registration,
+            Owner::Pairing,
+            Owner::Results,
+            Owner::Ranking,
+        ];
+        if !sets
+            .iter()
+            .any(|owner| self.replicas(*owner).is_replicated())
+        {
+            return None;
+        }
+        let balancer = self.clone();
+        Some(tokio::spawn(async move {
+            let mut every = tokio::time::interval(HEALTH_INTERVAL);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let probes = sets
+                    .iter()
+                    .map(|owner| balancer.replicas(*owner))
+                    .filter(|set| set.is_replicated())
+                    .map(|set| set.probe(&http));
+                futures_util::future::join_all(probes).await;
+            }
+        }))
     }
 }
 
@@ -70,9 +131,12 @@ pub fn start_trusted(
     upstreams: Upstreams,
     trust: ProxyTrust,
 ) -> std::io::Result<RunningServer> {
-    let trust = web::Data::new(trust);
-    let addr = listener.local_addr()?;
-    let http = reqwest::Client::builder()
+    start_balanced(listener, Balancer::new(upstreams), trust)
+}
+
+/// The client the gateway and the entrances forward with.
+fn forwarding_client() -> std::io::Result<reqwest::Client> {
+    reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
         // Answers pass through as the service encoded them (gzipped read-model bodies stay
         // gzipped), even if a dependency turns on reqwest's own decompression.
@@ -80,14 +144,27 @@ pub fn start_trusted(
         // A redirect is the client's to follow (the web app's language switcher answers one).
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .map_err(std::io::Error::other)?;
-    let upstreams = web::Data::new(upstreams);
+        .map_err(std::io::Error::other)
+}
+
+/// Serves the gateway as [`start_trusted`] does, over the replicas of `balancer`, which it probes
+/// while it runs.
+pub fn start_balanced(
+    listener: TcpListener,
+    balancer: Arc<Balancer>,
+    trust: ProxyTrust,
+) -> std::io::Result<RunningServer> {
+    let trust = web::Data::new(trust);
+    let addr = listener.local_addr()?;
+    let http = forwarding_client()?;
+    let probes = balancer.spawn_probes(http.clone());
+    let balancer = web::Data::from(balancer);
     let routes = web::Data::new(Routes::of_services());
     let http = web::Data::new(http);
     let openapi = crate::openapi::merged_openapi();
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
-            .app_data(upstreams.clone())
+            .app_data(balancer.clone())
             .app_data(routes.clone())
             .app_data(http.clone())
             .app_data(trust.clone())
@@ -118,6 +195,39 @@ pub fn start_trusted(
     .listen(listener)?
     .run();
     tracing::info!(%addr, "gateway listening");
+    let running = RunningServer::spawn(server, addr);
+    Ok(match probes {
+        Some(probes) => running.with_background(probes),
+        None => running,
+    })
+}
+
+/// Serves on `listener` the entrance where the other services reach `owner`: every path
+/// (`/internal/` included) goes to its replicas in turn, with the request's headers as they came.
+/// Only the services use it, so it listens on loopback and vouches for no client.
+pub fn start_entrance(
+    listener: TcpListener,
+    owner: Owner,
+    balancer: Arc<Balancer>,
+) -> std::io::Result<RunningServer> {
+    let addr = listener.local_addr()?;
+    let balancer = web::Data::from(balancer);
+    let routes = web::Data::new(Routes::of_services());
+    let http = web::Data::new(forwarding_client()?);
+    let owned = web::Data::new(owner);
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(balancer.clone())
+            .app_data(routes.clone())
+            .app_data(http.clone())
+            .app_data(owned.clone())
+            .default_service(web::to(proxy::forward_to_peer))
+            .wrap(actix_web::middleware::from_fn(refuse_dot_segments))
+    })
+    .workers(1)
+    .listen(listener)?
+    .run();
+    tracing::info!(%addr, ?owner, "entrance listening");
     Ok(RunningServer::spawn(server, addr))
 }
 

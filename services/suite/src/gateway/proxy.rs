@@ -1,15 +1,21 @@
-//! The proxy: each request goes to the service that owns its path, unchanged.
+//! The proxy: each request goes, unchanged, to a replica of the service that owns its path (at
+//! the gateway) or of the entrance's service (at an entrance).
 
-use super::Upstreams;
+use super::replicas::{ReplicaSet, Resend};
 use super::routes::Routes;
+use super::{Balancer, Owner};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::request_id;
 use catan_kit::ApiError;
+use catan_kit::auth::REVOKED_KEYS_PATH;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
 use futures_util::StreamExt;
 use std::time::Duration;
+
+/// The header that makes a write safe to send to another replica: a second run replays the first.
+const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 /// Headers that belong to one connection and are not forwarded.
 const HOP_BY_HOP: [&str; 8] = [
@@ -33,49 +39,107 @@ pub(super) async fn forward(
     req: HttpRequest,
     payload: web::Payload,
     routes: web::Data<Routes>,
-    upstreams: web::Data<Upstreams>,
+    balancer: web::Data<Balancer>,
     http: web::Data<reqwest::Client>,
     trust: web::Data<ProxyTrust>,
 ) -> Result<HttpResponse, ApiError> {
-    let (base, streams) = match routes.route_of(req.path()) {
-        Some(route) => (upstreams.url(route.owner), route.streams),
-        None => match upstreams.web_for(req.path()) {
+    let (replicas, streams) = match routes.route_of(req.path()) {
+        Some(route) => (balancer.replicas(route.owner), route.streams),
+        None => match balancer.web_for(req.path()) {
             Some(web) => (web, false),
             None => return Ok(catan_kit::problem::not_found(req).await),
         },
     };
+    let to = Recipients::InTurn(replicas);
+    relay(&req, payload, to, streams, &http, Some(&trust)).await
+}
+
+/// Forwards any request to the entrance's service (a peer's call), headers as they came.
+pub(super) async fn forward_to_peer(
+    req: HttpRequest,
+    payload: web::Payload,
+    owner: web::Data<Owner>,
+    routes: web::Data<Routes>,
+    balancer: web::Data<Balancer>,
+    http: web::Data<reqwest::Client>,
+) -> Result<HttpResponse, ApiError> {
+    let streams = routes.route_of(req.path()).is_some_and(|r| r.streams);
+    let replicas = balancer.replicas(**owner);
+    // A revoked key is every replica's to refuse at once, not only the one a turn would pick.
+    let to = if req.path().starts_with(REVOKED_KEYS_PATH) {
+        Recipients::All(replicas)
+    } else {
+        Recipients::InTurn(replicas)
+    };
+    relay(&req, payload, to, streams, &http, None).await
+}
+
+/// Who gets a request: the next replica in turn (another when it fails), or every replica.
+enum Recipients<'a> {
+    InTurn(&'a ReplicaSet),
+    All(&'a ReplicaSet),
+}
+
+/// Sends the request `to` its replicas (see [`ReplicaSet::send`]) and the answer back. At the edge
+/// (`edge` is the gateway's trust), the client's address is told in the gateway's word and the
+/// request is logged under the gateway's id; else every header goes as it came.
+async fn relay(
+    req: &HttpRequest,
+    payload: web::Payload,
+    to: Recipients<'_>,
+    streams: bool,
+    http: &reqwest::Client,
+    edge: Option<&ProxyTrust>,
+) -> Result<HttpResponse, ApiError> {
     let body = read_body(payload).await?;
     let path_and_query = req
         .uri()
         .path_and_query()
         .map(|p| p.as_str())
         .unwrap_or("/");
-    let url = format!("{base}{path_and_query}");
     let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
         .map_err(ApiError::internal)?;
-    let mut upstream = http.request(method, url).body(body);
-    if streams {
-        // A server-sent event stream stays open as long as its reader: no overall timeout.
-        upstream = upstream.timeout(STREAM_TIMEOUT);
-    }
+    let mut headers = Vec::new();
     for (name, value) in req.headers() {
+        let from_edge = edge.is_some()
+            && (name.as_str() == request_id::HEADER || EDGE_HEADERS.contains(&name.as_str()));
         if name != actix_web::http::header::HOST
-            && name.as_str() != request_id::HEADER
             && !HOP_BY_HOP.contains(&name.as_str())
-            && !EDGE_HEADERS.contains(&name.as_str())
+            && !from_edge
         {
-            upstream = upstream.header(name.as_str(), value.as_bytes());
+            headers.push((name.as_str().to_owned(), value.as_bytes().to_vec()));
         }
     }
-    // The client's address, in the gateway's word only: whatever the client sent there is dropped.
-    for (name, value) in trust.edge_headers(trust.peer_of(&req)) {
-        upstream = upstream.header(name, value);
+    if let Some(trust) = edge {
+        // The client's address, in the gateway's word only: whatever the client sent there is
+        // dropped.
+        for (name, value) in trust.edge_headers(trust.peer_of(req)) {
+            headers.push((name.to_owned(), value.as_bytes().to_vec()));
+        }
+        // The service logs the request under the gateway's id.
+        if let Some(id) = request_id::current() {
+            headers.push((request_id::HEADER.to_owned(), id.as_bytes().to_vec()));
+        }
     }
-    // The service logs the request under the gateway's id.
-    if let Some(id) = request_id::current() {
-        upstream = upstream.header(request_id::HEADER, id);
-    }
-    let answer = upstream.send().await.map_err(|e| {
+    let resend = Resend::of(req.method(), req.headers().contains_key(IDEMPOTENCY_KEY));
+    let build = |base: &str| {
+        let mut upstream = http
+            .request(method.clone(), format!("{base}{path_and_query}"))
+            .body(body.clone());
+        if streams {
+            // A server-sent event stream stays open as long as its reader: no overall timeout.
+            upstream = upstream.timeout(STREAM_TIMEOUT);
+        }
+        for (name, value) in &headers {
+            upstream = upstream.header(name.as_str(), value.as_slice());
+        }
+        upstream
+    };
+    let sent = match to {
+        Recipients::InTurn(replicas) => replicas.send(resend, build).await,
+        Recipients::All(replicas) => replicas.send_to_all(build).await,
+    };
+    let answer = sent.map_err(|e| {
         ApiError::unavailable("a service this call needs is unavailable; retry later", e)
     })?;
     let mut response = HttpResponse::build(

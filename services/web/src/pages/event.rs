@@ -1,10 +1,12 @@
 //! An event: its standings (live with the script), its rounds' tables with seats and play order,
-//! where a player sits (found by name), its placements, and the standings as CSV.
+//! where a player sits (found by name), each partner table's board picture, its placements, and
+//! the standings as CSV.
 
+use super::table::{Column, data_table, number, text};
 use super::{Ctx, days, format_word, is_active, name_matches, stage_word, status_word};
 use crate::PageResult;
 use crate::i18n::Lang;
-use catan_api::{AnyStandings, Entry, Event, Placements, Round, SeatPosition};
+use catan_api::{AnyStandings, Entry, Event, EventFormat, Placements, Round, SeatPosition};
 use maud::{Markup, html};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -238,6 +240,12 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
         .map(|t| t.seats.len())
         .max()
         .unwrap_or(4);
+    let orders: Vec<String> = (1..=seats)
+        .map(|order| lang.ordinal(u32::try_from(order).unwrap_or(0)))
+        .collect();
+    let columns: Vec<Column> = std::iter::once(number(w.table))
+        .chain(orders.iter().map(|order| text(order)))
+        .collect();
     html! {
         details open[latest] id=(format!("round-{}", round.number)) {
             summary {
@@ -248,28 +256,24 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
             p class="no-print" {
                 a href=(format!("/events/{id}/rounds/{}/sheets", round.number)) { (w.print_sheets) }
             }
-            div class="scroll" {
-                table {
-                    caption class="muted" { (w.play_order) }
-                    thead { tr {
-                        th scope="col" class="num" { (w.table) }
-                        @for order in 0..seats {
-                            th scope="col" { (lang.ordinal(u32::try_from(order + 1).unwrap_or(0))) }
-                        }
-                    } }
-                    tbody {
-                        @for table in &round.tables {
-                            tr id=(format!("round-{}-table-{}", round.number, table.number)) {
-                                th scope="row" class="num" { (lang.int(u64::from(table.number))) }
-                                @for seat in &table.seats {
-                                    td {
-                                        span class="tag" title=(w.seat) { (position(seat.position)) }
-                                        " " (names.seat(seat.player_id, seat.entry_id))
-                                    }
-                                }
-                                @for _ in table.seats.len()..seats { td {} }
+            (data_table(None, Some(w.play_order), &columns, html! {
+                @for table in &round.tables {
+                    tr id=(format!("round-{}-table-{}", round.number, table.number)) {
+                        th scope="row" class="num" { (lang.int(u64::from(table.number))) }
+                        @for seat in &table.seats {
+                            td {
+                                span class="tag" title=(w.seat) { (position(seat.position)) }
+                                " " (names.seat(seat.player_id, seat.entry_id))
                             }
                         }
+                        @for _ in table.seats.len()..seats { td {} }
+                    }
+                }
+            }))
+            @if round.format == EventFormat::Partner {
+                div class="boards" {
+                    @for table in &round.tables {
+                        (board_figure(lang, id, round.number, table.number, Loading::Lazy))
                     }
                 }
             }
@@ -285,33 +289,67 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
     }
 }
 
+/// When a board picture loads: on the event page once its round is opened and scrolled to, on
+/// a sheet at once (the page prints with it).
+#[derive(Clone, Copy)]
+pub enum Loading {
+    Lazy,
+    Eager,
+}
+
+/// A table's board picture, captioned with its table: the API's SVG, served by [`board`].
+pub fn board_figure(lang: Lang, event: Uuid, round: u32, table: u32, loading: Loading) -> Markup {
+    let w = lang.words();
+    let caption = format!("{} · {} {}", w.board, w.table, lang.int(u64::from(table)));
+    let loading = match loading {
+        Loading::Lazy => "lazy",
+        Loading::Eager => "eager",
+    };
+    html! {
+        figure class="board" {
+            img src=(format!("/events/{event}/rounds/{round}/tables/{table}/board.svg"))
+                alt=(caption) width="340" height="390" loading=(loading);
+            figcaption class="muted" { (caption) }
+        }
+    }
+}
+
+/// A table's board as the API draws it (SVG), for the pages' pictures.
+pub async fn board(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let (round, table) = (ctx.number("n")?, ctx.number("t")?);
+    let svg = ctx.api.board_svg(id, round, table).await?;
+    let etag = catan_kit::conditional::etag_of(svg.as_bytes());
+    Ok(catan_kit::conditional::respond(
+        &ctx.req,
+        actix_web::HttpResponse::Ok(),
+        &etag,
+        "image/svg+xml",
+        svg,
+    ))
+}
+
 fn placements_block(lang: Lang, placements: Option<&Placements>) -> Markup {
     let w = lang.words();
     match placements {
-        Some(p) if p.complete => html! {
-            div class="scroll" {
-                table id="placements" {
-                    thead { tr {
-                        th scope="col" class="num" { (w.place) }
-                        th scope="col" { (w.player) }
-                        th scope="col" { (w.stage) }
-                    } }
-                    tbody {
-                        @for row in &p.rows {
-                            tr {
-                                td class="num" { (lang.int(u64::from(row.place))) }
-                                td {
-                                    @if let Some(player) = row.player_id {
-                                        a href=(format!("/players/{player}")) { (row.name) }
-                                    } @else { (row.name) }
-                                }
-                                td { (stage_word(lang, row.stage)) }
-                            }
+        Some(p) if p.complete => data_table(
+            Some("placements"),
+            None,
+            &[number(w.place), text(w.player), text(w.stage)],
+            html! {
+                @for row in &p.rows {
+                    tr {
+                        td class="num" { (lang.int(u64::from(row.place))) }
+                        td {
+                            @if let Some(player) = row.player_id {
+                                a href=(format!("/players/{player}")) { (row.name) }
+                            } @else { (row.name) }
                         }
+                        td { (stage_word(lang, row.stage)) }
                     }
                 }
-            }
-        },
+            },
+        ),
         _ => html! { p { (w.placements_pending) } },
     }
 }

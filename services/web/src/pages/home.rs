@@ -82,7 +82,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             @if regions.is_empty() { p { (w.none) } }
             @else {
                 ul {
-                    @for r in &regions {
+                    @for r in regions.iter() {
                         li { (r.name) " · " a href=(format!("/ratings?region={}", r.id)) { (w.ratings) } }
                     }
                 }

@@ -6,18 +6,22 @@ mod player;
 mod ratings;
 mod season;
 mod sheets;
+mod table;
 
 use crate::i18n::Lang;
+use crate::kept::KeptPage;
 use crate::{PageError, PageResult, error_page, lang_of};
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{EntryStatus, EventFormat, EventStatus, Stage};
 use maud::Markup;
 use std::collections::HashMap;
+use std::sync::Arc;
 use uuid::Uuid;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(wrap(home::page)))
         .route("/lang", web::get().to(switch_language))
+        .route("/health", web::get().to(health))
         .route("/static/style.css", web::get().to(style))
         .route("/static/live.js", web::get().to(script))
         .route("/ratings", web::get().to(wrap(ratings::page)))
@@ -29,6 +33,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/events/{id}/rounds/{n}/sheets",
             web::get().to(wrap(sheets::page)),
+        )
+        .route(
+            "/events/{id}/rounds/{n}/tables/{t}/board.svg",
+            web::get().to(wrap(event::board)),
         )
         .route("/seasons/{id}", web::get().to(wrap(season::page)))
         .route(
@@ -49,7 +57,7 @@ pub struct Ctx {
 
 impl Ctx {
     /// Every region, as cached for a moment.
-    async fn regions(&self) -> catan_api::ClientResult<Vec<catan_api::Region>> {
+    async fn regions(&self) -> catan_api::ClientResult<Arc<Vec<catan_api::Region>>> {
         self.state
             .cached("regions".into(), self.api.regions())
             .await
@@ -64,6 +72,15 @@ impl Ctx {
             .ok_or(PageError::NotFound)
     }
 
+    /// The path segment parameter `name` as a number (a round's, a table's).
+    fn number(&self, name: &str) -> Result<u32, PageError> {
+        self.req
+            .match_info()
+            .get(name)
+            .and_then(|v| v.parse().ok())
+            .ok_or(PageError::NotFound)
+    }
+
     /// A query parameter, if given and not blank.
     fn param(&self, name: &str) -> Option<&str> {
         self.query
@@ -73,11 +90,40 @@ impl Ctx {
     }
 
     fn html(&self, title: &str, body: Markup) -> HttpResponse {
-        HttpResponse::Ok()
+        self.page_response()
             .content_type("text/html; charset=utf-8")
+            .body(self.document(title, body))
+    }
+
+    /// The whole HTML document titled `title` around `body`.
+    fn document(&self, title: &str, body: Markup) -> String {
+        crate::layout::page(self.lang, &self.req, title, body).into_string()
+    }
+
+    /// A page's answer before its body: it differs by the visitor's language.
+    fn page_response(&self) -> actix_web::HttpResponseBuilder {
+        let mut response = HttpResponse::Ok();
+        response
             .insert_header(("vary", "accept-language, cookie"))
-            .insert_header(("content-language", self.lang.tag()))
-            .body(crate::layout::page(self.lang, &self.req, title, body).into_string())
+            .insert_header(("content-language", self.lang.tag()));
+        response
+    }
+
+    /// Where this page is kept as rendered: it is drawn for the language, the path and the query.
+    fn kept_key(&self) -> String {
+        let here = self.req.uri().path_and_query().map_or("/", |p| p.as_str());
+        format!("{} {here}", self.lang.tag())
+    }
+
+    /// A kept page with its `ETag`, or `304` to a visitor who holds that version.
+    fn kept_html<T>(&self, page: &KeptPage<T>) -> HttpResponse {
+        catan_kit::conditional::respond(
+            &self.req,
+            self.page_response(),
+            &page.etag,
+            "text/html; charset=utf-8",
+            page.html.clone(),
+        )
     }
 }
 
@@ -102,7 +148,7 @@ where
                 .unwrap_or_default();
             let ctx = Ctx {
                 lang: lang_of(&req),
-                api: state.api.clone(),
+                api: state.api_for(&req),
                 state: state.clone(),
                 query,
                 req: req.clone(),
@@ -139,6 +185,12 @@ async fn switch_language(req: HttpRequest) -> HttpResponse {
         ));
     }
     response.finish()
+}
+
+/// For the orchestrator's probes: the process serves, whatever the API's state (a page says
+/// when the API cannot be read).
+async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
 async fn style() -> HttpResponse {

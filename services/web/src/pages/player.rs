@@ -1,6 +1,7 @@
 //! A player: his profile, events, seasons and places, a rating chart drawn on the server, and
 //! head-to-head with another player (chosen by name).
 
+use super::table::{data_table, number, text};
 use super::{Ctx, name_matches};
 use crate::PageResult;
 use crate::i18n::Lang;
@@ -55,33 +56,26 @@ pub async fn page(ctx: Ctx) -> PageResult {
             h2 id="events-h" { (w.events) }
             @if profile.events.is_empty() { p { (w.none) } }
             @else {
-                div class="scroll" {
-                    table id="events" {
-                        thead { tr {
-                            th scope="col" { (w.event) }
-                            th scope="col" { (w.dates) }
-                            th scope="col" class="num" { (w.place) }
-                            th scope="col" class="num" { (w.games) }
-                            th scope="col" class="num" { (w.vp) }
-                            th scope="col" class="num" { (w.vp_share) }
-                        } }
-                        tbody {
-                            @for e in &profile.events {
-                                tr {
-                                    td { a href=(format!("/events/{}", e.event_id)) { (e.event_name) } }
-                                    td { (lang.date(e.starts_on)) }
-                                    td class="num" {
-                                        @if let Some(place) = e.place { (lang.int(u64::from(place))) }
-                                        "/" (lang.int(u64::from(e.field_size)))
-                                    }
-                                    td class="num" { (lang.int(u64::from(e.games))) }
-                                    td class="num" { (lang.int(u64::from(e.vp))) }
-                                    td class="num" { (lang.decimal(&e.vp_share)) }
+                (data_table(
+                    Some("events"),
+                    None,
+                    &[text(w.event), text(w.dates), number(w.place), number(w.games), number(w.vp), number(w.vp_share)],
+                    html! {
+                        @for e in &profile.events {
+                            tr {
+                                td { a href=(format!("/events/{}", e.event_id)) { (e.event_name) } }
+                                td { (lang.date(e.starts_on)) }
+                                td class="num" {
+                                    @if let Some(place) = e.place { (lang.int(u64::from(place))) }
+                                    "/" (lang.int(u64::from(e.field_size)))
                                 }
+                                td class="num" { (lang.int(u64::from(e.games))) }
+                                td class="num" { (lang.int(u64::from(e.vp))) }
+                                td class="num" { (lang.decimal(&e.vp_share)) }
                             }
                         }
-                    }
-                }
+                    },
+                ))
             }
         }
         @if !profile.seasons.is_empty() {
@@ -130,28 +124,22 @@ fn head_to_head(lang: Lang, h: &HeadToHead) -> Markup {
             (w.level) " " strong { (lang.int(u64::from(h.level))) }
         }
         @if !h.games.is_empty() {
-            div class="scroll" {
-                table {
-                    thead { tr {
-                        th scope="col" { (w.event) }
-                        th scope="col" class="num" { (w.round) }
-                        th scope="col" class="num" { (w.table) }
-                        th scope="col" class="num" { (w.place) }
-                        th scope="col" class="num" { (w.opponent) }
-                    } }
-                    tbody {
-                        @for g in &h.games {
-                            tr {
-                                td { a href=(format!("/events/{}", g.event_id)) { (g.event_name) } }
-                                td class="num" { (lang.int(u64::from(g.round))) }
-                                td class="num" { (lang.int(u64::from(g.table))) }
-                                td class="num" { (lang.ordinal(g.place)) " (" (lang.int(u64::from(g.vp))) " " (w.vp) ")" }
-                                td class="num" { (lang.ordinal(g.opponent_place)) " (" (lang.int(u64::from(g.opponent_vp))) " " (w.vp) ")" }
-                            }
+            (data_table(
+                None,
+                None,
+                &[text(w.event), number(w.round), number(w.table), number(w.place), number(w.opponent)],
+                html! {
+                    @for g in &h.games {
+                        tr {
+                            td { a href=(format!("/events/{}", g.event_id)) { (g.event_name) } }
+                            td class="num" { (lang.int(u64::from(g.round))) }
+                            td class="num" { (lang.int(u64::from(g.table))) }
+                            td class="num" { (lang.ordinal(g.place)) " (" (lang.int(u64::from(g.vp))) " " (w.vp) ")" }
+                            td class="num" { (lang.ordinal(g.opponent_place)) " (" (lang.int(u64::from(g.opponent_vp))) " " (w.vp) ")" }
                         }
                     }
-                }
-            }
+                },
+            ))
         }
     }
 }

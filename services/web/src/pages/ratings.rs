@@ -2,6 +2,7 @@
 //! players (fewer games than the minimum the API settles on) are marked.
 
 use super::Ctx;
+use super::table::{data_table, number, text};
 use crate::PageResult;
 use maud::html;
 use uuid::Uuid;
@@ -22,7 +23,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             label { (w.region) br;
                 select name="region" {
                     option value="" { (w.all_regions) }
-                    @for r in &regions {
+                    @for r in regions.iter() {
                         option value=(r.id) selected[Some(r.id) == region] { (r.name) }
                     }
                 }
@@ -33,30 +34,24 @@ pub async fn page(ctx: Ctx) -> PageResult {
             }
             button type="submit" { (w.filter) }
         }
-        div class="scroll" {
-            table id="ratings" {
-                caption class="muted" { (w.leaderboard) }
-                thead { tr {
-                    th scope="col" class="num" { (w.rank) }
-                    th scope="col" { (w.player) }
-                    th scope="col" class="num" { (w.rating) }
-                    th scope="col" class="num" { (w.games) }
-                } }
-                tbody {
-                    @for row in &board.rows {
-                        tr {
-                            td class="num" { (lang.int(u64::from(row.rank))) }
-                            td {
-                                a href=(format!("/players/{}", row.player_id)) { (row.name) }
-                                @if row.provisional { " " span class="tag" { (w.provisional) } }
-                            }
-                            td class="num" { (lang.float(row.rating, 2)) }
-                            td class="num" { (lang.int(u64::from(row.games))) }
+        (data_table(
+            Some("ratings"),
+            Some(w.leaderboard),
+            &[number(w.rank), text(w.player), number(w.rating), number(w.games)],
+            html! {
+                @for row in &board.rows {
+                    tr {
+                        td class="num" { (lang.int(u64::from(row.rank))) }
+                        td {
+                            a href=(format!("/players/{}", row.player_id)) { (row.name) }
+                            @if row.provisional { " " span class="tag" { (w.provisional) } }
                         }
+                        td class="num" { (lang.float(row.rating, 2)) }
+                        td class="num" { (lang.int(u64::from(row.games))) }
                     }
                 }
-            }
-        }
+            },
+        ))
     };
     Ok(ctx.html(w.ratings, body))
 }

@@ -1,12 +1,19 @@
 //! A season: its table (every page of it, or a region's players), the qualification line, who
 //! qualified and how (passed-down places named), and the table as CSV.
 
+use super::table::{data_table, number, text};
 use super::{Ctx, days};
-use crate::PageResult;
 use crate::i18n::Lang;
-use catan_api::{ApiClient, ClientResult, QualifiedPlayer, QualifiedVia, SeasonStandingRow};
+use crate::kept::{KeptPage, Shared};
+use crate::{PageError, PageResult};
+use actix_web::web::Bytes;
+use catan_api::{
+    ApiClient, ClientResult, Conditional, QualifiedPlayer, QualifiedVia, SeasonStandingRow,
+    SeasonStandings,
+};
 use maud::{Markup, html};
 use std::collections::HashMap;
+use std::sync::Arc;
 use uuid::Uuid;
 
 /// Rows a page of the API's table holds at most.
@@ -37,28 +44,10 @@ async fn table(
 /// Rows a page of the season's table shows.
 const PAGE_ROWS: u32 = 100;
 
-/// One page of the table: the API's page of it, or of a region's players (their whole-season
-/// ranks kept).
-async fn page_of(
-    api: &ApiClient,
-    season: Uuid,
-    region: Option<Uuid>,
-    page: u32,
-) -> ClientResult<Vec<SeasonStandingRow>> {
-    let offset = page.saturating_mul(PAGE_ROWS);
-    let rows = match region {
-        None => {
-            api.season_standings_summary(season, PAGE_ROWS, offset)
-                .await?
-        }
-        Some(region) => {
-            api.season_standings(season, Some(region), PAGE_ROWS, offset)
-                .await?
-        }
-    };
-    Ok(rows.rows)
-}
-
+/// The season's page: drawn from one page of the API's table (of a region's players if asked
+/// for, with their whole-season ranks). The page is kept as rendered with that answer's `ETag`,
+/// and a visit while the API answers `304` to it, with the season, its qualified players and
+/// the regions as they were, is served the kept page.
 pub async fn page(ctx: Ctx) -> PageResult {
     let id = ctx.id("id")?;
     let region = ctx.param("region").and_then(|r| Uuid::parse_str(r).ok());
@@ -69,13 +58,41 @@ pub async fn page(ctx: Ctx) -> PageResult {
         .unwrap_or(1);
     let api = &ctx.api;
     let state = &ctx.state;
-    let (season, rows, qualified, regions) = tokio::join!(
+    let key = ctx.kept_key();
+    let kept = state.pages.get::<SeasonStandings>(&key);
+    let bounds = (PAGE_ROWS, (number - 1).saturating_mul(PAGE_ROWS));
+    let (season, table, qualified, regions) = tokio::join!(
         state.cached(format!("season {id}"), api.season(id)),
-        page_of(api, id, region, number - 1),
+        api.season_standings_summary_unless_unchanged(
+            id,
+            region,
+            bounds,
+            kept.as_ref().map(|k| k.source_etag.as_str()),
+        ),
         state.cached(format!("qualified {id}"), api.season_qualified(id)),
         ctx.regions(),
     );
-    let (season, rows, qualified, regions) = (season?, rows?, qualified?, regions?);
+    let (season, table, qualified, regions) = (season?, table?, qualified?, regions?);
+    let others = vec![
+        season.clone() as Shared,
+        qualified.clone() as Shared,
+        regions.clone() as Shared,
+    ];
+    let (source, source_etag) = match (table, kept) {
+        (Conditional::Unchanged, Some(kept)) if kept.drawn_with(&others) => {
+            return Ok(ctx.kept_html(&kept));
+        }
+        (Conditional::Unchanged, Some(kept)) => {
+            (kept.source.clone(), Some(kept.source_etag.clone()))
+        }
+        (Conditional::Unchanged, None) => {
+            return Err(PageError::Unavailable(
+                "the API answered 304 to a read without If-None-Match".into(),
+            ));
+        }
+        (Conditional::Changed { value, etag }, _) => (Arc::new(value), etag),
+    };
+    let rows = &source.rows;
     let link = |page: u32| {
         let mut query = vec![];
         if let Some(r) = region {
@@ -117,7 +134,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             label { (w.region) br;
                 select name="region" {
                     option value="" { (w.all_regions) }
-                    @for r in &regions {
+                    @for r in regions.iter() {
                         option value=(r.id) selected[Some(r.id) == region] { (r.name) }
                     }
                 }
@@ -129,7 +146,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             @if let Some(line) = line {
                 p class="muted" { (w.qualification_line) ": " (w.rank) " " (lang.int(u64::from(line))) }
             }
-            (standings(lang, &rows, line))
+            (standings(lang, rows, line))
             @if number > 1 || more {
                 nav class="pages" aria-label=(w.standings) {
                     @if number > 1 { a rel="prev" href=(link(number - 1)) { "← " (lang.int(u64::from(number - 1))) } " " }
@@ -144,42 +161,49 @@ pub async fn page(ctx: Ctx) -> PageResult {
             (qualified_list(lang, &qualified, &names))
         }
     };
-    Ok(ctx.html(&season.name, body))
+    let html = Bytes::from(ctx.document(&season.name, body));
+    let page = KeptPage {
+        etag: catan_kit::conditional::etag_of(&html),
+        html,
+        source,
+        others,
+        source_etag: source_etag.unwrap_or_default(),
+    };
+    let response = ctx.kept_html(&page);
+    // An answer without an `ETag` cannot be asked for conditionally: its page is not kept.
+    if !page.source_etag.is_empty() {
+        state.pages.keep(key, page);
+    }
+    Ok(response)
 }
 
 fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Markup {
     let w = lang.words();
-    html! {
-        div class="scroll" {
-            table id="season" {
-                caption class="muted" { (w.season) }
-                thead { tr {
-                    th scope="col" class="num" { (w.rank) }
-                    th scope="col" { (w.player) }
-                    th scope="col" class="num" { (w.points) }
-                    th scope="col" class="num" { (w.events_counted) }
-                    th scope="col" class="num" { (w.wins) }
-                    th scope="col" class="num" { (w.best_place) }
-                    th scope="col" { (w.qualified) }
-                } }
-                tbody {
-                    @for (i, row) in rows.iter().enumerate() {
-                        @let last_above = line.is_some_and(|l| row.rank <= l
-                            && rows.get(i + 1).is_none_or(|next| next.rank > l));
-                        tr class=[last_above.then_some("line")] {
-                            td class="num" { (lang.int(u64::from(row.rank))) }
-                            td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
-                            td class="num" { (lang.decimal(&row.points)) }
-                            td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
-                            td class="num" { (lang.int(u64::from(row.wins))) }
-                            td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
-                            td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
-                        }
-                    }
-                }
+    let columns = [
+        number(w.rank),
+        text(w.player),
+        number(w.points),
+        number(w.events_counted),
+        number(w.wins),
+        number(w.best_place),
+        text(w.qualified),
+    ];
+    let rows = html! {
+        @for (i, row) in rows.iter().enumerate() {
+            @let last_above = line.is_some_and(|l| row.rank <= l
+                && rows.get(i + 1).is_none_or(|next| next.rank > l));
+            tr class=[last_above.then_some("line")] {
+                td class="num" { (lang.int(u64::from(row.rank))) }
+                td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
+                td class="num" { (lang.decimal(&row.points)) }
+                td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
+                td class="num" { (lang.int(u64::from(row.wins))) }
+                td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
+                td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
             }
         }
-    }
+    };
+    data_table(Some("season"), Some(w.season), &columns, rows)
 }
 
 fn qualified_list(

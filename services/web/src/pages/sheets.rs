@@ -1,21 +1,18 @@
 //! A round's printable sheets: one A4 page per table with the event, round and table, the
 //! players in play order with their seats, boxes for each one's VP and its breakdown
 //! (settlements, cities, VP cards, longest road, largest army), the winner box and a signature
-//! line for every player (the tournament rules have the sheet signed by all players).
+//! line for every player (the tournament rules have the sheet signed by all players); a partner
+//! table's sheet also carries its board, beside the signatures so that the page holds it.
 
-use super::event::Names;
+use super::event::{Loading, Names, board_figure};
 use super::{Ctx, stage_word};
 use crate::PageResult;
+use catan_api::EventFormat;
 use maud::html;
 
 pub async fn page(ctx: Ctx) -> PageResult {
     let id = ctx.id("id")?;
-    let number: u32 = ctx
-        .req
-        .match_info()
-        .get("n")
-        .and_then(|n| n.parse().ok())
-        .ok_or(crate::PageError::NotFound)?;
+    let number = ctx.number("n")?;
     let api = &ctx.api;
     let (event, round, entries) =
         tokio::join!(api.event(id), api.round(id, number), api.entries(id));
@@ -56,13 +53,20 @@ pub async fn page(ctx: Ctx) -> PageResult {
                         }
                     }
                 }
-                h2 { (w.winner) }
-                div class="winner" {}
-                h2 { (w.signatures) }
-                p class="muted" { (w.sheet_rule) }
-                @for seat in &table.seats {
-                    div class="signature" {
-                        span { (names.seat(seat.player_id, seat.entry_id)) " — " (w.signature) ":" }
+                div class="sheet-foot" {
+                    div {
+                        h2 { (w.winner) }
+                        div class="winner" {}
+                        h2 { (w.signatures) }
+                        p class="muted" { (w.sheet_rule) }
+                        @for seat in &table.seats {
+                            div class="signature" {
+                                span { (names.seat(seat.player_id, seat.entry_id)) " — " (w.signature) ":" }
+                            }
+                        }
+                    }
+                    @if round.format == EventFormat::Partner {
+                        (board_figure(lang, id, round.number, table.number, Loading::Eager))
                     }
                 }
             }

@@ -46,6 +46,15 @@ impl ClientError {
     }
 }
 
+/// What a conditional read answers.
+#[derive(Debug)]
+pub enum Conditional<T> {
+    /// The version whose `ETag` the caller sent is still the current one.
+    Unchanged,
+    /// The current version and its `ETag`.
+    Changed { value: T, etag: Option<String> },
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
     /// Tries in all, the first included.
@@ -70,6 +79,21 @@ pub struct ApiClient {
     http: reqwest::Client,
     token: Option<String>,
     retry: RetryPolicy,
+    /// Sent on every call (see [`ApiClient::with_headers`]).
+    headers: SentHeaders,
+}
+
+/// Headers a client sends on every call. Their values may be secrets (a proxy secret): `Debug`
+/// shows their names only.
+#[derive(Clone, Default)]
+struct SentHeaders(Vec<(&'static str, String)>);
+
+impl std::fmt::Debug for SentHeaders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(name, _)| name))
+            .finish()
+    }
 }
 
 impl ApiClient {
@@ -92,6 +116,7 @@ impl ApiClient {
             http,
             token: None,
             retry,
+            headers: SentHeaders::default(),
         }
     }
 
@@ -99,6 +124,15 @@ impl ApiClient {
     pub fn with_token(&self, token: impl Into<String>) -> Self {
         ApiClient {
             token: Some(token.into()),
+            ..self.clone()
+        }
+    }
+
+    /// The same client, sending `headers` on every call as well: a proxy's word for the client
+    /// it calls on behalf of (the web app tells the API its visitor's address this way).
+    pub fn with_headers(&self, headers: Vec<(&'static str, String)>) -> Self {
+        ApiClient {
+            headers: SentHeaders(headers),
             ..self.clone()
         }
     }
@@ -126,6 +160,31 @@ impl ApiClient {
         body: Option<&B>,
         headers: &[(&str, String)],
     ) -> ClientResult<(T, Option<String>)> {
+        self.call_reading(method, path, body, headers, decode).await
+    }
+
+    /// A GET of a body other than JSON, asked for by `accept` (an SVG picture), as text.
+    async fn get_text(&self, path: &str, accept: &str) -> ClientResult<String> {
+        let headers = [("accept", accept.to_string())];
+        self.call_reading::<(), String, _, _>(Method::GET, path, None, &headers, decode_text)
+            .await
+            .map(|(text, _)| text)
+    }
+
+    /// A call whose successful body `read` decodes, retried as the module says.
+    async fn call_reading<B, T, Read, Reading>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+        headers: &[(&str, String)],
+        read: Read,
+    ) -> ClientResult<(T, Option<String>)>
+    where
+        B: Serialize,
+        Read: Fn(reqwest::Response) -> Reading,
+        Reading: Future<Output = ClientResult<T>>,
+    {
         let attempts = self.retry.attempts.max(1);
         // One key for every try of this call: the server answers a retry with the first response.
         let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
@@ -144,7 +203,7 @@ impl ApiClient {
             if let Some(id) = crate::request_id::current() {
                 request = request.header(crate::request_id::HEADER, id);
             }
-            for (name, value) in headers {
+            for (name, value) in self.headers.0.iter().chain(headers) {
                 request = request.header(*name, value);
             }
             if let Some(body) = body {
@@ -157,7 +216,7 @@ impl ApiClient {
                         .get("etag")
                         .and_then(|v| v.to_str().ok())
                         .map(str::to_owned);
-                    decode(response).await.map(|value| (value, etag))
+                    read(response).await.map(|value| (value, etag))
                 }
                 Err(e) => Err(ClientError::Transport(e.to_string())),
             };
@@ -203,6 +262,30 @@ impl ApiClient {
         self.call::<(), T>(Method::GET, path, None).await
     }
 
+    /// A read that sends `etag` (if any) in `If-None-Match`, so that the server answers a version
+    /// the caller holds with a bodiless `304`.
+    async fn get_unless_unchanged<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        etag: Option<&str>,
+    ) -> ClientResult<Conditional<T>> {
+        let headers: Vec<(&str, String)> = etag
+            .map(|etag| ("if-none-match", etag.to_string()))
+            .into_iter()
+            .collect();
+        match self
+            .call_with::<(), T>(Method::GET, path, None, &headers)
+            .await
+        {
+            Ok((value, etag)) => Ok(Conditional::Changed { value, etag }),
+            // `decode` answers any status but a 2xx as a problem of that status.
+            Err(ClientError::Problem { problem }) if problem.status == 304 => {
+                Ok(Conditional::Unchanged)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     async fn post<T: DeserializeOwned>(
         &self,
         path: &str,
@@ -234,12 +317,47 @@ async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResul
         return serde_json::from_slice(&bytes)
             .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
     }
-    let problem = serde_json::from_slice::<Problem>(&bytes).unwrap_or_else(|_| Problem {
+    Err(problem_of(status, &bytes))
+}
+
+/// A successful body as UTF-8 text, or the problem [`decode`] would answer.
+async fn decode_text(response: reqwest::Response) -> ClientResult<String> {
+    let status = response.status();
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
+    if status.is_success() {
+        return String::from_utf8(bytes.to_vec())
+            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
+    }
+    Err(problem_of(status, &bytes))
+}
+
+/// The problem document of an answer that is not a success, or one made from its status.
+fn problem_of(status: reqwest::StatusCode, bytes: &[u8]) -> ClientError {
+    let problem = serde_json::from_slice::<Problem>(bytes).unwrap_or_else(|_| Problem {
         kind: "about:blank".into(),
         title: status.canonical_reason().unwrap_or("error").into(),
         status: status.as_u16(),
-        detail: String::from_utf8_lossy(&bytes).chars().take(500).collect(),
+        detail: String::from_utf8_lossy(bytes).chars().take(500).collect(),
         errors: vec![],
     });
-    Err(ClientError::Problem { problem })
+    ClientError::Problem { problem }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_headers_a_client_sends_show_their_names_never_their_values() {
+        let client = ApiClient::new("http://127.0.0.1:9").with_headers(vec![
+            ("x-catan-client-addr", "203.0.113.7".into()),
+            ("x-catan-proxy-secret", "cps_do_not_show".into()),
+        ]);
+        let shown = format!("{client:?}");
+        assert!(shown.contains("x-catan-proxy-secret"), "{shown}");
+        assert!(!shown.contains("cps_do_not_show"), "{shown}");
+    }
 }

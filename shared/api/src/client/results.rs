@@ -53,6 +53,15 @@ impl ApiClient {
         self.get(&table_path(event_id, round, table, "board")).await
     }
 
+    /// A table's board as an SVG picture, to show or print.
+    pub async fn board_svg(&self, event_id: Uuid, round: u32, table: u32) -> ClientResult<String> {
+        self.get_text(
+            &table_path(event_id, round, table, "board"),
+            "image/svg+xml",
+        )
+        .await
+    }
+
     /// A table's result and its ETag, for a correction.
     pub async fn result_with_etag(
         &self,

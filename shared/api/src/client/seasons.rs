@@ -1,6 +1,6 @@
 //! The ranking service's season calls, and a player's page.
 
-use super::{ApiClient, ClientResult, PAGE};
+use super::{ApiClient, ClientResult, Conditional, PAGE};
 use crate::types::*;
 use reqwest::Method;
 use uuid::Uuid;
@@ -80,6 +80,23 @@ impl ApiClient {
         self.get(&format!(
             "/v1/seasons/{season_id}/standings?limit={limit}&offset={offset}"
         ))
+        .await
+    }
+
+    /// [`Self::season_standings_summary`] of a region's players if given (their whole-season
+    /// ranks kept), unless the version whose `ETag` is `etag` is still the current one.
+    pub async fn season_standings_summary_unless_unchanged(
+        &self,
+        season_id: Uuid,
+        region_id: Option<Uuid>,
+        (limit, offset): (u32, u32),
+        etag: Option<&str>,
+    ) -> ClientResult<Conditional<SeasonStandings>> {
+        let region = region_id.map_or_else(String::new, |r| format!("&region_id={r}"));
+        self.get_unless_unchanged(
+            &format!("/v1/seasons/{season_id}/standings?limit={limit}&offset={offset}{region}"),
+            etag,
+        )
         .await
     }
 

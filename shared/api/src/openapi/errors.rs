@@ -1,4 +1,5 @@
-//! The errors every operation can answer, documented on every operation.
+//! The errors every operation can answer, documented on every operation (the rate limits' 429
+//! in [`super::DocumentRateLimits`]).
 
 use utoipa::Modify;
 use utoipa::openapi::OpenApi;
@@ -62,10 +63,6 @@ fn document_errors(operation: &mut utoipa::openapi::path::Operation) {
             "No token, or one that is expired, not yet valid, tampered with or foreign",
         ));
         standard.push(("403", "The token's role or events do not allow this"));
-        standard.push((
-            "429",
-            "This API key is over its rate limit; retry after `Retry-After` seconds",
-        ));
     }
     let problem = ContentBuilder::new()
         .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
@@ -108,7 +105,7 @@ fn describe(status: &str) -> &'static str {
         "413" => "The body is larger than 64 KiB",
         "422" => "The request breaks a rule; `errors` names each field",
         "428" => "The request must carry If-Match",
-        "429" => "This API key is over its rate limit; retry after `Retry-After` seconds",
+        "429" => "Too many requests; retry after `Retry-After` seconds",
         "503" => "A database or service this call needs did not answer; nothing was written",
         _ => "See the problem document",
     }

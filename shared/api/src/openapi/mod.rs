@@ -2,10 +2,12 @@
 //! contract as a whole, applied as `Modify` steps to the merged document of the four services.
 
 mod errors;
+mod limits;
 mod links;
 mod text;
 
 pub use errors::DocumentErrors;
+pub use limits::DocumentRateLimits;
 pub use links::LinkOperations;
 pub use text::{ConstrainText, text_pattern};
 
@@ -59,10 +61,11 @@ fn operations_mut(
 
 /// Finishes the merged document of the services into the v1 contract.
 pub fn finish(doc: &mut OpenApi) {
-    let steps: [&dyn Modify; 5] = [
+    let steps: [&dyn Modify; 6] = [
         &Info,
         &BearerTokens,
         &DocumentErrors,
+        &DocumentRateLimits,
         &ConstrainText,
         &LinkOperations,
     ];

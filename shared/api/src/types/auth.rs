@@ -64,10 +64,12 @@ pub struct TokenResponse {
 
 /// A player signs in for one event with the PIN he was given when entered.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "pin": "042917"}))]
+#[schema(example = json!({"event_id": "00000000-0000-4000-8000-0000000000e1", "player_id": "00000000-0000-4000-8000-000000000001", "pin": "7KQ4WM9R"}))]
 pub struct PlayerTokenRequest {
     pub event_id: Uuid,
     pub player_id: Uuid,
+    /// 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L), read in upper case.
+    #[schema(pattern = "^[23456789ABCDEFGHJKMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz]{8}$")]
     pub pin: String,
 }
 

@@ -331,6 +331,11 @@ pub struct Entry {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PlayerPin {
     pub player_id: Uuid,
+    /// 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L, no lower case).
+    #[schema(
+        pattern = "^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$",
+        example = "7KQ4WM9R"
+    )]
     pub pin: String,
 }
 

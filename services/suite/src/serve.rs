@@ -1,11 +1,12 @@
-//! `catan-bench serve <service>` (hidden): one service as an OS process of its own, configured
-//! from the environment as the service's own binary is (`catan_kit::service::run_alone`). The
-//! chaos harness re-executes itself with it, so that it can SIGKILL a service and start it again.
+//! `serve <service>` (a hidden subcommand of `catan-suite` and `catan-bench`): one service as an
+//! OS process of its own, configured from the environment as the service's own binary is
+//! (`catan_kit::service::run_alone`). The replica launcher and the chaos harness re-execute their
+//! binary with it, so that each service runs as processes that can be killed and started again.
 //!
-//! The process also ends when its stdin does: the harness holds the other end, so a harness that
-//! dies, however it dies, takes its services with it.
+//! The process also ends when its stdin does: its launcher holds the other end, so a launcher
+//! that dies, however it dies, takes its services with it.
 
-use catan_suite::Owner;
+use crate::Owner;
 use std::io::Read;
 
 #[derive(clap::Args)]
@@ -42,7 +43,8 @@ impl ServiceName {
     }
 }
 
-/// Runs the service until a signal stops it or stdin ends; the process's exit code.
+/// Runs the service until a signal stops it or stdin ends; the process's exit code. It makes its
+/// own runtime: call it from a plain `main`.
 pub fn main(args: &ServeArgs) -> i32 {
     std::thread::spawn(|| {
         let mut stdin = std::io::stdin();
@@ -56,7 +58,7 @@ pub fn main(args: &ServeArgs) -> i32 {
     {
         Ok(runtime) => runtime,
         Err(e) => {
-            eprintln!("catan-bench serve: no runtime: {e}");
+            eprintln!("serve: no runtime: {e}");
             return 1;
         }
     };
@@ -72,7 +74,7 @@ pub fn main(args: &ServeArgs) -> i32 {
     match served {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("catan-bench serve {}: {e:#}", args.service.as_str());
+            eprintln!("serve {}: {e:#}", args.service.as_str());
             1
         }
     }

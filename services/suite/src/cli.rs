@@ -1,0 +1,275 @@
+//! The `catan-suite` command. `catan-suite up` (the default) runs the whole suite on one base URL,
+//! in one process, or with `--replicas N` as N processes of every service; `catan-suite demo`
+//! plays a complete event through the API and prints its standings and placements.
+
+use crate::replicated::ReplicatedSuite;
+use crate::{Suite, demo, postgres};
+use anyhow::Context;
+use catan_kit::Settings;
+use catan_kit::pin_key::{MIN_PIN_KEY_LENGTH, PinKey};
+use catan_kit::settings::{ExposeSecret, SecretString};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "catan-suite", about = "Catan tournament services, all in one")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Where a private PostgreSQL cluster is kept when no server is found.
+    #[arg(long, env = "CATAN_DATA_DIR", default_value = ".pgdata", global = true)]
+    data_dir: PathBuf,
+    /// Where the PIN key is kept when `CATAN_PIN_KEY` is not set (made on the first start).
+    #[arg(
+        long,
+        env = "CATAN_PIN_KEY_FILE",
+        default_value = ".catan-pin-key",
+        global = true
+    )]
+    pin_key_file: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the whole v1 API (the default).
+    Up {
+        /// The gateway's port.
+        #[arg(long, env = "CATAN_PORT", default_value_t = 8080)]
+        port: u16,
+        #[arg(long, env = "CATAN_HOST", default_value = "127.0.0.1")]
+        host: String,
+        /// Run this many OS processes of every service (the gateway balancing over them), instead
+        /// of the whole suite in this one process.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+        replicas: Option<u16>,
+    },
+    /// Serve one service in this process, configured from the environment (what `--replicas`
+    /// runs in each replica's process).
+    #[command(hide = true)]
+    Serve(crate::serve::ServeArgs),
+    /// Print the merged OpenAPI document of the v1 API (what openapi/openapi.json holds).
+    Openapi,
+    /// Play a complete event through the API with random but legal results.
+    Demo {
+        #[arg(long, value_enum, default_value_t = DemoFormat::Classic)]
+        format: DemoFormat,
+        /// Players of a classic event.
+        #[arg(long, default_value_t = 37)]
+        players: usize,
+        /// Teams of a partner event.
+        #[arg(long, default_value_t = 13)]
+        teams: usize,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DemoFormat {
+    Classic,
+    Partner,
+}
+
+/// Runs the command line's command; the process's exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(Command::Serve(args)) = &cli.command {
+        // The service makes its own runtime and reads its own settings.
+        return ExitCode::from(u8::try_from(crate::serve::main(args)).unwrap_or(1));
+    }
+    catan_kit::telemetry::init();
+    let ran = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|runtime| runtime.block_on(run(cli)));
+    match ran {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = Settings::from_env()?;
+    let data_dir = cli.data_dir.clone();
+    let configured = settings
+        .database
+        .configured_url
+        .as_ref()
+        .map(|url| url.expose_secret().to_owned());
+    let database = |name: &'static str, fresh: bool| {
+        let data_dir = data_dir.clone();
+        let configured = configured.clone();
+        tokio::task::spawn_blocking(move || {
+            postgres::resolve(&data_dir, configured.as_deref(), name, fresh)
+        })
+    };
+    let command = match cli.command {
+        Some(command) => command,
+        // The default is `up`, with its options read from the environment as clap would.
+        None => match Cli::parse_from(["catan-suite", "up"]).command {
+            Some(command) => command,
+            None => anyhow::bail!("clap parsed no command"),
+        },
+    };
+    match command {
+        Command::Serve(_) => anyhow::bail!("`serve` runs before any runtime is made"),
+        Command::Openapi => {
+            println!("{}", crate::openapi::openapi_json()?);
+            Ok(())
+        }
+        Command::Up {
+            port,
+            host,
+            replicas,
+        } => {
+            let database_url = database(postgres::DATABASE, false).await??;
+            let mut settings = Settings {
+                database: with_url(&settings, &database_url),
+                ..settings
+            };
+            if settings.tokens.pin_key.is_none() {
+                settings.tokens.pin_key = Some(pin_key_in(&cli.pin_key_file)?);
+            }
+            let gateway_addr = format!("{host}:{port}");
+            if let Some(replicas) = replicas {
+                let exe = std::env::current_exe().context("the launcher's own binary")?;
+                let suite =
+                    ReplicatedSuite::start(settings, usize::from(replicas), exe, &gateway_addr)
+                        .await
+                        .with_context(|| {
+                            format!("starting the replicas, the gateway on {gateway_addr}")
+                        })?;
+                print!("{}", suite.banner());
+                print_ready(&suite.url());
+                return suite.wait().await;
+            }
+            let suite = Suite::start(settings, &gateway_addr)
+                .await
+                .with_context(|| format!("starting the suite on {gateway_addr}"))?;
+            print_ready(&suite.url());
+            suite.wait().await
+        }
+        Command::Demo {
+            format,
+            players,
+            teams,
+            seed,
+        } => {
+            // The demo runs its own suite on a free port, over a database of its own made anew,
+            // with an admin key only it knows.
+            let database_url = database(postgres::DEMO_DATABASE, true).await??;
+            let admin_key = format!("demo-{}", uuid::Uuid::new_v4());
+            let mut settings = Settings {
+                database: with_url(&settings, &database_url),
+                ..settings
+            };
+            settings.tokens.admin_key = Some(admin_key.clone().into());
+            // A fresh database each time: a PIN key of its own, kept nowhere.
+            settings.tokens.pin_key = Some(PinKey::new_secret());
+            let suite = Suite::start(settings, "127.0.0.1:0").await?;
+            let url = suite.url();
+            let target = demo::DemoTarget {
+                base_url: &url,
+                admin_key: &admin_key,
+                seed,
+            };
+            let report = match format {
+                DemoFormat::Classic => demo::play_classic_event(target, players)
+                    .await
+                    .map(|played| demo::report(&played)),
+                DemoFormat::Partner => demo::play_partner_event(target, teams)
+                    .await
+                    .map(|played| demo::partner_report(&played)),
+            };
+            suite.stop().await;
+            print!("{}", report?);
+            Ok(())
+        }
+    }
+}
+
+fn print_ready(url: &str) {
+    println!(
+        "Catan tournament API on {url} (OpenAPI at /openapi.json, docs at /docs/). Ctrl-C stops it."
+    );
+}
+
+/// The database settings with the URL the launcher found.
+fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSettings {
+    catan_kit::settings::DatabaseSettings {
+        configured_url: Some(url.into()),
+        ..settings.database.clone()
+    }
+}
+
+/// The PIN key kept in the file `path`, made there (readable by its owner only) on the first
+/// start: outside the database, so that a copy of the database alone cannot be searched for PINs,
+/// and the same at every start, so that the PINs handed out keep working. Without the file, every
+/// PIN must be reissued.
+fn pin_key_in(path: &Path) -> anyhow::Result<SecretString> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let key = text.trim();
+            if key.chars().count() < MIN_PIN_KEY_LENGTH {
+                anyhow::bail!(
+                    "the PIN key in {} has fewer than {MIN_PIN_KEY_LENGTH} characters",
+                    path.display()
+                );
+            }
+            return Ok(SecretString::from(key.to_owned()));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(e).with_context(|| format!("reading the PIN key in {}", path.display()));
+        }
+    }
+    let secret = PinKey::new_secret();
+    let created = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path);
+    match created {
+        Ok(mut file) => {
+            writeln!(file, "{}", secret.expose_secret())?;
+            file.sync_all()?;
+            println!(
+                "\n  PIN key made and kept in {} (keep it with the database: PINs check against it)\n",
+                path.display()
+            );
+            Ok(secret)
+        }
+        // Another launcher made it meanwhile.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => pin_key_in(path),
+        Err(e) => Err(e).with_context(|| format!("keeping a PIN key in {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pin_key_is_made_once_kept_private_and_read_again() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("catan-pin-key-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pin-key");
+        let made = pin_key_in(&path).unwrap();
+        assert!(made.expose_secret().len() >= MIN_PIN_KEY_LENGTH);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "only its owner reads it");
+        let again = pin_key_in(&path).unwrap();
+        assert_eq!(again.expose_secret(), made.expose_secret());
+        std::fs::write(&path, "short\n").unwrap();
+        assert!(pin_key_in(&path).is_err(), "a short key is refused");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

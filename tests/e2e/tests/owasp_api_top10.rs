@@ -2,7 +2,10 @@
 
 use catan_api::{DrawRound, Role};
 use catan_e2e::http::{Method, StatusCode};
-use catan_e2e::{assert_refused, new_key, new_player, spawn_suite, spawn_suite_with_event};
+use catan_e2e::{
+    assert_refused, new_key, new_player, spawn_suite, spawn_suite_configured,
+    spawn_suite_with_event,
+};
 use catan_suite::Owner;
 use uuid::Uuid;
 
@@ -37,7 +40,14 @@ async fn api1_broken_object_level_authorization() {
 /// API2: tokens are checked (signature, algorithm, expiry, audience) and PINs cannot be guessed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn api2_broken_authentication() {
-    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    // A sign-in budget that a loaded machine cannot refill while the guesses are sent (the
+    // defaults' 5 a second outpace a busy CI machine's slow key checks).
+    let ts = spawn_suite_configured(|settings| {
+        settings.clients.sign_in_per_second = 0.05;
+        settings.clients.sign_in_burst = 40.0;
+    })
+    .await;
+    let fx = ts.classic_event(4, Some(1)).await;
     let key = ts.signing_key();
     let mut expired = catan_kit::auth::claims_for(
         Uuid::new_v4(),

@@ -12,6 +12,8 @@
 //! - `layout`: where each table sits in a round's slot order, and a table's seat orders.
 //! - `start`: the starting layouts and the best seat orders of fixed tables.
 //! - `bound`: the lower bound that stops the search early.
+//! - `portfolio` and `shipped`: one template per field for every seed, searched once or
+//!   computed offline.
 //! - `search`: the search state, its objective and its swap moves.
 //! - `late_acceptance` and `tabu`: the two searches run over that state.
 
@@ -20,6 +22,8 @@ mod late_acceptance;
 mod layout;
 mod portfolio;
 mod search;
+mod shipped;
+mod shipped_data;
 mod start;
 mod tabu;
 mod weights;

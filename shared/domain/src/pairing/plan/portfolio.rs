@@ -26,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bound::lower_bound;
 use super::layout::Layout;
+use super::shipped;
 use crate::pairing::plan_input::{PlanInput, index_u32};
 
 /// Fields planned through the template: where the search works (larger fields reach the bound
@@ -153,7 +154,9 @@ fn template(input: &PlanInput, layout: &Layout, total: usize) -> Template {
         return Arc::clone(found);
     }
     // Computed outside the lock: two draws at once may both compute it, to the same result.
-    let computed = Arc::new(portfolio(input, layout, total));
+    let computed = Arc::new(
+        shipped::template(input.players, total).unwrap_or_else(|| portfolio(input, layout, total)),
+    );
     cache
         .lock()
         .expect("the template cache")

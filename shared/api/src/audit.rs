@@ -21,7 +21,7 @@ pub const INTERNAL_AUDIT_PATH: &str = "/internal/audit";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "id": "00000000-0000-4000-8000-0000000000a1", "at": "2027-03-06T10:15:00.123456Z",
-    "service": "registration", "key_id": "00000000-0000-4000-8000-0000000000k1",
+    "service": "registration", "key_id": "00000000-0000-4000-8000-0000000000b1",
     "role": "organiser", "method": "POST", "route": "/v1/events/{event_id}/entries",
     "targets": {"event_id": "00000000-0000-4000-8000-0000000000e1", "id": "00000000-0000-4000-8000-0000000000n1"},
     "event_ids": ["00000000-0000-4000-8000-0000000000e1"], "region_ids": [], "status": 201}))]

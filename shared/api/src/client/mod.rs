@@ -308,33 +308,34 @@ fn is_transient(e: &ClientError) -> bool {
 }
 
 async fn decode<T: DeserializeOwned>(response: reqwest::Response) -> ClientResult<T> {
-    let status = response.status();
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| ClientError::Transport(e.to_string()))?;
-    if status.is_success() {
-        return serde_json::from_slice(&bytes)
-            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
-    }
-    Err(problem_of(status, &bytes))
+    let (status, bytes) = success_bytes(response).await?;
+    serde_json::from_slice(bytes.as_ref())
+        .map_err(|e| ClientError::Decode(format!("{status}: {e}")))
 }
 
 /// A successful body as UTF-8 text, or the problem [`decode`] would answer.
 async fn decode_text(response: reqwest::Response) -> ClientResult<String> {
+    let (status, bytes) = success_bytes(response).await?;
+    String::from_utf8(bytes.as_ref().to_vec())
+        .map_err(|e| ClientError::Decode(format!("{status}: {e}")))
+}
+
+/// A successful answer's status and body, or the problem it carries.
+async fn success_bytes(
+    response: reqwest::Response,
+) -> ClientResult<(reqwest::StatusCode, impl AsRef<[u8]> + use<>)> {
     let status = response.status();
     let bytes = response
         .bytes()
         .await
         .map_err(|e| ClientError::Transport(e.to_string()))?;
     if status.is_success() {
-        return String::from_utf8(bytes.to_vec())
-            .map_err(|e| ClientError::Decode(format!("{status}: {e}")));
+        Ok((status, bytes))
+    } else {
+        Err(problem_of(status, &bytes))
     }
-    Err(problem_of(status, &bytes))
 }
 
-/// The problem document of an answer that is not a success, or one made from its status.
 fn problem_of(status: reqwest::StatusCode, bytes: &[u8]) -> ClientError {
     let problem = serde_json::from_slice::<Problem>(bytes).unwrap_or_else(|_| Problem {
         kind: "about:blank".into(),

@@ -89,6 +89,13 @@ def _import_client(workdir: Path):
     return importlib.import_module(PACKAGE)
 
 
+def _generate_and_import(workdir: Path):
+    """Generates the client of the committed spec in `workdir` and makes it importable."""
+    out = _generate(json.loads(SPEC.read_text()), workdir)
+    assert out.returncode == 0, out.stdout + out.stderr
+    _import_client(workdir)
+
+
 def test_committed_spec_generates_a_complete_client(tmp_path):
     spec = json.loads(SPEC.read_text())
     out = _generate(spec, tmp_path)
@@ -105,10 +112,7 @@ def test_classic_table_with_generated_client(tmp_path):
     base_url = _env("CATAN_BASE_URL")
     admin_key = _env("CATAN_ADMIN_KEY")
 
-    spec = json.loads(SPEC.read_text())
-    out = _generate(spec, tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    _import_client(tmp_path)
+    _generate_and_import(tmp_path)
 
     from catan_generated_client import AuthenticatedClient, Client
     from catan_generated_client.api.auth import create_api_key, issue_token
@@ -249,10 +253,7 @@ def test_an_organiser_and_the_audit_trail_with_generated_client(tmp_path):
     base_url = _env("CATAN_BASE_URL")
     admin_key = _env("CATAN_ADMIN_KEY")
 
-    spec = json.loads(SPEC.read_text())
-    out = _generate(spec, tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    _import_client(tmp_path)
+    _generate_and_import(tmp_path)
 
     from catan_generated_client import AuthenticatedClient, Client
     from catan_generated_client.api.audit import list_audit

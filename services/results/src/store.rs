@@ -202,7 +202,9 @@ fn changes_in_one_snapshot(
     limit: i64,
 ) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
     let finished_below = || diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW);
+    // (txid, seq) > after: the `txid >= after` half lets the index start at the cursor.
     let mut page = results::table
+        .filter(results::txid.ge(after.txid))
         .filter(
             results::txid
                 .gt(after.txid)
@@ -213,19 +215,25 @@ fn changes_in_one_snapshot(
         .limit(limit)
         .select((results::txid, columns!(results)))
         .into_boxed();
-    let mut in_flight = results::table
-        .filter(results::txid.ge(finished_below()))
+    // Whether the newest change is of a transaction still in flight, by the index's last entry:
+    // an `EXISTS` over `txid >= xmin` is planned as a scan of every result, found empty only at
+    // its end.
+    let mut newest = results::table
+        .select(results::txid)
+        .order(results::txid.desc())
         .into_boxed();
     if let Some(event_id) = event_id {
         page = page.filter(results::event_id.eq(event_id));
-        in_flight = in_flight.filter(results::event_id.eq(event_id));
+        newest = newest.filter(results::event_id.eq(event_id));
     }
     let rows: Vec<(i64, Row)> = page.load(conn)?;
     let next = rows.last().map_or(after, |(txid, row)| Cursor {
         txid: *txid,
         seq: row.6,
     });
-    let held_back = diesel::select(diesel::dsl::exists(in_flight)).get_result(conn)?;
+    let newest: Option<i64> = newest.first(conn).optional()?;
+    let in_flight_from: i64 = diesel::select(finished_below()).get_result(conn)?;
+    let held_back = newest.is_some_and(|txid| txid >= in_flight_from);
     let results = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
     Ok((results, next, held_back))
 }

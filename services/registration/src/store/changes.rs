@@ -132,10 +132,17 @@ pub fn page(
         .run(|conn| {
             let rows = after(conn, after_position, limit)?;
             let next = rows.last().map(ChangeRow::position).or(after_position);
-            let held_back = diesel::select(diesel::dsl::exists(
-                changes::table.filter(changes::txid.ge(pg_snapshot_xmin(pg_current_snapshot()))),
-            ))
-            .get_result(conn)?;
+            // Whether the newest change is of a transaction still in flight, by the primary
+            // key's last entry: an `EXISTS` over `txid >= xmin` is planned as a scan of the whole
+            // feed, found empty only at its end.
+            let newest: Option<TxId> = changes::table
+                .select(changes::txid)
+                .order(changes::txid.desc())
+                .first(conn)
+                .optional()?;
+            let in_flight_from: TxId =
+                diesel::select(pg_snapshot_xmin(pg_current_snapshot())).get_result(conn)?;
+            let held_back = newest.is_some_and(|txid| txid >= in_flight_from);
             let changed = last_of_each(rows);
             Ok((current_states(conn, changed)?, next, held_back))
         })

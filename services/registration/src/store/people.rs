@@ -98,6 +98,10 @@ pub fn find_player(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<Play
 
 /// The players of `ids`, in no particular order (those that do not exist left out).
 pub fn players_by_ids(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<Vec<Player>> {
+    // The feed asks with no ids at every quiet poll: no statement for nothing.
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
     let rows: Vec<PlayerRow> = players::table
         .filter(players::id.eq_any(ids))
         .select(PlayerRow::as_select())

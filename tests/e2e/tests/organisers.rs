@@ -339,6 +339,131 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
     ts.shutdown().await;
 }
 
+#[tokio::test]
+async fn an_organiser_lists_the_keys_acting_on_its_regions_events_and_never_a_secret() {
+    let ts = spawn_suite().await;
+    let (region_a, region_b) = (
+        ts.admin.create_region("Region A").await.unwrap().id,
+        ts.admin.create_region("Region B").await.unwrap().id,
+    );
+    let organiser_key = ts
+        .admin
+        .create_api_key(&new_organiser_key("Organiser of A", vec![region_a]))
+        .await
+        .unwrap();
+    let organiser = ts.client_for(&organiser_key.api_key).await;
+    let event_a = ts
+        .admin
+        .create_event(&regional_event("A open", region_a))
+        .await
+        .unwrap()
+        .id;
+    let event_b = ts
+        .admin
+        .create_event(&regional_event("B open", region_b))
+        .await
+        .unwrap()
+        .id;
+    let director_a = organiser
+        .create_api_key(&new_key("A director", Role::Director, Some(vec![event_a])))
+        .await
+        .unwrap();
+    let scorer_a = organiser
+        .create_api_key(&new_key("A scorer", Role::Scorer, Some(vec![event_a])))
+        .await
+        .unwrap();
+    // Keys the admin issued: two that act on A's event (one on B's too), three that do not.
+    let issue = async |body| ts.admin.create_api_key(&body).await.unwrap();
+    let admin_scorer_a = issue(new_key(
+        "Federation scorer",
+        Role::Scorer,
+        Some(vec![event_a]),
+    ))
+    .await;
+    let director_a_and_b = issue(new_key(
+        "Travelling director",
+        Role::Director,
+        Some(vec![event_b, event_a]),
+    ))
+    .await;
+    let director_b = issue(new_key("B director", Role::Director, Some(vec![event_b]))).await;
+    let organiser_b = issue(new_organiser_key("Organiser of B", vec![region_b])).await;
+    let another_admin = issue(new_key("Another admin", Role::Admin, None)).await;
+    let revoked = ts
+        .http(Method::DELETE, &format!("/v1/api-keys/{}", scorer_a.id))
+        .token(&ts.token(&organiser_key.api_key).await)
+        .send()
+        .await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT);
+
+    // The organiser's list: the director and scorer keys acting on an event of its regions, the
+    // revoked one too, the oldest first; never its own nor another organiser's, an admin's, or
+    // a key of B's events alone.
+    let listed = ts
+        .http(Method::GET, "/v1/api-keys")
+        .token(&ts.token(&organiser_key.api_key).await)
+        .send()
+        .await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    let keys: Vec<catan_api::ListedApiKey> = listed.json();
+    let ids: Vec<Uuid> = keys.iter().map(|k| k.id).collect();
+    assert_eq!(
+        ids,
+        [
+            director_a.id,
+            scorer_a.id,
+            admin_scorer_a.id,
+            director_a_and_b.id
+        ],
+        "{keys:?}"
+    );
+    assert!(keys[1].revoked_at.is_some() && keys[0].revoked_at.is_none());
+    assert_eq!(keys[3].event_ids, Some(vec![event_b, event_a]));
+    let every_secret = [
+        &organiser_key.api_key,
+        &director_a.api_key,
+        &scorer_a.api_key,
+        &admin_scorer_a.api_key,
+        &director_a_and_b.api_key,
+        &director_b.api_key,
+        &organiser_b.api_key,
+        &another_admin.api_key,
+    ];
+    for secret in every_secret {
+        assert!(!listed.text.contains(secret.as_str()), "a secret listed");
+    }
+    let first_page = organiser.api_keys(2, 0).await.unwrap();
+    let second_page = organiser.api_keys(2, 2).await.unwrap();
+    let paged: Vec<Uuid> = first_page
+        .iter()
+        .chain(&second_page)
+        .map(|k| k.id)
+        .collect();
+    assert_eq!(paged, ids, "two pages of two");
+
+    // The admin lists every key; a director lists none.
+    let all: Vec<Uuid> = ts
+        .admin
+        .api_keys(100, 0)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|k| k.id)
+        .collect();
+    for key in [
+        organiser_key.id,
+        director_b.id,
+        organiser_b.id,
+        another_admin.id,
+    ] {
+        assert!(all.contains(&key), "the admin lists {key}");
+    }
+    assert!(ids.iter().all(|key| all.contains(key)));
+    let director = ts.client_for(&director_a.api_key).await;
+    forbidden(director.api_keys(100, 0).await, "a director lists keys");
+    ts.shutdown().await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The permission matrix.
 // ---------------------------------------------------------------------------------------------

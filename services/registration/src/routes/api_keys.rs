@@ -171,8 +171,10 @@ async fn create_api_key(
     }))
 }
 
-/// Every API key, revoked ones included (with `revoked_at`), the oldest first, never a secret
-/// (admin only). Paginated.
+/// API keys, revoked ones included (with `revoked_at`), the oldest first, never a secret: the
+/// admin lists every key; an organiser the director and scorer keys that act on an event of its
+/// regions (whoever issued them), so that it sees every key that may write to its events.
+/// Paginated.
 #[utoipa::path(
     tag = "auth",
     params(PageQuery),
@@ -180,7 +182,7 @@ async fn create_api_key(
     responses(
         (status = 200, description = "A page of the keys", body = Vec<ListedApiKey>),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither an admin nor an organiser", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/api-keys")]
@@ -189,10 +191,20 @@ async fn list_api_keys(
     principal: Principal,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    principal.require_admin()?;
+    principal.require_any(&[Role::Organiser])?;
+    let regions = (principal.role() == Role::Organiser).then(|| principal.regions().to_vec());
     let query = page.query();
     let keys = db::run(&state.pool, move |conn| {
-        Ok(store::api_keys::page(conn, query.limit(), query.offset())?)
+        let events = match regions {
+            Some(regions) => Some(store::events::of_regions(conn, &regions)?),
+            None => None,
+        };
+        Ok(store::api_keys::page(
+            conn,
+            events.as_deref(),
+            query.limit(),
+            query.offset(),
+        )?)
     })
     .await?;
     Ok(page.respond(&keys))

@@ -99,13 +99,22 @@ type ListedKey = (
     Option<chrono::DateTime<chrono::Utc>>,
 );
 
-/// A page of every key, revoked ones included, the oldest first.
+/// A page of the keys, revoked ones included, the oldest first: every key, or with
+/// `acting_on_any_of`, the director and scorer keys that name one of those events at least.
 pub fn page(
     conn: &mut PgConnection,
+    acting_on_any_of: Option<&[Uuid]>,
     limit: i64,
     offset: i64,
 ) -> QueryResult<Vec<catan_api::ListedApiKey>> {
-    let rows: Vec<ListedKey> = api_keys::table
+    let mut query = api_keys::table.into_boxed();
+    if let Some(events) = acting_on_any_of {
+        let events: Vec<Option<Uuid>> = events.iter().copied().map(Some).collect();
+        query = query
+            .filter(api_keys::role.eq_any([Role::Director.as_str(), Role::Scorer.as_str()]))
+            .filter(api_keys::event_ids.overlaps_with(events));
+    }
+    let rows: Vec<ListedKey> = query
         .order((api_keys::created_at.asc(), api_keys::id.asc()))
         .limit(limit)
         .offset(offset)

@@ -34,6 +34,13 @@ impl ApiClient {
         self.post("/v1/api-keys", body).await
     }
 
+    /// A page of the keys the caller may list (the admin every key, an organiser those acting
+    /// on its regions' events), the oldest first.
+    pub async fn api_keys(&self, limit: u32, offset: u32) -> ClientResult<Vec<ListedApiKey>> {
+        let path = format!("/v1/api-keys?limit={limit}&offset={offset}");
+        self.call::<(), _>(reqwest::Method::GET, &path, None).await
+    }
+
     pub async fn create_region(&self, name: &str) -> ClientResult<Region> {
         self.post(
             "/v1/regions",

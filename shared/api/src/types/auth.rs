@@ -101,7 +101,7 @@ pub struct CreateApiKey {
     pub region_ids: Option<Vec<Uuid>>,
 }
 
-/// An API key as the admin lists it: never its secret.
+/// An API key as the admin or an organiser lists it: never its secret.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ListedApiKey {
     pub id: Uuid,

@@ -26,7 +26,7 @@ pub(crate) async fn follow(
     seasons_due: Arc<Notify>,
 ) {
     let entries = Arc::new(EntriesCache::default());
-    repeat("the event views", interval, Rest::Interval, || {
+    repeat("the event views", interval, Rest::Proportional(2), || {
         catch_up(&state, &entries, &seasons_due)
     })
     .await;
@@ -34,7 +34,7 @@ pub(crate) async fn follow(
 
 /// Replays the ratings, from the first game a change asked for, until the server stops.
 pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
-    repeat("the ratings", interval, Rest::AsLongAsItRan, || {
+    repeat("the ratings", interval, Rest::Proportional(2), || {
         db::run(&state.pool, crate::ratings::replay)
     })
     .await;
@@ -56,11 +56,11 @@ pub(crate) async fn refresh_seasons(
 
 /// How long a task of the read model rests between two runs.
 enum Rest {
-    /// `interval`: what it serves should follow the events' views closely.
-    Interval,
-    /// At least `interval`, and at least as long as its last run took, so that under steady
-    /// writes it keeps at most half a core busy.
-    AsLongAsItRan,
+    /// At least `interval`, and at least `n` times as long as its last run took: under a burst
+    /// of writes (every table of a large round posting at once) a run grows with what it reads
+    /// and computes again, and resting in proportion keeps it to at most 1/(n + 1) of a core,
+    /// taking in more at each run, rather than racing the writes it follows for the CPU.
+    Proportional(u32),
     /// `interval`, or until woken: what it serves is computed from the event views, and waits on
     /// them rather than on a clock.
     UntilWoken(Arc<Notify>),
@@ -81,8 +81,9 @@ where
             tracing::warn!(error = %e, "{what} could not be brought up to date; trying again");
         }
         match &rest {
-            Rest::Interval => tokio::time::sleep(interval).await,
-            Rest::AsLongAsItRan => tokio::time::sleep(interval.max(started.elapsed())).await,
+            Rest::Proportional(n) => {
+                tokio::time::sleep(interval.max(started.elapsed() * *n)).await;
+            }
             Rest::UntilWoken(wake) => {
                 // A wake-up while it ran is kept, so that none is lost.
                 let _ = tokio::time::timeout(interval, wake.notified()).await;

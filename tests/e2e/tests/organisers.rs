@@ -10,8 +10,8 @@
 )]
 
 use catan_api::{
-    AuditQuery, CreateEntry, CreateEvent, CreatePlayer, CreateSeason, DrawRound, EditEvent, Event,
-    Role, Round, SubmitResult, Table,
+    ApiClient, ApiKeyCreated, AuditQuery, CreateEntry, CreateEvent, CreatePlayer, CreateSeason,
+    DrawRound, EditEvent, Event, Role, Round, SubmitResult, Table,
 };
 use catan_e2e::fixtures::new_organiser_key;
 use catan_e2e::http::{Method, StatusCode};
@@ -41,9 +41,10 @@ fn forbidden<T: std::fmt::Debug>(answer: Result<T, catan_api::ClientError>, what
     assert_eq!(problem.status, 403, "{what}: {problem:?}");
 }
 
-#[tokio::test]
-async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() {
-    let ts = spawn_suite().await;
+/// Regions A and B, an organiser key of A and a client with it.
+async fn two_regions_and_an_organiser_of_the_first(
+    ts: &TestSuite,
+) -> (Uuid, Uuid, ApiKeyCreated, ApiClient) {
     let (region_a, region_b) = (
         ts.admin.create_region("Region A").await.unwrap().id,
         ts.admin.create_region("Region B").await.unwrap().id,
@@ -54,6 +55,14 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
         .await
         .unwrap();
     let organiser = ts.client_for(&organiser_key.api_key).await;
+    (region_a, region_b, organiser_key, organiser)
+}
+
+#[tokio::test]
+async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() {
+    let ts = spawn_suite().await;
+    let (region_a, region_b, organiser_key, organiser) =
+        two_regions_and_an_organiser_of_the_first(&ts).await;
     let event_b = ts
         .admin
         .create_event(&regional_event("B open", region_b))
@@ -342,16 +351,8 @@ async fn an_organiser_runs_an_event_of_its_region_and_its_changes_are_audited() 
 #[tokio::test]
 async fn an_organiser_lists_the_keys_acting_on_its_regions_events_and_never_a_secret() {
     let ts = spawn_suite().await;
-    let (region_a, region_b) = (
-        ts.admin.create_region("Region A").await.unwrap().id,
-        ts.admin.create_region("Region B").await.unwrap().id,
-    );
-    let organiser_key = ts
-        .admin
-        .create_api_key(&new_organiser_key("Organiser of A", vec![region_a]))
-        .await
-        .unwrap();
-    let organiser = ts.client_for(&organiser_key.api_key).await;
+    let (region_a, region_b, organiser_key, organiser) =
+        two_regions_and_an_organiser_of_the_first(&ts).await;
     let event_a = ts
         .admin
         .create_event(&regional_event("A open", region_a))

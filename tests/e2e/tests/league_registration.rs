@@ -500,17 +500,17 @@ async fn merges_that_break_a_rule_are_refused_listing_each_and_change_nothing() 
         HashSet::from([rule("into", "shared_event")])
     );
 
-    // Unknown players are 404; only the admin merges.
+    // An unknown duplicate, the path's resource, is 404; an unknown survivor, an id of the body,
+    // is refused on it; only the admin merges.
     let nobody = Uuid::new_v4();
     assert_refused(
         ts.admin.merge_player(nobody, ana.id).await,
         404,
         "no duplicate",
     );
-    assert_refused(
-        ts.admin.merge_player(ana.id, nobody).await,
-        404,
-        "no survivor",
+    assert_eq!(
+        refusals(ana.id, nobody).await,
+        HashSet::from([rule("into", "unknown_player")])
     );
     let director = ts
         .admin

@@ -120,7 +120,7 @@ async fn search_players(
 /// `merged_into` the survivor and leaves the searches; nothing else changes (ranking maps the
 /// duplicate's history onto the survivor). Answers the duplicate as he is now. Refused, listing
 /// every broken rule, when the two are one, either is merged already, or both have an entry in
-/// one event.
+/// one event; a survivor that does not exist is refused on `into` (422).
 #[utoipa::path(
     tag = "registration",
     params(("player_id" = Uuid, Path, description = "The duplicate")),
@@ -128,7 +128,7 @@ async fn search_players(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The duplicate, merged", body = Player),
-        (status = 404, description = "Either player does not exist", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The duplicate (the path's player) does not exist", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]

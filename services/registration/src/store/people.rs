@@ -5,7 +5,7 @@ use crate::schema::registration::{players, regions};
 use catan_api::{Player, Region};
 use catan_domain::identity::Identity;
 use catan_kit::ApiError;
-use catan_kit::problem::ErrorCode;
+use catan_kit::problem::{ErrorCode, FieldError};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -127,9 +127,19 @@ pub fn lock_for_merge(
         rows.iter()
             .find(|(found, _)| *found == id)
             .map(|&(id, merged_into)| Identity { id, merged_into })
-            .ok_or_else(|| ApiError::NotFound(format!("there is no player {id}")))
     };
-    Ok((identity(duplicate)?, identity(survivor)?))
+    // The path names the duplicate: unknown, it is 404. The survivor is a field of the body:
+    // unknown, the body is refused on it (422), as any other id a body names.
+    let duplicate = identity(duplicate)
+        .ok_or_else(|| ApiError::NotFound(format!("there is no player {duplicate}")))?;
+    let survivor = identity(survivor).ok_or_else(|| {
+        crate::validate::broken_rules(vec![FieldError {
+            field: "into".into(),
+            code: ErrorCode::UnknownPlayer,
+            message: format!("there is no player {survivor}"),
+        }])
+    })?;
+    Ok((duplicate, survivor))
 }
 
 /// Marks `duplicate` as merged into `survivor`: the duplicate as he is now.

@@ -14,7 +14,8 @@
 //! tables of 3. Later rounds derive the grid from round 1 of the history, so each call continues
 //! the same construction. The local search takes over wherever the construction does not fit
 //! (drops, late entries, more rounds than it has, a 3-player schedule it would make uneven).
-//! Fields with a resolvable design (`design`: 24 and 28 players) use that instead.
+//! Fields with a resolvable design (`design`: 24, 28 and 32 players) use that instead for events
+//! of 5 rounds or more.
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -12,10 +12,24 @@
 //!   found by a backtracking search on differences, is developed modulo 7: every difference
 //!   between two kinds of point (and ±d within a kind) is covered once, so two players of
 //!   different groups meet exactly once and two of one group never.
+//! - 32 players, 10 rounds (the most for 32: 3 new players a round of 31): a resolvable
+//!   4-GDD of type 2¹⁶, everyone meets everyone but their "mate" exactly once. The 16 groups
+//!   are the vectors of F₂⁴ and player 2g + bit is member `bit` of group g (2g and 2g + 1 are
+//!   mates). Two disjoint spreads of PG(3, 2) (each 5 planes {0, a, b, a + b} whose
+//!   non-zero vectors partition the 15) give 10 planes W covering each non-zero vector twice;
+//!   the 4 cosets of a W are one round's blocks of 4 groups, so two groups g, h share exactly
+//!   the 2 blocks of the planes holding g + h. Each block B splits into two tables by a sign
+//!   σ_B(x) per group x: {2x + σ_B(x)} and {2x + 1 − σ_B(x)}, so (g, a) and (h, b) meet in B
+//!   iff a + b = σ_B(g) + σ_B(h) (mod 2). Requiring the two blocks of every pair of groups to
+//!   differ there (120 equations over GF(2) in 160 signs, solved by elimination) makes every
+//!   non-mate pair meet in exactly one of them. The spreads taken are the first disjoint pair
+//!   in a fixed order (the equations of each of the 840 disjoint pairs are solvable).
 //!
-//! Both are computed (once per process), never tabulated. Players are mapped onto points
-//! through round 1 (see `layout`), so the draw stays random and later calls continue it.
+//! All three are computed (once per process, each in under a millisecond), never tabulated.
+//! Players are mapped onto points through round 1 (see `layout`), so the draw stays random and
+//! later calls continue it.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use rand::seq::SliceRandom;
@@ -283,14 +297,179 @@ fn golfer_schedule() -> Option<Schedule> {
         .collect()
 }
 
+/// The 35 planes (two-dimensional subspaces) of F₂⁴, each as the bit set of its 3 non-zero
+/// vectors.
+fn planes() -> Vec<u16> {
+    let mut found = Vec::new();
+    for a in 1..16 {
+        for b in a + 1..16 {
+            let plane: u16 = 1 << a | 1 << b | 1 << (a ^ b);
+            if !found.contains(&plane) {
+                found.push(plane);
+            }
+        }
+    }
+    found
+}
+
+/// Every spread of PG(3, 2) (5 planes whose non-zero vectors partition the 15), as the bit set
+/// of its planes' indices in `planes`: 56 of them.
+fn spreads(planes: &[u16]) -> Vec<u64> {
+    fn extend(planes: &[u16], covered: u16, chosen: u64, found: &mut Vec<u64>) {
+        const NON_ZERO: u16 = 0xfffe;
+        if covered == NON_ZERO {
+            found.push(chosen);
+            return;
+        }
+        let first = (!covered & NON_ZERO).trailing_zeros();
+        for (index, &plane) in planes.iter().enumerate() {
+            if plane >> first & 1 == 1 && plane & covered == 0 {
+                extend(planes, covered | plane, chosen | 1 << index, found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    extend(planes, 0, 0, &mut found);
+    found
+}
+
+/// One equation over GF(2): the signs it adds (bits `0..SIGNS`) and its right-hand side (bit
+/// `SIGNS`).
+type Equation = [u64; 3];
+
+/// 40 blocks of 4 groups, a sign for each group of a block.
+const SIGNS: usize = 160;
+
+fn bit(equation: &Equation, index: usize) -> bool {
+    equation[index / 64] >> (index % 64) & 1 == 1
+}
+
+fn flip(equation: &mut Equation, index: usize) {
+    equation[index / 64] ^= 1 << (index % 64);
+}
+
+/// A solution of `equations` (free signs 0) by Gauss–Jordan elimination, or None if they
+/// contradict each other.
+fn solve(mut equations: Vec<Equation>) -> Option<Vec<bool>> {
+    let mut pivots = Vec::new();
+    for sign in 0..SIGNS {
+        let rank = pivots.len();
+        let Some(found) = (rank..equations.len()).find(|&row| bit(&equations[row], sign)) else {
+            continue;
+        };
+        equations.swap(rank, found);
+        let pivot = equations[rank];
+        for (row, equation) in equations.iter_mut().enumerate() {
+            if row != rank && bit(equation, sign) {
+                for (word, pivot_word) in equation.iter_mut().zip(pivot) {
+                    *word ^= pivot_word;
+                }
+            }
+        }
+        pivots.push(sign);
+    }
+    // A row left without signs but with right-hand side 1 reads 0 = 1.
+    if equations[pivots.len()..].iter().any(|e| bit(e, SIGNS)) {
+        return None;
+    }
+    let mut signs = vec![false; SIGNS];
+    for (equation, &sign) in equations.iter().zip(&pivots) {
+        signs[sign] = bit(equation, SIGNS);
+    }
+    Some(signs)
+}
+
+/// The 32-player schedule from the 10 planes of two disjoint spreads (`planes`' bit sets), or
+/// None if no signs separate every pair of groups' two blocks.
+fn mates_schedule_from(planes: &[u16]) -> Option<Schedule> {
+    // Block 4r + k is the k-th coset of plane r, its groups in increasing order.
+    let blocks: Vec<[u32; 4]> = planes
+        .iter()
+        .flat_map(|&plane| {
+            let [a, b] = [
+                plane.trailing_zeros(),
+                (plane & (plane - 1)).trailing_zeros(),
+            ];
+            // Each coset once: from its least group.
+            (0..16u32).filter_map(move |c| {
+                let mut coset = [c, c ^ a, c ^ b, c ^ a ^ b];
+                coset.sort_unstable();
+                (coset[0] == c).then_some(coset)
+            })
+        })
+        .collect();
+    let mut blocks_of_pair: BTreeMap<(u32, u32), Vec<usize>> = BTreeMap::new();
+    for (block, groups) in blocks.iter().enumerate() {
+        for (i, &g) in groups.iter().enumerate() {
+            for &h in &groups[i + 1..] {
+                blocks_of_pair.entry((g, h)).or_default().push(block);
+            }
+        }
+    }
+    let sign = |block: usize, group: u32| -> usize {
+        4 * block + blocks[block].iter().take_while(|&&x| x != group).count()
+    };
+    let mut equations = Vec::new();
+    for (&(g, h), pair_blocks) in &blocks_of_pair {
+        let mut equation: Equation = [0; 3];
+        for &block in pair_blocks {
+            flip(&mut equation, sign(block, g));
+            flip(&mut equation, sign(block, h));
+        }
+        flip(&mut equation, SIGNS);
+        equations.push(equation);
+    }
+    let signs = solve(equations)?;
+    Some(
+        blocks
+            .chunks(4)
+            .enumerate()
+            .map(|(round, round_blocks)| {
+                round_blocks
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, groups)| {
+                        let block = 4 * round + k;
+                        [false, true].map(|other| {
+                            groups.map(|g| 2 * g + u32::from(signs[sign(block, g)] ^ other))
+                        })
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// 32 players, 10 rounds: the first disjoint pair of spreads whose signs exist (each of the 840
+/// disjoint pairs has them, so this takes the first and is never None).
+fn mates_schedule() -> Option<Schedule> {
+    let planes = planes();
+    let spreads = spreads(&planes);
+    let planes_of = |spread: u64| (0..planes.len()).filter(move |&p| spread >> p & 1 == 1);
+    spreads
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &first)| spreads[i + 1..].iter().map(move |&second| (first, second)))
+        .filter(|&(first, second)| first & second == 0)
+        .find_map(|(first, second)| {
+            let chosen: Vec<u16> = planes_of(first)
+                .chain(planes_of(second))
+                .map(|p| planes[p])
+                .collect();
+            mates_schedule_from(&chosen)
+        })
+}
+
 /// The design for a field of `players` at tables of 4, if there is one. Were a design's
 /// construction ever to fail, the field would simply be planned without it.
 pub(crate) fn schedule(players: usize) -> Option<&'static Schedule> {
     static UNITAL: OnceLock<Option<Schedule>> = OnceLock::new();
     static GOLFER: OnceLock<Option<Schedule>> = OnceLock::new();
+    static MATES: OnceLock<Option<Schedule>> = OnceLock::new();
     match players {
         28 => UNITAL.get_or_init(unital_schedule).as_ref(),
         24 => GOLFER.get_or_init(golfer_schedule).as_ref(),
+        32 => MATES.get_or_init(mates_schedule).as_ref(),
         _ => None,
     }
 }
@@ -400,5 +579,19 @@ mod tests {
         let schedule = schedule(24).unwrap();
         assert_eq!(schedule.len(), 7);
         assert_eq!(pairs_met(schedule, 24), 24 * 21 / 2);
+    }
+
+    #[test]
+    fn thirty_two_players_get_ten_rounds_meeting_everyone_but_their_mate_once() {
+        let schedule = schedule(32).unwrap();
+        assert_eq!(schedule.len(), 10);
+        assert!(schedule.iter().all(|round| round.len() == 8));
+        // Each of the 32 players meets 30 others once (pairs_met asserts never twice).
+        assert_eq!(pairs_met(schedule, 32), 32 * 30 / 2);
+        let mates_meet = schedule
+            .iter()
+            .flatten()
+            .any(|table| table.iter().any(|&p| table.contains(&(p ^ 1))));
+        assert!(!mates_meet, "players 2g and 2g + 1 never share a table");
     }
 }

@@ -301,6 +301,26 @@ fn twenty_four_players_play_seven_rounds_without_a_repeat() {
 }
 
 #[test]
+fn thirty_two_players_play_ten_rounds_without_a_repeat() {
+    // The most for 32: each round meets 3 new players of 31.
+    for seed in [2, 7] {
+        let figures = schedule_figures(&event(32, 10, seed), &[]);
+        assert_eq!(figures.repeat_meetings, 0, "seed {seed}");
+        // 10 seats in 4 positions: at least 6 repeats each, reached when everyone has all four.
+        assert_eq!(figures.position_repeats, 32 * 6, "seed {seed}");
+    }
+}
+
+#[test]
+fn thirty_two_players_over_eleven_rounds_repeat_only_what_counting_forces() {
+    // 33 meetings against 31 others: 2 repeats each, 32 in all.
+    let figures = schedule_figures(&event(32, 11, 1), &[]);
+    let bound = crate::pairing::repeat_lower_bound(32, 11).unwrap();
+    assert_eq!(bound.repeats, 32);
+    assert_eq!(figures.repeat_meetings, bound.repeats);
+}
+
+#[test]
 fn keep_apart_pairs_never_share_a_table_in_round_one_and_not_later_when_avoidable() {
     let keep_apart: Vec<(u32, u32)> = vec![(0, 1), (1, 2), (0, 2), (5, 9), (20, 21)];
     let active: Vec<u32> = (0..24).collect();

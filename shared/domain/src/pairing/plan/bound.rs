@@ -2,32 +2,32 @@
 
 use std::collections::HashMap;
 
-use super::weights::{WEIGHT_POSITION_REPEAT, WEIGHT_REPEAT, WEIGHT_REPEAT_SQUARED};
-use crate::pairing::plan_input::PlanInput;
+use super::weights::{WEIGHT_POSITION_REPEAT, WEIGHT_REPEAT, WEIGHT_REPEAT_SQUARED, pair_cost};
+use crate::pairing::plan_input::{PlanInput, index_u32};
 use crate::pairing::repeat_bound::repeat_lower_bound;
 
-/// A lower bound of the plan's cost: the repeated meetings the field must still add, and the
-/// position repeats.
+/// A lower bound of the plan's cost: the repeated meetings the field must still add (the larger
+/// of two bounds), and the position repeats. Not cheap (`repeat_lower_bound`): computed once
+/// per search.
 pub(super) fn lower_bound(input: &PlanInput) -> u64 {
-    position_bound(input) + repeat_bound(input)
+    if !whole_field(input) {
+        // Drops or late entries: neither meeting bound holds.
+        return position_bound(input);
+    }
+    let history = history_meetings(input);
+    position_bound(input) + repeat_bound(input, &history).max(spread_bound(input, &history))
 }
 
-/// When every earlier round seated the whole field, the event's repeated meetings are at least
-/// `repeat_lower_bound` for all its rounds; what the history already has counts against it.
-/// Each repeat the plan adds costs at least `WEIGHT_REPEAT + WEIGHT_REPEAT_SQUARED` ((m − 1)²
-/// grows by at least 1 when m − 1 does). Otherwise (drops, late entries) 0.
-fn repeat_bound(input: &PlanInput) -> u64 {
-    let whole_field = input
+/// Whether every earlier round seated the whole field (so 3-player games are spread evenly).
+fn whole_field(input: &PlanInput) -> bool {
+    input
         .history
         .iter()
-        .all(|round| round.iter().map(Vec::len).sum::<usize>() == input.players);
-    if !whole_field {
-        return 0;
-    }
-    let Ok(bound) = repeat_lower_bound(input.players, input.history.len() + input.plan_rounds)
-    else {
-        return 0;
-    };
+        .all(|round| round.iter().map(Vec::len).sum::<usize>() == input.players)
+}
+
+/// How often each pair met in the history (pairs that met only).
+fn history_meetings(input: &PlanInput) -> HashMap<(u32, u32), u32> {
     let mut meetings: HashMap<(u32, u32), u32> = HashMap::new();
     for table in input.history.iter().flatten() {
         for (i, &a) in table.iter().enumerate() {
@@ -36,8 +36,45 @@ fn repeat_bound(input: &PlanInput) -> u64 {
             }
         }
     }
-    let before: u32 = meetings.values().map(|m| m - 1).sum();
+    meetings
+}
+
+/// The event's repeated meetings are at least `repeat_lower_bound` for all its rounds; what the
+/// history already has counts against it. Each repeat the plan adds costs at least
+/// `WEIGHT_REPEAT + WEIGHT_REPEAT_SQUARED` ((m − 1)² grows by at least 1 when m − 1 does).
+fn repeat_bound(input: &PlanInput, history: &HashMap<(u32, u32), u32>) -> u64 {
+    let Ok(bound) = repeat_lower_bound(input.players, input.history.len() + input.plan_rounds)
+    else {
+        return 0;
+    };
+    let before: u32 = history.values().map(|m| m - 1).sum();
     u64::from(bound.repeats.saturating_sub(before)) * (WEIGHT_REPEAT + WEIGHT_REPEAT_SQUARED)
+}
+
+/// The cheapest the event's meetings can be, less what the history's meetings cost. A player meets 3
+/// others a round less one per 3-player game (games spread evenly, as in the counting bound),
+/// and a pair's cost grows faster the more it meets (`pair_cost` is convex), so a player's
+/// meetings cost the least spread as evenly as they can be over the `players − 1` others;
+/// summed over players and halved (both players of a pair count it). Where meetings must
+/// repeat this is above the counting bound's weight: 16 players over 10 rounds meet each other
+/// exactly twice at best, and a search that finds that may stop.
+fn spread_bound(input: &PlanInput, history: &HashMap<(u32, u32), u32>) -> u64 {
+    let players = input.players;
+    let rounds = input.history.len() + input.plan_rounds;
+    let others = players.saturating_sub(1).max(1);
+    let cheapest = |meetings: usize| -> u64 {
+        let (each, with_one_more) = (meetings / others, meetings % others);
+        with_one_more as u64 * pair_cost(index_u32(each + 1))
+            + (others - with_one_more) as u64 * pair_cost(index_u32(each))
+    };
+    let games = 3 * input.sizes.threes * rounds;
+    let (fewest, with_one_more) = (games / players, games % players);
+    let meetings = |games: usize| (3 * rounds).saturating_sub(games);
+    let event = (with_one_more as u64 * cheapest(meetings(fewest + 1))
+        + (players - with_one_more) as u64 * cheapest(meetings(fewest)))
+        / 2;
+    let before: u64 = history.values().map(|&m| pair_cost(m)).sum();
+    event.saturating_sub(before)
 }
 
 /// A lower bound of the plan's position repeats.

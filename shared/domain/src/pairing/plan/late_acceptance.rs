@@ -3,21 +3,23 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::bound::lower_bound;
+use super::effort::Effort;
 use super::search::Search;
 use crate::pairing::plan_input::index_u32;
 
 impl Search<'_> {
-    /// Late Acceptance Hill Climbing; returns the best layout seen and its cost. Stops at the
-    /// lower bound, after `iterations`, or after `patience` iterations without a new best.
+    /// Late Acceptance Hill Climbing; returns the best layout seen and its cost. Stops at
+    /// `lower_bound` (the plan's, computed once by the caller: it is not cheap), after
+    /// `iterations`, after `patience` iterations without a new best, or when `effort` runs out.
     pub(super) fn run(
         &mut self,
         iterations: u64,
         patience: u64,
+        lower_bound: u64,
+        effort: &mut Effort,
         rng: &mut ChaCha8Rng,
     ) -> (Vec<Vec<u32>>, u64) {
         const HISTORY_LENGTH: usize = 400;
-        let lower_bound = lower_bound(self.input);
         let mut last_improvement = 0;
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);
@@ -26,10 +28,13 @@ impl Search<'_> {
         let plan = self.input.plan_rounds;
         // `slot` is `iteration % HISTORY_LENGTH`: where this iteration's cost is remembered.
         for (iteration, slot) in (0..iterations).zip((0..HISTORY_LENGTH).cycle()) {
-            if cost <= lower_bound || iteration - last_improvement > patience {
+            if cost <= lower_bound || iteration - last_improvement > patience || effort.exhausted()
+            {
                 break;
             }
+            effort.swaps(1);
             if conflicts.is_empty() {
+                effort.conflict_scan(self.n, plan);
                 conflicts = self.all_conflicts(Self::in_conflict);
             }
             // Mostly work on players in conflict; sometimes move anyone, to escape plateaus.

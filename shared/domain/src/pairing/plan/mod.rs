@@ -12,12 +12,14 @@
 //! - `layout`: where each table sits in a round's slot order, and a table's seat orders.
 //! - `start`: the starting layouts and the best seat orders of fixed tables.
 //! - `bound`: the lower bound that stops the search early.
+//! - `effort`: the budget of moves that stops it otherwise (counted, so seeds replay anywhere).
 //! - `portfolio` and `shipped`: one template per field for every seed, searched once or
 //!   computed offline.
 //! - `search`: the search state, its objective and its swap moves.
 //! - `late_acceptance` and `tabu`: the two searches run over that state.
 
 mod bound;
+mod effort;
 mod late_acceptance;
 mod layout;
 mod portfolio;
@@ -35,6 +37,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use bound::lower_bound;
+use effort::{Effort, PLAN_BUDGET};
 use layout::Layout;
 use search::Search;
 use start::{random_layout, reseat};
@@ -79,7 +82,7 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
     let layout = Layout::new(input.sizes);
     let slots = match portfolio::plan(input, &layout) {
         Some(slots) => slots,
-        None => search(input, &layout).0,
+        None => search(input, &layout, &mut Effort::new(PLAN_BUDGET)).0,
     };
     let rounds = slots
         .iter()
@@ -96,15 +99,16 @@ pub(crate) fn plan_rounds(input: &PlanInput) -> Plan {
 }
 
 /// The seed's own search: starts (the construction first), hill climbs and tabu searches until
-/// the lower bound or the budgets; the best slot orders found and their cost.
-fn search(input: &PlanInput, layout: &Layout) -> (Vec<Vec<u32>>, u64) {
+/// the lower bound or the budgets (`effort` is shared by every start); the best slot orders found
+/// and their cost.
+fn search(input: &PlanInput, layout: &Layout, effort: &mut Effort) -> (Vec<Vec<u32>>, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(input.seed);
     let (iterations, patience, restarts) = iteration_budget(input);
     let (tabu_iterations, tabu_restarts) = tabu_budget(input);
     let repeat_free = |cost: u64| cost < WEIGHT_REPEAT_SQUARED;
     let lower_bound = lower_bound(input);
     // One start and its searches: the layout found and its cost.
-    let mut attempt = |restart: usize| -> (Vec<Vec<u32>>, u64) {
+    let mut attempt = |restart: usize, effort: &mut Effort| -> (Vec<Vec<u32>>, u64) {
         let constructed = if restart == 0 {
             construct::layout(input, &mut rng)
         } else {
@@ -113,10 +117,10 @@ fn search(input: &PlanInput, layout: &Layout) -> (Vec<Vec<u32>>, u64) {
         let mut start = random_layout(input, constructed, &mut rng);
         reseat(input, layout, &mut start);
         let mut search = Search::new(input, layout, start);
-        let mut found = search.run(iterations, patience, &mut rng);
+        let mut found = search.run(iterations, patience, lower_bound, effort, &mut rng);
         if found.1 > lower_bound && tabu_iterations > 0 {
             let mut search = Search::new(input, layout, found.0.clone());
-            let polished = search.tabu(tabu_iterations, &mut rng);
+            let polished = search.tabu(tabu_iterations, lower_bound, effort, &mut rng);
             if polished.1 < found.1 {
                 found = polished;
             }
@@ -126,16 +130,16 @@ fn search(input: &PlanInput, layout: &Layout) -> (Vec<Vec<u32>>, u64) {
         found
     };
     // The first start always runs, so there is always a best plan.
-    let mut best = attempt(0);
+    let mut best = attempt(0, effort);
     for restart in 1..restarts.max(tabu_restarts) {
-        if best.1 <= lower_bound {
+        if best.1 <= lower_bound || effort.exhausted() {
             break;
         }
         // The extra restarts are only for plans that still repeat a meeting.
         if restart >= restarts && repeat_free(best.1) {
             break;
         }
-        let found = attempt(restart);
+        let found = attempt(restart, effort);
         if found.1 < best.1 {
             best = found;
         }

@@ -25,6 +25,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::bound::lower_bound;
+use super::effort::{Effort, PLAN_BUDGET};
 use super::layout::Layout;
 use super::shipped;
 use crate::pairing::plan_input::{PlanInput, index_u32};
@@ -34,7 +35,7 @@ use crate::pairing::plan_input::{PlanInput, index_u32};
 const PLAYERS: std::ops::RangeInclusive<usize> = 6..=200;
 
 /// The seeds of the portfolio's searches, tried in turn.
-const PORTFOLIO: [u64; 3] = [0x9e37_79b9, 0x7f4a_7c15, 0x94d0_49bb];
+pub(super) const PORTFOLIO: [u64; 3] = [0x9e37_79b9, 0x7f4a_7c15, 0x94d0_49bb];
 
 /// Plans of more player-rounds than this take one search of the portfolio.
 const LONG_EVENT: usize = 150;
@@ -175,6 +176,8 @@ fn portfolio(input: &PlanInput, layout: &Layout, total: usize) -> Vec<Vec<u32>> 
     } else {
         1
     };
+    // One budget for every search: the template is computed while round 1 is drawn.
+    let mut effort = Effort::new(PLAN_BUDGET);
     for &seed in &PORTFOLIO[..searches] {
         let fresh = PlanInput {
             players: n,
@@ -186,7 +189,7 @@ fn portfolio(input: &PlanInput, layout: &Layout, total: usize) -> Vec<Vec<u32>> 
             keep_apart: vec![Vec::new(); n],
             seed,
         };
-        let found = super::search(&fresh, layout);
+        let found = super::search(&fresh, layout, &mut effort);
         let done = found.1 <= lower_bound(&fresh);
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);

@@ -3,7 +3,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::bound::lower_bound;
+use super::effort::Effort;
 use super::search::Search;
 use super::weights::WEIGHT_REPEAT_SQUARED;
 use crate::pairing::plan_input::index_u32;
@@ -23,8 +23,15 @@ impl Search<'_> {
     /// player may not return to a table it just left for a few steps. After a long stall a few
     /// random swaps shake the layout. Once no pair meets again the players repeating a play-order
     /// position are the ones moved; a swap between tables reseats both tables. Returns the best
-    /// layout seen and its cost; stops at the lower bound or after `iterations`.
-    pub(super) fn tabu(&mut self, iterations: u64, rng: &mut ChaCha8Rng) -> (Vec<Vec<u32>>, u64) {
+    /// layout seen and its cost; stops at `lower_bound`, after `iterations`, or when `effort`
+    /// runs out.
+    pub(super) fn tabu(
+        &mut self,
+        iterations: u64,
+        lower_bound: u64,
+        effort: &mut Effort,
+        rng: &mut ChaCha8Rng,
+    ) -> (Vec<Vec<u32>>, u64) {
         const SAMPLED_CONFLICTS: usize = 8;
         const STALL: u64 = 2_000;
         const SHAKE_SWAPS: usize = 3;
@@ -37,11 +44,11 @@ impl Search<'_> {
         let mut cost = self.cost();
         let mut best = (self.slots.clone(), cost);
         let mut since_best = 0;
-        let lower_bound = lower_bound(self.input);
         for iteration in 0..iterations {
-            if cost <= lower_bound {
+            if cost <= lower_bound || effort.exhausted() {
                 break;
             }
+            effort.conflict_scan(n, self.input.plan_rounds);
             // Repeated meetings first; once there are none, repeated positions.
             let conflicts = if cost < WEIGHT_REPEAT_SQUARED {
                 self.all_conflicts(Self::in_conflict)
@@ -54,6 +61,7 @@ impl Search<'_> {
             let mut chosen: Option<(usize, u32, u32, i64)> = None;
             let mut ties = 0u32;
             for _ in 0..SAMPLED_CONFLICTS.min(conflicts.len()) {
+                effort.swaps(n as u64);
                 let (round, a) = conflicts[rng.random_range(0..conflicts.len())];
                 let table_a = self.table_at(round, a);
                 for slot in 0..n {

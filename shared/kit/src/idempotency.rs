@@ -473,26 +473,21 @@ impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
         write_once(&self.pool, self.claim, self.audit, work).await
     }
 
-    /// Tries `first`, a write of one statement outside any transaction that records the request's
-    /// key (the claim, if it has one) and its audit record itself, when it can: its reply when it
-    /// wrote, `None` when it wrote nothing. Then, if it did not, [`IdempotentWrite::write`] with
-    /// `rest`. The common case (a table's first sheet) costs one round trip instead of four.
-    pub async fn write_first_or<F, G>(self, first: F, rest: G) -> Result<HttpResponse, ApiError>
+    /// Tries `first`, a write that records the request's key (the claim, if it has one) and its
+    /// audit record itself, when it can: its reply when it wrote, `None` when it wrote nothing.
+    /// Then, if it did not, [`IdempotentWrite::write`] with `rest`. The common case (a table's
+    /// first sheet) costs one statement instead of a transaction of four, and `first` may commit
+    /// it together with other requests' (see the results service's `first_sheets`).
+    pub async fn write_first_or<Fut, G>(
+        self,
+        first: impl FnOnce(Option<Claim>, AuditEntry) -> Fut,
+        rest: G,
+    ) -> Result<HttpResponse, ApiError>
     where
-        F: FnOnce(
-                &mut PgConnection,
-                Option<&Claim>,
-                &AuditEntry,
-            ) -> Result<Option<Reply>, ApiError>
-            + Send
-            + 'static,
+        Fut: std::future::Future<Output = Result<Option<Reply>, ApiError>>,
         G: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
     {
-        let claim = self.claim.clone();
-        let audit = self.audit.clone();
-        let written =
-            crate::db::run(&self.pool, move |conn| first(conn, claim.as_ref(), &audit)).await?;
-        match written {
+        match first(self.claim.clone(), self.audit.clone()).await? {
             Some(reply) => Ok(reply.into_response(false)),
             None => write_once(&self.pool, self.claim, self.audit, rest).await,
         }

@@ -368,3 +368,132 @@ async fn racing_retries_of_a_sheet_with_one_key_write_once_and_all_get_the_first
     );
     ts.shutdown().await;
 }
+
+/// When a round ends every table app posts at once, and the results service commits the first
+/// sheets that arrive together in one transaction. Tables that another transaction is writing
+/// (held here by a session of the test) make the write that meets them wait: none of the sheets
+/// posted with them waits too, and the held ones are recorded once let go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn sheets_posted_together_are_not_held_back_by_tables_that_must_wait() {
+    let (ts, fx) = spawn_suite_with_event(40, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let held = [1, 2, 3];
+    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .expect("begin");
+    for table in held {
+        diesel::sql_query(format!(
+            "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
+             round_tables, seq, sheet, recorded_at, recorded_by) \
+             VALUES ('{event}', 1, {table}, 1, 'qualifying', 10, 0, '{{}}', now(), '{event}')"
+        ))
+        .execute(&mut holder)
+        .expect("hold a table");
+    }
+
+    let started = Instant::now();
+    let mut posts: Vec<_> = round
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(t, table)| {
+            let (scorer, sheet, number) = (fx.scorer.clone(), sheet_for(&round, t), table.number);
+            let post =
+                tokio::spawn(async move { scorer.submit_result(event, 1, number, &sheet).await });
+            (number, post)
+        })
+        .collect();
+    let held_posts: Vec<_> = posts.extract_if(.., |(n, _)| held.contains(n)).collect();
+    for (number, post) in posts {
+        let result = post.await.expect("task").expect("recorded");
+        assert_eq!((result.table, result.version), (number, 1));
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the sheets posted with the held tables waited for them: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        held_posts.iter().all(|(_, post)| !post.is_finished()),
+        "a held table was answered while held"
+    );
+
+    diesel::sql_query("ROLLBACK")
+        .execute(&mut holder)
+        .expect("rollback");
+    for (number, post) in held_posts {
+        let result = post.await.expect("task").expect("held table recorded");
+        assert_eq!((result.table, result.version), (number, 1));
+    }
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
+        )),
+        i64::try_from(round.tables.len()).expect("tables")
+    );
+    ts.shutdown().await;
+}
+
+/// Every table of a round posted at once, each twice with one key (a table app retrying): each
+/// table is recorded once, both posts of a table get the same answer, and each recorded sheet has
+/// one audit record; another app's sheet for a recorded table is then refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn sheets_posted_all_at_once_with_retries_are_each_recorded_once_and_answered_alike() {
+    let (ts, fx) = spawn_suite_with_event(40, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let scorer_key = ts
+        .admin
+        .create_api_key(&new_key("table apps", Role::Scorer, Some(vec![event])))
+        .await
+        .expect("scorer key")
+        .api_key;
+    let scorer = ts.token(&scorer_key).await;
+    let post = |number: u32, key: String, sheet: SubmitResult| {
+        let path = format!("/v1/events/{event}/rounds/1/tables/{number}/result");
+        ts.http(Method::PUT, &path)
+            .token(&scorer)
+            .header("Idempotency-Key", &key)
+            .json(&sheet)
+            .send()
+    };
+    let mut other = sheet_for(&round, 0);
+    other.scores[1].vp = 8;
+    let first_table = round.tables[0].number;
+    let posts = round.tables.iter().enumerate().flat_map(|(t, table)| {
+        let key = format!("table-{}", table.number);
+        [
+            post(table.number, key.clone(), sheet_for(&round, t)),
+            post(table.number, key, sheet_for(&round, t)),
+        ]
+    });
+    let answers = futures_util::future::join_all(posts).await;
+    for (pair, table) in answers.chunks(2).zip(&round.tables) {
+        for answer in pair {
+            assert_eq!(answer.status, StatusCode::CREATED, "{:?}", answer.body());
+        }
+        assert_eq!(pair[0].body(), pair[1].body(), "table {}", table.number);
+        let result: catan_api::TableResult = pair[0].json();
+        assert_eq!((result.table, result.version), (table.number, 1));
+    }
+    post(first_table, "another-app".into(), other)
+        .await
+        .assert_problem(StatusCode::CONFLICT);
+    let tables = i64::try_from(round.tables.len()).expect("tables");
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
+        )),
+        tables
+    );
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.audit_log WHERE '{event}' = ANY(event_ids) \
+             AND method = 'PUT' AND status = 201"
+        )),
+        tables
+    );
+    ts.shutdown().await;
+}

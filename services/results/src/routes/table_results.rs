@@ -2,6 +2,7 @@
 
 use crate::State;
 use crate::drawn_rounds::DrawnRounds;
+use crate::first_sheets::FirstSheets;
 use crate::store;
 use crate::submission::{Submission, etag, reply};
 use actix_web::http::StatusCode;
@@ -41,6 +42,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn submit_result(
     state: web::Data<State>,
     rounds: web::Data<DrawnRounds>,
+    first_sheets: web::Data<FirstSheets>,
     request: HttpRequest,
     write: KeyFoundByTheWrite<web::Json<SubmitResult>>,
     path: web::Path<(Uuid, Ordinal, Ordinal)>,
@@ -62,9 +64,10 @@ async fn submit_result(
     let first = std::sync::Arc::clone(&submission);
     write
         .write_first_or(
-            move |conn, claim, audit| {
-                first
-                    .record_first(conn, claim, Some(audit))?
+            async |claim, audit| {
+                first_sheets
+                    .record(&state.pool, first, claim, audit)
+                    .await?
                     .map(|result| reply(StatusCode::CREATED, &result))
                     .transpose()
             },

@@ -1,0 +1,203 @@
+//! Tables' first sheets, committed together. When a round ends, every table app posts at once;
+//! each sheet alone is one statement and one commit (a WAL flush), and the commits, the
+//! connections they wait for and the pages their rows share are what the posts queue on. Here a
+//! few writers take the sheets waiting when they are free and record them in one transaction:
+//! one commit for all, each sheet still its own statement, and each post answered only once the
+//! commit that holds its sheet is done. A post waits for no one when nothing else is queued.
+//!
+//! A sheet that comes alone is written by its own request, as before. A sheet the statement does
+//! not record (its table has a result, its key was used) is answered `None`, exactly as when
+//! alone, and goes the slow way. A shared transaction waits on no lock for long (a table another
+//! transaction is writing): should it fail, for that or any other reason, each of its sheets is
+//! written again by its own request on a connection of its own, so that one sheet's wait or
+//! failure is never another's.
+
+use crate::submission::Submission;
+use catan_api::TableResult;
+use catan_kit::ApiError;
+use catan_kit::audit::AuditEntry;
+use catan_kit::db::{DbError, PgConn, PgPool};
+use catan_kit::idempotency::Claim;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use std::sync::Arc;
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+/// Writers at once: while one waits for its commit to reach the disk, the next records the
+/// sheets that came meanwhile.
+const WRITERS: usize = 2;
+
+/// The most sheets one transaction records: a round's sheets arrive at most as many at once as
+/// there are table apps posting, and a bounded transaction keeps each post's wait short.
+const MOST_TOGETHER: usize = 64;
+
+/// The longest a writer waits for a lock (a table another transaction is writing) before the
+/// sheets it holds are written each by its own request, on each writer's connection.
+const LOCK_TIMEOUT: &str = "SET lock_timeout = '100ms'";
+/// What the connection is set back to before the pool has it again.
+const NO_LOCK_TIMEOUT: &str = "RESET lock_timeout";
+
+/// What became of a sheet left for the writers.
+enum Written {
+    /// Committed by a writer: its result, or `None` when its statement wrote nothing.
+    Written(Option<TableResult>),
+    /// Its request writes it: the writer's transaction failed or waited too long for a lock.
+    Alone,
+}
+
+/// A sheet waiting for a writer, with where to send what became of it.
+struct Waiting {
+    submission: Arc<Submission>,
+    claim: Option<Claim>,
+    audit: AuditEntry,
+    answer: oneshot::Sender<Written>,
+}
+
+/// Where the handlers leave the sheets (the handlers' side).
+#[derive(Clone)]
+pub struct FirstSheets {
+    queue: mpsc::UnboundedSender<Waiting>,
+}
+
+/// The writers' side, until they are started with the service's pool.
+pub struct Writers {
+    queue: mpsc::UnboundedReceiver<Waiting>,
+}
+
+impl FirstSheets {
+    pub fn new() -> (FirstSheets, Writers) {
+        let (queue, waiting) = mpsc::unbounded_channel();
+        (FirstSheets { queue }, Writers { queue: waiting })
+    }
+
+    /// Records `submission` as its table's first result with the request's key and audit record
+    /// (see [`Submission::record_first`]), once committed: the result, or `None` when its
+    /// statement wrote nothing.
+    pub async fn record(
+        &self,
+        pool: &PgPool,
+        submission: Arc<Submission>,
+        claim: Option<Claim>,
+        audit: AuditEntry,
+    ) -> Result<Option<TableResult>, ApiError> {
+        let (answer, answered) = oneshot::channel();
+        let waiting = Waiting {
+            submission: Arc::clone(&submission),
+            claim: claim.clone(),
+            audit: audit.clone(),
+            answer,
+        };
+        // Writers stopped (the server is stopping) count as a shared transaction that failed.
+        let written = match self.queue.send(waiting) {
+            Ok(()) => answered.await.unwrap_or(Written::Alone),
+            Err(_) => Written::Alone,
+        };
+        match written {
+            Written::Written(result) => Ok(result),
+            Written::Alone => {
+                catan_kit::db::run(pool, move |conn| {
+                    submission.record_first(conn, claim.as_ref(), Some(&audit))
+                })
+                .await
+            }
+        }
+    }
+}
+
+impl Writers {
+    /// Starts the writers on `pool`. They end once every [`FirstSheets`] is dropped (the server
+    /// stopped) and the sheets already left are written.
+    pub fn start(self, pool: PgPool) {
+        let queue = Arc::new(Mutex::new(self.queue));
+        for _ in 0..WRITERS {
+            let (queue, pool) = (Arc::clone(&queue), pool.clone());
+            tokio::spawn(async move {
+                // Each writer keeps its connection, set to wait on no lock for long.
+                let mut held = None;
+                while let Some(group) = next_group(&queue).await {
+                    let (pool, conn) = (pool.clone(), held.take());
+                    match actix_web::web::block(move || write(&pool, conn, group)).await {
+                        Ok(conn) => held = conn,
+                        Err(e) => tracing::error!(error = %e, "a first sheets' writer failed"),
+                    }
+                }
+                if let Some(conn) = held {
+                    let _ = actix_web::web::block(move || give_back(conn)).await;
+                }
+            });
+        }
+    }
+}
+
+/// The next sheet to come, and every other one waiting already (at most [`MOST_TOGETHER`]);
+/// `None` once the handlers are gone.
+async fn next_group(queue: &Mutex<mpsc::UnboundedReceiver<Waiting>>) -> Option<Vec<Waiting>> {
+    let mut queue = queue.lock().await;
+    let first = queue.recv().await?;
+    let mut group = vec![first];
+    while group.len() < MOST_TOGETHER {
+        match queue.try_recv() {
+            Ok(next) => group.push(next),
+            Err(_) => break,
+        }
+    }
+    Some(group)
+}
+
+/// Records `group`, a lone sheet in one statement and more in one transaction, on `held` (or
+/// a connection from `pool`), and answers each of its sheets; the connection, while it serves.
+fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgConn> {
+    let conn = held.map(Ok).unwrap_or_else(|| {
+        let mut conn = pool
+            .get()
+            .map_err(|e| ApiError::from(DbError::Unavailable(e.into())))?;
+        diesel::sql_query(LOCK_TIMEOUT).execute(&mut conn)?;
+        Ok::<_, ApiError>(conn)
+    });
+    let (conn, outcomes) = match conn {
+        Ok(mut conn) => {
+            let outcomes = record(&mut conn, &group);
+            (Some(conn), outcomes)
+        }
+        Err(e) => (None, Err(e)),
+    };
+    let (conn, outcomes) = match outcomes {
+        Ok(outcomes) => (conn, outcomes.into_iter().map(Written::Written).collect()),
+        Err(e) => {
+            tracing::warn!(error = %e, sheets = group.len(), "a writer could not write its sheets; each is written by its request");
+            let alone = group.iter().map(|_| Written::Alone).collect::<Vec<_>>();
+            (conn.and_then(still_serves), alone)
+        }
+    };
+    for (waiting, outcome) in group.into_iter().zip(outcomes) {
+        // A post that gave up meanwhile has no one to tell; its retry finds its key.
+        let _ = waiting.answer.send(outcome);
+    }
+    conn
+}
+
+/// A connection that failed a statement, kept if it still answers (a lock waited for too long);
+/// else dropped, and the pool's check finds it dead.
+fn still_serves(mut conn: PgConn) -> Option<PgConn> {
+    diesel::sql_query(LOCK_TIMEOUT).execute(&mut conn).ok()?;
+    Some(conn)
+}
+
+/// The writer's connection, set back as the pool hands connections out.
+fn give_back(mut conn: PgConn) {
+    let _ = diesel::sql_query(NO_LOCK_TIMEOUT).execute(&mut conn);
+}
+
+/// Each sheet's statement: alone, or all in one transaction.
+fn record(
+    conn: &mut PgConnection,
+    group: &[Waiting],
+) -> Result<Vec<Option<TableResult>>, ApiError> {
+    let one = |conn: &mut PgConnection, w: &Waiting| {
+        w.submission
+            .record_first(conn, w.claim.as_ref(), Some(&w.audit))
+    };
+    match group {
+        [lone] => Ok(vec![one(conn, lone)?]),
+        _ => conn.transaction(|tx| group.iter().map(|w| one(tx, w)).collect()),
+    }
+}

@@ -5,9 +5,8 @@
 //! one commit for all, each sheet still its own statement, and each post answered only once the
 //! commit that holds its sheet is done. A post waits for no one when nothing else is queued.
 //!
-//! A sheet that comes alone is written by its own request, as before. A sheet the statement does
-//! not record (its table has a result, its key was used) is answered `None`, exactly as when
-//! alone, and goes the slow way. A shared transaction waits on no lock for long (a table another
+//! A sheet the statement does not record (its table has a result, its key was used) is answered
+//! `None`, exactly as when alone, and goes the slow way. A shared transaction waits on no lock for long (a table another
 //! transaction is writing): should it fail, for that or any other reason, each of its sheets is
 //! written again by its own request on a connection of its own, so that one sheet's wait or
 //! failure is never another's.
@@ -24,11 +23,15 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 
 /// Writers at once: while one waits for its commit to reach the disk, the next records the
 /// sheets that came meanwhile.
-const WRITERS: usize = 2;
+const WRITERS: u32 = 2;
 
 /// The most sheets one transaction records: a round's sheets arrive at most as many at once as
 /// there are table apps posting, and a bounded transaction keeps each post's wait short.
 const MOST_TOGETHER: usize = 64;
+
+/// From this pool size on, each writer keeps its connection between groups; a smaller pool lends
+/// them for each group, so that the posts written by their own requests always find one.
+const KEEP_CONNECTIONS_FROM: u32 = 4 * WRITERS;
 
 /// The longest a writer waits for a lock (a table another transaction is writing) before the
 /// sheets it holds are written each by its own request, on each writer's connection.
@@ -39,7 +42,7 @@ const NO_LOCK_TIMEOUT: &str = "RESET lock_timeout";
 /// What became of a sheet left for the writers.
 enum Written {
     /// Committed by a writer: its result, or `None` when its statement wrote nothing.
-    Written(Option<TableResult>),
+    Written(Option<Box<TableResult>>),
     /// Its request writes it: the writer's transaction failed or waited too long for a lock.
     Alone,
 }
@@ -92,7 +95,7 @@ impl FirstSheets {
             Err(_) => Written::Alone,
         };
         match written {
-            Written::Written(result) => Ok(result),
+            Written::Written(result) => Ok(result.map(|result| *result)),
             Written::Alone => {
                 catan_kit::db::run(pool, move |conn| {
                     submission.record_first(conn, claim.as_ref(), Some(&audit))
@@ -108,6 +111,7 @@ impl Writers {
     /// stopped) and the sheets already left are written.
     pub fn start(self, pool: PgPool) {
         let queue = Arc::new(Mutex::new(self.queue));
+        let keep = pool.max_size() >= KEEP_CONNECTIONS_FROM;
         for _ in 0..WRITERS {
             let (queue, pool) = (Arc::clone(&queue), pool.clone());
             tokio::spawn(async move {
@@ -115,7 +119,14 @@ impl Writers {
                 let mut held = None;
                 while let Some(group) = next_group(&queue).await {
                     let (pool, conn) = (pool.clone(), held.take());
-                    match actix_web::web::block(move || write(&pool, conn, group)).await {
+                    let written = actix_web::web::block(move || match write(&pool, conn, group) {
+                        Some(conn) if !keep => {
+                            give_back(conn);
+                            None
+                        }
+                        conn => conn,
+                    });
+                    match written.await {
                         Ok(conn) => held = conn,
                         Err(e) => tracing::error!(error = %e, "a first sheets' writer failed"),
                     }
@@ -161,7 +172,12 @@ fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgC
         Err(e) => (None, Err(e)),
     };
     let (conn, outcomes) = match outcomes {
-        Ok(outcomes) => (conn, outcomes.into_iter().map(Written::Written).collect()),
+        Ok(outcomes) => {
+            let written = outcomes
+                .into_iter()
+                .map(|r| Written::Written(r.map(Box::new)));
+            (conn, written.collect())
+        }
         Err(e) => {
             tracing::warn!(error = %e, sheets = group.len(), "a writer could not write its sheets; each is written by its request");
             let alone = group.iter().map(|_| Written::Alone).collect::<Vec<_>>();
@@ -182,7 +198,8 @@ fn still_serves(mut conn: PgConn) -> Option<PgConn> {
     Some(conn)
 }
 
-/// The writer's connection, set back as the pool hands connections out.
+/// Sets the writer's connection back as the pool hands connections out, and lets it go back to
+/// the pool.
 fn give_back(mut conn: PgConn) {
     let _ = diesel::sql_query(NO_LOCK_TIMEOUT).execute(&mut conn);
 }

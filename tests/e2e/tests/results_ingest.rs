@@ -8,7 +8,10 @@
 
 use catan_api::{ResultChanges, Role, SubmitResult, SubmitResults, TableSheet};
 use catan_e2e::http::{Method, StatusCode};
-use catan_e2e::{EventFixture, TestSuite, new_key, seated, spawn_suite_with_event, won_by_first};
+use catan_e2e::{
+    EventFixture, TestSuite, new_key, seated, spawn_suite_configured, spawn_suite_with_event,
+    won_by_first,
+};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use std::time::{Duration, Instant};
 
@@ -495,5 +498,51 @@ async fn sheets_posted_all_at_once_with_retries_are_each_recorded_once_and_answe
         )),
         tables
     );
+    ts.shutdown().await;
+}
+
+/// With a pool of 2 connections per service (`DATABASE_POOL_SIZE=2`), the first sheets' writers
+/// keep no connection between groups: a round posted all at once, while another session holds one
+/// of its tables, is recorded whole, the held table once let go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn with_a_pool_of_two_sheets_posted_at_once_are_all_recorded() {
+    let ts = spawn_suite_configured(|settings| settings.database.pool_size = 2).await;
+    let fx = ts.classic_event(40, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .expect("begin");
+    diesel::sql_query(format!(
+        "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
+         round_tables, seq, sheet, recorded_at, recorded_by) \
+         VALUES ('{event}', 1, 1, 1, 'qualifying', 10, 0, '{{}}', now(), '{event}')"
+    ))
+    .execute(&mut holder)
+    .expect("hold table 1");
+    let mut posts: Vec<_> = round
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(t, table)| {
+            let (scorer, sheet, number) = (fx.scorer.clone(), sheet_for(&round, t), table.number);
+            let post =
+                tokio::spawn(async move { scorer.submit_result(event, 1, number, &sheet).await });
+            (number, post)
+        })
+        .collect();
+    let held: Vec<_> = posts.extract_if(.., |(n, _)| *n == 1).collect();
+    for (number, post) in posts {
+        let result = post.await.expect("task").expect("recorded");
+        assert_eq!((result.table, result.version), (number, 1));
+    }
+    diesel::sql_query("ROLLBACK")
+        .execute(&mut holder)
+        .expect("rollback");
+    for (number, post) in held {
+        let result = post.await.expect("task").expect("held table recorded");
+        assert_eq!((result.table, result.version), (number, 1));
+    }
     ts.shutdown().await;
 }

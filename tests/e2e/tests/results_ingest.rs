@@ -56,6 +56,54 @@ fn sheet_for(round: &catan_api::Round, table: usize) -> SubmitResult {
     won_by_first(&seated(&round.tables[table]), &[10, 7, 5, 4])
 }
 
+/// A session of the test database, in a transaction that holds the first version of each of
+/// `tables` of round 1 of `event`: a write of one of those tables waits until it ends.
+fn hold_tables(database_url: &str, event: uuid::Uuid, tables: &[u32]) -> PgConnection {
+    let mut holder = PgConnection::establish(database_url).expect("test database");
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .expect("begin");
+    for table in tables {
+        diesel::sql_query(format!(
+            "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
+             round_tables, seq, sheet, recorded_at, recorded_by) \
+             VALUES ('{event}', 1, {table}, 1, 'qualifying', 3, 0, '{{}}', now(), '{event}')"
+        ))
+        .execute(&mut holder)
+        .expect("hold a table");
+    }
+    holder
+}
+
+/// Every table of `round` posted at once by the fixture's scorer, each post a task: its table
+/// and its answer.
+type Post = tokio::task::JoinHandle<catan_api::ClientResult<catan_api::TableResult>>;
+fn post_every_table(fx: &EventFixture, round: &catan_api::Round) -> Vec<(u32, Post)> {
+    let event = fx.event.id;
+    round
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(t, table)| {
+            let (scorer, sheet, number) = (fx.scorer.clone(), sheet_for(round, t), table.number);
+            let post =
+                tokio::spawn(async move { scorer.submit_result(event, 1, number, &sheet).await });
+            (number, post)
+        })
+        .collect()
+}
+
+/// A token of a new scorer key for `event`.
+async fn scorer_token(ts: &TestSuite, event: uuid::Uuid) -> String {
+    let key = ts
+        .admin
+        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![event])))
+        .await
+        .expect("scorer key")
+        .api_key;
+    ts.token(&key).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_write_held_in_flight_holds_no_other_table_back_and_no_feed_passes_it() {
     let (ts, fx) = spawn_suite_with_event(12, Some(1)).await;
@@ -65,17 +113,7 @@ async fn a_write_held_in_flight_holds_no_other_table_back_and_no_feed_passes_it(
 
     // Another session holds table 1's first version: its write waits, mid-statement, holding
     // a transaction id older than any write that follows.
-    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
-    diesel::sql_query("BEGIN")
-        .execute(&mut holder)
-        .expect("begin");
-    diesel::sql_query(format!(
-        "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
-         round_tables, seq, sheet, recorded_at, recorded_by) \
-         VALUES ('{event}', 1, 1, 1, 'qualifying', 3, 0, '{{}}', now(), '{event}')"
-    ))
-    .execute(&mut holder)
-    .expect("hold table 1");
+    let mut holder = hold_tables(&ts.database_url, event, &[1]);
     let first = {
         let scorer = fx.scorer.clone();
         let sheet = sheet_for(&round, 0);
@@ -163,13 +201,7 @@ async fn a_batch_records_each_sheet_on_its_own_and_answers_each_status() {
     let (ts, fx) = spawn_suite_with_event(24, Some(1)).await;
     let round = fx.draw().await;
     let event = fx.event.id;
-    let scorer_key = ts
-        .admin
-        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![event])))
-        .await
-        .expect("scorer key")
-        .api_key;
-    let scorer = ts.token(&scorer_key).await;
+    let scorer = scorer_token(&ts, event).await;
     let versions = || {
         ts.count(&format!(
             "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
@@ -331,13 +363,7 @@ async fn a_batch_records_each_sheet_on_its_own_and_answers_each_status() {
 async fn racing_retries_of_a_sheet_with_one_key_write_once_and_all_get_the_first_answer() {
     let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
     let round = fx.draw().await;
-    let scorer_key = ts
-        .admin
-        .create_api_key(&new_key("table app", Role::Scorer, Some(vec![fx.event.id])))
-        .await
-        .expect("scorer key")
-        .api_key;
-    let scorer = ts.token(&scorer_key).await;
+    let scorer = scorer_token(&ts, fx.event.id).await;
     let path = format!("/v1/events/{}/rounds/1/tables/1/result", fx.event.id);
     let post = |sheet: SubmitResult| {
         ts.http(Method::PUT, &path)
@@ -382,32 +408,10 @@ async fn sheets_posted_together_are_not_held_back_by_tables_that_must_wait() {
     let round = fx.draw().await;
     let event = fx.event.id;
     let held = [1, 2, 3];
-    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
-    diesel::sql_query("BEGIN")
-        .execute(&mut holder)
-        .expect("begin");
-    for table in held {
-        diesel::sql_query(format!(
-            "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
-             round_tables, seq, sheet, recorded_at, recorded_by) \
-             VALUES ('{event}', 1, {table}, 1, 'qualifying', 10, 0, '{{}}', now(), '{event}')"
-        ))
-        .execute(&mut holder)
-        .expect("hold a table");
-    }
+    let mut holder = hold_tables(&ts.database_url, event, &held);
 
     let started = Instant::now();
-    let mut posts: Vec<_> = round
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(t, table)| {
-            let (scorer, sheet, number) = (fx.scorer.clone(), sheet_for(&round, t), table.number);
-            let post =
-                tokio::spawn(async move { scorer.submit_result(event, 1, number, &sheet).await });
-            (number, post)
-        })
-        .collect();
+    let mut posts = post_every_table(&fx, &round);
     let held_posts: Vec<_> = posts.extract_if(.., |(n, _)| held.contains(n)).collect();
     for (number, post) in posts {
         let result = post.await.expect("task").expect("recorded");
@@ -447,13 +451,7 @@ async fn sheets_posted_all_at_once_with_retries_are_each_recorded_once_and_answe
     let (ts, fx) = spawn_suite_with_event(40, Some(1)).await;
     let round = fx.draw().await;
     let event = fx.event.id;
-    let scorer_key = ts
-        .admin
-        .create_api_key(&new_key("table apps", Role::Scorer, Some(vec![event])))
-        .await
-        .expect("scorer key")
-        .api_key;
-    let scorer = ts.token(&scorer_key).await;
+    let scorer = scorer_token(&ts, event).await;
     let post = |number: u32, key: String, sheet: SubmitResult| {
         let path = format!("/v1/events/{event}/rounds/1/tables/{number}/result");
         ts.http(Method::PUT, &path)
@@ -510,28 +508,8 @@ async fn with_a_pool_of_two_sheets_posted_at_once_are_all_recorded() {
     let fx = ts.classic_event(40, Some(1)).await;
     let round = fx.draw().await;
     let event = fx.event.id;
-    let mut holder = PgConnection::establish(&ts.database_url).expect("test database");
-    diesel::sql_query("BEGIN")
-        .execute(&mut holder)
-        .expect("begin");
-    diesel::sql_query(format!(
-        "INSERT INTO results.result_versions (event_id, round, table_number, version, stage, \
-         round_tables, seq, sheet, recorded_at, recorded_by) \
-         VALUES ('{event}', 1, 1, 1, 'qualifying', 10, 0, '{{}}', now(), '{event}')"
-    ))
-    .execute(&mut holder)
-    .expect("hold table 1");
-    let mut posts: Vec<_> = round
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(t, table)| {
-            let (scorer, sheet, number) = (fx.scorer.clone(), sheet_for(&round, t), table.number);
-            let post =
-                tokio::spawn(async move { scorer.submit_result(event, 1, number, &sheet).await });
-            (number, post)
-        })
-        .collect();
+    let mut holder = hold_tables(&ts.database_url, event, &[1]);
+    let mut posts = post_every_table(&fx, &round);
     let held: Vec<_> = posts.extract_if(.., |(n, _)| *n == 1).collect();
     for (number, post) in posts {
         let result = post.await.expect("task").expect("recorded");

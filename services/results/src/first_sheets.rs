@@ -6,16 +6,16 @@
 //! commit that holds its sheet is done. A post waits for no one when nothing else is queued.
 //!
 //! A sheet the statement does not record (its table has a result, its key was used) is answered
-//! `None`, exactly as when alone, and goes the slow way. A shared transaction waits on no lock for long (a table another
-//! transaction is writing): should it fail, for that or any other reason, each of its sheets is
-//! written again by its own request on a connection of its own, so that one sheet's wait or
-//! failure is never another's.
+//! `None`, exactly as when alone, and goes the slow way. A writer waits on no lock for long (a
+//! table another transaction is writing): should its group fail, for that or any other reason,
+//! each of its sheets is written again by its own request on a connection of its own, so that one
+//! sheet's wait or failure is never another's.
 
 use crate::submission::Submission;
 use catan_api::TableResult;
 use catan_kit::ApiError;
 use catan_kit::audit::AuditEntry;
-use catan_kit::db::{DbError, PgConn, PgPool};
+use catan_kit::db::{PgConn, PgPool};
 use catan_kit::idempotency::Claim;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use std::sync::Arc;
@@ -115,7 +115,7 @@ impl Writers {
         for _ in 0..WRITERS {
             let (queue, pool) = (Arc::clone(&queue), pool.clone());
             tokio::spawn(async move {
-                // Each writer keeps its connection, set to wait on no lock for long.
+                // The writer's connection, kept between groups when the pool is large enough.
                 let mut held = None;
                 while let Some(group) = next_group(&queue).await {
                     let (pool, conn) = (pool.clone(), held.take());
@@ -157,31 +157,21 @@ async fn next_group(queue: &Mutex<mpsc::UnboundedReceiver<Waiting>>) -> Option<V
 /// Records `group`, a lone sheet in one statement and more in one transaction, on `held` (or
 /// a connection from `pool`), and answers each of its sheets; the connection, while it serves.
 fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgConn> {
-    let conn = held.map(Ok).unwrap_or_else(|| {
-        let mut conn = pool
-            .get()
-            .map_err(|e| ApiError::from(DbError::Unavailable(e.into())))?;
-        diesel::sql_query(LOCK_TIMEOUT).execute(&mut conn)?;
-        Ok::<_, ApiError>(conn)
-    });
-    let (conn, outcomes) = match conn {
-        Ok(mut conn) => {
-            let outcomes = record(&mut conn, &group);
-            (Some(conn), outcomes)
-        }
-        Err(e) => (None, Err(e)),
-    };
-    let (conn, outcomes) = match outcomes {
-        Ok(outcomes) => {
-            let written = outcomes
-                .into_iter()
-                .map(|r| Written::Written(r.map(Box::new)));
-            (conn, written.collect())
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, sheets = group.len(), "a writer could not write its sheets; each is written by its request");
-            let alone = group.iter().map(|_| Written::Alone).collect::<Vec<_>>();
-            (conn.and_then(still_serves), alone)
+    let mut conn = held.or_else(|| pool.get().ok().and_then(waiting_briefly));
+    let outcomes: Vec<Written> = match conn.as_mut().map(|conn| record(conn, &group)) {
+        Some(Ok(results)) => results
+            .into_iter()
+            .map(|result| Written::Written(result.map(Box::new)))
+            .collect(),
+        failed => {
+            let error = failed.and_then(Result::err).map(|e| e.to_string());
+            tracing::warn!(
+                error = error.as_deref().unwrap_or("no connection"),
+                sheets = group.len(),
+                "a writer could not write its sheets; each is written by its request"
+            );
+            conn = conn.and_then(waiting_briefly);
+            group.iter().map(|_| Written::Alone).collect()
         }
     };
     for (waiting, outcome) in group.into_iter().zip(outcomes) {
@@ -191,9 +181,9 @@ fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgC
     conn
 }
 
-/// A connection that failed a statement, kept if it still answers (a lock waited for too long);
-/// else dropped, and the pool's check finds it dead.
-fn still_serves(mut conn: PgConn) -> Option<PgConn> {
+/// `conn` set to wait at most [`LOCK_TIMEOUT`] for a lock; `None` when it does not answer (a
+/// connection that died with its group is dropped, and the pool's check finds it dead).
+fn waiting_briefly(mut conn: PgConn) -> Option<PgConn> {
     diesel::sql_query(LOCK_TIMEOUT).execute(&mut conn).ok()?;
     Some(conn)
 }

@@ -17,7 +17,6 @@ mod receiver;
 mod submit;
 
 use anyhow::{Context, bail};
-use catan_suite::OWNERS;
 use catan_suite::Owner;
 use catan_suite::postgres::{PrivateCluster, StopMode};
 use catan_suite::processes::{Output, Processes, ReplicaId, wait_healthy};
@@ -169,7 +168,10 @@ impl Lab {
         env.extend(peer_env(service_ports));
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(OWNER_FILE), std::process::id().to_string())?;
-        let replicas = OWNERS.into_iter().map(only).zip(service_ports);
+        let replicas = catan_suite::Owner::ALL
+            .into_iter()
+            .map(only)
+            .zip(service_ports);
         let output = Output::Files(dir.join("logs"));
         let services = match Processes::new(exe, env.clone(), replicas, output) {
             Ok(services) => services,
@@ -275,7 +277,7 @@ fn only(owner: Owner) -> ReplicaId {
     ReplicaId { owner, index: 1 }
 }
 
-/// The peers' URLs as each service reads them, the services on `ports` (in [`OWNERS`]' order).
+/// The peers' URLs as each service reads them, the services on `ports` (in [`catan_suite::Owner::ALL`]' order).
 fn peer_env(ports: [u16; 4]) -> Vec<(String, String)> {
     [
         "REGISTRATION_URL",
@@ -331,7 +333,7 @@ async fn exercise_through(
     gateway: &str,
 ) -> anyhow::Result<Value> {
     let started = Instant::now();
-    for owner in OWNERS {
+    for owner in catan_suite::Owner::ALL {
         let url = {
             let mut services = faults::lock(&lab.services);
             services.spawn(only(owner))?;
@@ -390,7 +392,7 @@ async fn exercise_through(
     );
 
     let settling = Instant::now();
-    for owner in OWNERS {
+    for owner in catan_suite::Owner::ALL {
         let mut services = faults::lock(&lab.services);
         if let Some(status) = services.exited(only(owner)) {
             bail!("{owner:?} ended by itself: {status}");

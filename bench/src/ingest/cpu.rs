@@ -3,10 +3,10 @@
 //! PostgreSQL process of the machine (background writers, and other users of the server).
 
 use crate::harness::{Bench, cpu_of_stat, round2};
-use diesel::sql_types::Integer;
+use diesel::sql_types::{Integer, Text};
 use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl};
 use serde_json::{Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 /// CPU seconds used so far by this process, and by each PostgreSQL process by its pid.
@@ -46,6 +46,8 @@ impl Seconds {
 pub struct Used {
     process: f64,
     backends: f64,
+    /// The backends' share by the service whose session each is (its `application_name`).
+    by_service: BTreeMap<String, f64>,
     other_postgres: f64,
     seconds: f64,
 }
@@ -58,10 +60,12 @@ impl Used {
         let seconds = after.at.duration_since(before.at).as_secs_f64();
         let backends = backends(bench.database_url.clone()).await?;
         let (mut ours, mut others) = (0.0, 0.0);
+        let mut by_service = BTreeMap::new();
         for (pid, used) in &after.postgres {
             let used = used - before.postgres.get(pid).unwrap_or(&0.0);
-            if backends.contains(pid) {
+            if let Some(service) = backends.get(pid) {
                 ours += used;
+                *by_service.entry(service.clone()).or_insert(0.0) += used / seconds;
             } else {
                 others += used;
             }
@@ -69,17 +73,24 @@ impl Used {
         Ok(Used {
             process: (after.process - before.process) / seconds,
             backends: ours / seconds,
+            by_service,
             other_postgres: others / seconds,
             seconds,
         })
     }
 
     pub fn line(&self, results: usize) -> String {
+        let by_service: Vec<String> = self
+            .by_service
+            .iter()
+            .map(|(service, cores)| format!("{service} {cores:.2}"))
+            .collect();
         format!(
-            "CPU over {:.2} s around the posting, in cores of 2: this process {:.2}, PostgreSQL backends of its database {:.2}, other PostgreSQL processes {:.2}; CPU ms a result: {:.2} here, {:.2} in the backends",
+            "CPU over {:.2} s around the posting, in cores of 2: this process {:.2}, PostgreSQL backends of its database {:.2} ({}), other PostgreSQL processes {:.2}; CPU ms a result: {:.2} here, {:.2} in the backends",
             self.seconds,
             self.process,
             self.backends,
+            by_service.join(", "),
             self.other_postgres,
             self.ms_a_result(self.process, results),
             self.ms_a_result(self.backends, results),
@@ -91,6 +102,11 @@ impl Used {
             "seconds": round2(self.seconds),
             "cores_process": round2(self.process),
             "cores_backends": round2(self.backends),
+            "cores_backends_by_service": self
+                .by_service
+                .iter()
+                .map(|(service, cores)| (service.clone(), json!(round2(*cores))))
+                .collect::<serde_json::Map<_, _>>(),
             "cores_other_postgres": round2(self.other_postgres),
             "ms_a_result_process": round2(self.ms_a_result(self.process, results)),
             "ms_a_result_backends": round2(self.ms_a_result(self.backends, results)),
@@ -106,14 +122,17 @@ impl Used {
 struct Backend {
     #[diesel(sql_type = Integer)]
     pid: i32,
+    #[diesel(sql_type = Text)]
+    service: String,
 }
 
-/// The pids of the PostgreSQL backends connected to the database of `database_url`.
-async fn backends(database_url: String) -> anyhow::Result<HashSet<u32>> {
+/// The PostgreSQL backends connected to the database of `database_url`, by pid, with the service
+/// whose session each is ("bench" for the harness's own).
+async fn backends(database_url: String) -> anyhow::Result<HashMap<u32, String>> {
     let rows = tokio::task::spawn_blocking(move || {
         let mut conn = PgConnection::establish(&database_url)?;
         let rows: Vec<Backend> = diesel::sql_query(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            "SELECT pid, coalesce(nullif(application_name, ''), 'bench') AS service FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
         )
         .load(&mut conn)?;
         anyhow::Ok(rows)
@@ -121,6 +140,6 @@ async fn backends(database_url: String) -> anyhow::Result<HashSet<u32>> {
     .await??;
     Ok(rows
         .into_iter()
-        .filter_map(|b| u32::try_from(b.pid).ok())
+        .filter_map(|b| Some((u32::try_from(b.pid).ok()?, b.service)))
         .collect())
 }

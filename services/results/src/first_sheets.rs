@@ -1,23 +1,27 @@
 //! Tables' first sheets, committed together. When a round ends, every table app posts at once;
 //! each sheet alone is one statement and one commit (a WAL flush), and the commits, the
 //! connections they wait for and the pages their rows share are what the posts queue on. Here a
-//! few writers take the sheets waiting when they are free and record them in one transaction:
-//! one commit for all, each sheet still its own statement, and each post answered only once the
-//! commit that holds its sheet is done. A post waits for no one when nothing else is queued.
+//! few writers take the sheets waiting when they are free and record them in one statement: one
+//! round trip and one commit for all, and each post answered only once that commit is done. A
+//! post waits for no one when nothing else is queued.
 //!
 //! A sheet the statement does not record (its table has a result, its key was used) is answered
-//! `None`, exactly as when alone, and goes the slow way. A writer waits on no lock for long (a
-//! table another transaction is writing): should its group fail, for that or any other reason,
-//! each of its sheets is written again by its own request on a connection of its own, so that one
-//! sheet's wait or failure is never another's.
+//! `None`, exactly as when alone, and goes the slow way; so does one whose table or key another
+//! sheet of its group has, as if it had come a moment later. A writer waits on no lock for long
+//! (a table another transaction is writing): should its statement fail, for that or any other
+//! reason, each of its sheets is written again by its own request on a connection of its own, so
+//! that one sheet's wait or failure is never another's.
 
-use crate::submission::Submission;
+use crate::store;
+use crate::submission::{Submission, first_reply};
+use crate::webhook_events;
 use catan_api::TableResult;
 use catan_kit::ApiError;
 use catan_kit::audit::AuditEntry;
 use catan_kit::db::{PgConn, PgPool};
 use catan_kit::idempotency::Claim;
-use diesel::{Connection, PgConnection, RunQueryDsl};
+use diesel::{PgConnection, RunQueryDsl};
+use std::collections::HashSet;
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -25,8 +29,8 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 /// sheets that came meanwhile.
 const WRITERS: u32 = 2;
 
-/// The most sheets one transaction records: a round's sheets arrive at most as many at once as
-/// there are table apps posting, and a bounded transaction keeps each post's wait short.
+/// The most sheets one statement records: a round's sheets arrive at most as many at once as
+/// there are table apps posting, and a bounded statement keeps each post's wait short.
 const MOST_TOGETHER: usize = 64;
 
 /// From this pool size on, each writer keeps its connection between groups; a smaller pool lends
@@ -43,7 +47,7 @@ const NO_LOCK_TIMEOUT: &str = "RESET lock_timeout";
 enum Written {
     /// Committed by a writer: its result, or `None` when its statement wrote nothing.
     Written(Option<Box<TableResult>>),
-    /// Its request writes it: the writer's transaction failed or waited too long for a lock.
+    /// Its request writes it: the writer's statement failed or waited too long for a lock.
     Alone,
 }
 
@@ -89,7 +93,7 @@ impl FirstSheets {
             audit: audit.clone(),
             answer,
         };
-        // Writers stopped (the server is stopping) count as a shared transaction that failed.
+        // Writers stopped (the server is stopping) count as a shared statement that failed.
         let written = match self.queue.send(waiting) {
             Ok(()) => answered.await.unwrap_or(Written::Alone),
             Err(_) => Written::Alone,
@@ -154,15 +158,12 @@ async fn next_group(queue: &Mutex<mpsc::UnboundedReceiver<Waiting>>) -> Option<V
     Some(group)
 }
 
-/// Records `group`, a lone sheet in one statement and more in one transaction, on `held` (or
-/// a connection from `pool`), and answers each of its sheets; the connection, while it serves.
+/// Records `group` on `held` (or a connection from `pool`), and answers each of its sheets; the
+/// connection, while it serves.
 fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgConn> {
     let mut conn = held.or_else(|| pool.get().ok().and_then(waiting_briefly));
     let outcomes: Vec<Written> = match conn.as_mut().map(|conn| record(conn, &group)) {
-        Some(Ok(results)) => results
-            .into_iter()
-            .map(|result| Written::Written(result.map(Box::new)))
-            .collect(),
+        Some(Ok(outcomes)) => outcomes,
         failed => {
             let error = failed.and_then(Result::err).map(|e| e.to_string());
             tracing::warn!(
@@ -194,17 +195,43 @@ fn give_back(mut conn: PgConn) {
     let _ = diesel::sql_query(NO_LOCK_TIMEOUT).execute(&mut conn);
 }
 
-/// Each sheet's statement: alone, or all in one transaction.
-fn record(
-    conn: &mut PgConnection,
-    group: &[Waiting],
-) -> Result<Vec<Option<TableResult>>, ApiError> {
-    let one = |conn: &mut PgConnection, w: &Waiting| {
-        w.submission
-            .record_first(conn, w.claim.as_ref(), Some(&w.audit))
-    };
-    match group {
-        [lone] => Ok(vec![one(conn, lone)?]),
-        _ => conn.transaction(|tx| group.iter().map(|w| one(tx, w)).collect()),
+/// The group's sheets in one statement. A sheet whose table or key another sheet of the group
+/// already has is left to its request, which then finds the first one's (as it would had it come
+/// a moment later); so is nothing else.
+fn record(conn: &mut PgConnection, group: &[Waiting]) -> Result<Vec<Written>, ApiError> {
+    let mut tables = HashSet::new();
+    let mut keys = HashSet::new();
+    let mut firsts = Vec::with_capacity(group.len());
+    // Where each sheet's outcome comes from: its place among `firsts`, or already known.
+    let mut places = Vec::with_capacity(group.len());
+    for waiting in group {
+        let submission = &waiting.submission;
+        let claim = waiting.claim.as_ref();
+        let again = !tables.insert(submission.table_key())
+            || claim.is_some_and(|c| !keys.insert((c.api_key_id(), c.key().to_owned())));
+        let place = match submission.first(claim, Some(&waiting.audit)) {
+            _ if again => Err(Written::Alone),
+            Some(first) => {
+                firsts.push(first);
+                Ok(firsts.len() - 1)
+            }
+            None => Err(Written::Written(None)),
+        };
+        places.push(place);
     }
+    let mut recorded: Vec<Option<Option<TableResult>>> = if firsts.is_empty() {
+        Vec::new()
+    } else {
+        store::record_firsts(conn, &firsts, webhook_events::of_posted, first_reply)?
+            .into_iter()
+            .map(Some)
+            .collect()
+    };
+    Ok(places
+        .into_iter()
+        .map(|place| match place {
+            Ok(i) => Written::Written(recorded[i].take().flatten().map(Box::new)),
+            Err(known) => known,
+        })
+        .collect())
 }

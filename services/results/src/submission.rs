@@ -1,7 +1,7 @@
 //! A results sheet on its way to being recorded: checked against its table, then recorded as the
 //! version the correction rules decide, alone or as one sheet of a batch.
 
-use crate::store::{self, NewVersion, Sheet};
+use crate::store::{self, First, NewVersion, Sheet};
 use crate::webhook_events;
 use actix_web::http::StatusCode;
 use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
@@ -49,6 +49,11 @@ impl Submission {
         })
     }
 
+    /// The table the sheet is for: its event, round and number.
+    pub(crate) fn table_key(&self) -> (Uuid, u32, u32) {
+        (self.event_id, self.round, self.table)
+    }
+
     fn new_version(&self, version: u32) -> NewVersion<'_> {
         NewVersion {
             event_id: self.event_id,
@@ -62,29 +67,35 @@ impl Submission {
         }
     }
 
-    /// Records the sheet as its table's first result, with its `result.posted` event, the
-    /// request's key (`claim`) with its answer and its audit record (`audit`, for a write outside
-    /// a transaction), in one statement outside any transaction, when
-    /// the rules make it version 1 and the table has none and the key is new: the result, or
-    /// `None` when nothing was written.
+    /// The sheet as its table's first result, with the request's key (`claim`) and its audit
+    /// record (`audit`, for a write outside a transaction), when the rules make it version 1.
+    pub(crate) fn first<'a>(
+        &'a self,
+        claim: Option<&'a Claim>,
+        audit: Option<&'a AuditEntry>,
+    ) -> Option<First<'a>> {
+        let first_sheet = decide_version(None, self.may_correct, self.precondition);
+        (first_sheet == Ok(Decision::Record(1))).then(|| First {
+            new: self.new_version(1),
+            claim,
+            audit,
+        })
+    }
+
+    /// Records the sheet as its table's first result (see [`Submission::first`]), with its
+    /// `result.posted` event, in one statement outside any transaction, when the rules make it
+    /// version 1 and the table has none and the key is new: the result, or `None` when nothing
+    /// was written.
     pub(crate) fn record_first(
         &self,
         conn: &mut PgConnection,
         claim: Option<&Claim>,
         audit: Option<&AuditEntry>,
     ) -> Result<Option<TableResult>, ApiError> {
-        let first_sheet = decide_version(None, self.may_correct, self.precondition);
-        if first_sheet != Ok(Decision::Record(1)) {
-            return Ok(None);
+        match self.first(claim, audit) {
+            Some(first) => store::record_first(conn, first, webhook_events::of_posted, first_reply),
+            None => Ok(None),
         }
-        store::record_first(
-            conn,
-            self.new_version(1),
-            claim,
-            audit,
-            webhook_events::of_posted,
-            |result| reply(StatusCode::CREATED, result),
-        )
     }
 
     /// Records the sheet as the version the rules decide, with its `result.posted` event. A
@@ -153,6 +164,11 @@ impl Submission {
             }
         }
     }
+}
+
+/// The answer a table's first sheet keeps with its key.
+pub(crate) fn first_reply(result: &TableResult) -> Result<Reply, ApiError> {
+    reply(StatusCode::CREATED, result)
 }
 
 /// The answer to a sheet: the result, with its version's entity tag.

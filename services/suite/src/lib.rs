@@ -17,6 +17,7 @@ use catan_kit::server::{RunningServer, bind};
 use catan_kit::settings::PeerUrls;
 use secrecy::SecretString;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 /// Applies every service's migrations to `database_url` without serving anything.
 pub fn migrate_all(database_url: &str) -> anyhow::Result<()> {
@@ -39,26 +40,10 @@ pub struct Suite {
     addrs: [SocketAddr; 4],
     services: [Option<RunningServer>; 4],
     gateway: RunningServer,
+    /// The services the gateway calls within this process, as they start and stop.
+    local: Arc<gateway::LocalApps>,
     /// The web app (`services/web`), which the gateway serves outside `/v1/`.
     web: Option<RunningServer>,
-}
-
-/// The services, registration first: the others fetch its token keys when they start.
-pub const OWNERS: [Owner; 4] = [
-    Owner::Registration,
-    Owner::Pairing,
-    Owner::Results,
-    Owner::Ranking,
-];
-
-/// Where `owner` stands in `OWNERS`.
-fn slot(owner: Owner) -> usize {
-    match owner {
-        Owner::Registration => 0,
-        Owner::Pairing => 1,
-        Owner::Results => 2,
-        Owner::Ranking => 3,
-    }
 }
 
 /// `settings` with the secrets the suite's own parts share made up where none is configured.
@@ -114,20 +99,22 @@ impl Suite {
             ranking: vec![peers.ranking.clone()],
             web: Some(web_url),
         };
+        let local = Arc::new(gateway::LocalApps::default());
         let mut suite = Suite {
-            gateway: gateway::start_trusted(
+            gateway: gateway::start_balanced(
                 bind(gateway_addr)?,
-                upstreams,
+                gateway::Balancer::with_local(upstreams, local.clone()),
                 catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
             )?,
+            local,
             settings,
             addrs,
             services: [None, None, None, None],
             web: None,
         };
         // Registration first: it makes the signing key the others verify tokens with.
-        for (owner, listener) in OWNERS.into_iter().zip(listeners) {
-            suite.services[slot(owner)] = Some(suite.launch(owner, listener).await?);
+        for (owner, listener) in Owner::ALL.into_iter().zip(listeners) {
+            suite.launch(owner, listener).await?;
         }
         // The web app is behind the gateway too: it takes the visitor's address the gateway
         // vouches for and passes it on to the API with the same secret.
@@ -139,18 +126,24 @@ impl Suite {
         Ok(suite)
     }
 
+    /// Starts `owner` on `listener`; the gateway calls it within this process from then on.
     async fn launch(
-        &self,
+        &mut self,
         owner: Owner,
         listener: std::net::TcpListener,
-    ) -> anyhow::Result<RunningServer> {
+    ) -> anyhow::Result<()> {
         let settings = self.settings.clone();
-        match owner {
+        let server = match owner {
             Owner::Registration => catan_registration::start(settings, listener).await,
             Owner::Pairing => catan_pairing::start(settings, listener).await,
             Owner::Results => catan_results::start(settings, listener).await,
             Owner::Ranking => catan_ranking::start(settings, listener).await,
+        }?;
+        if let Some(app) = server.local_app() {
+            self.local.serve(owner, app.clone());
         }
+        self.services[owner.index()] = Some(server);
+        Ok(())
     }
 
     /// The base URL of the whole v1 API.
@@ -160,12 +153,13 @@ impl Suite {
 
     /// The base URL of one service.
     pub fn service_url(&self, owner: Owner) -> String {
-        format!("http://{}", self.addrs[slot(owner)])
+        format!("http://{}", self.addrs[owner.index()])
     }
 
     /// Stops one service (the others keep running).
     pub async fn stop_service(&mut self, owner: Owner) {
-        if let Some(server) = self.services[slot(owner)].take() {
+        self.local.withdraw(owner);
+        if let Some(server) = self.services[owner.index()].take() {
             server.stop().await;
         }
     }
@@ -173,16 +167,15 @@ impl Suite {
     /// Starts a stopped service again, on the address it had.
     pub async fn restart_service(&mut self, owner: Owner) -> anyhow::Result<()> {
         self.stop_service(owner).await;
-        let listener = bind(&self.addrs[slot(owner)].to_string())?;
-        self.services[slot(owner)] = Some(self.launch(owner, listener).await?);
-        Ok(())
+        let listener = bind(&self.addrs[owner.index()].to_string())?;
+        self.launch(owner, listener).await
     }
 
     pub async fn stop(mut self) {
         if let Some(web) = self.web.take() {
             web.stop().await;
         }
-        for owner in OWNERS {
+        for owner in Owner::ALL {
             self.stop_service(owner).await;
         }
         self.gateway.stop().await;

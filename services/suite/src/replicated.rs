@@ -3,9 +3,9 @@
 //! (as a Kubernetes Service), and behind the gateway, which takes them in turn and skips one that
 //! is down; the web app runs in the launcher. A replica that ends is started again on its port.
 
+use crate::Owner;
 use crate::gateway::{self, Balancer, Upstreams};
 use crate::processes::{Output, Processes, ReplicaId, wait_healthy};
-use crate::{OWNERS, Owner};
 use catan_kit::Settings;
 use catan_kit::server::{RunningServer, bind};
 use catan_kit::settings::ExposeSecret;
@@ -49,7 +49,7 @@ impl ReplicatedSuite {
         let web_listener = bind("127.0.0.1:0")?;
         let gateway_url = format!("http://{}", gateway_listener.local_addr()?);
         let mut ids = Vec::new();
-        for owner in OWNERS {
+        for owner in Owner::ALL {
             for index in 1..=replicas {
                 ids.push((ReplicaId { owner, index }, free_port()?));
             }
@@ -68,7 +68,7 @@ impl ReplicatedSuite {
             web: Some(format!("http://{}", web_listener.local_addr()?)),
         });
         let mut entrances = Vec::new();
-        for owner in OWNERS {
+        for owner in Owner::ALL {
             let listener = bind("127.0.0.1:0")?;
             entrances.push((
                 owner,

@@ -36,8 +36,9 @@ struct SessionSettings {
 impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for SessionSettings {
     fn on_acquire(&self, conn: &mut PgConnection) -> Result<(), diesel::r2d2::Error> {
         use diesel::connection::SimpleConnection;
+        // The application name tells the service's sessions apart in `pg_stat_activity`.
         conn.batch_execute(&format!(
-            "SET search_path TO {}; SET statement_timeout = {}",
+            "SET search_path TO {0}; SET statement_timeout = {1}; SET application_name = '{0}'",
             self.schema, self.statement_timeout_ms
         ))
         .map_err(diesel::r2d2::Error::QueryError)

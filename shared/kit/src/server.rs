@@ -1,6 +1,7 @@
 //! What every service's HTTP server shares: its listener, body limits, problem+json for the
 //! framework's own errors, request spans, a health probe, and a handle to stop it.
 
+use crate::local_app::LocalApp;
 use crate::settings::Settings;
 use actix_web::dev::ServerHandle;
 use actix_web::{HttpResponse, web};
@@ -51,6 +52,8 @@ pub struct RunningServer {
     background: Vec<tokio::task::JoinHandle<()>>,
     /// What `/metrics` serves (a server made by [`serve`] has them).
     metrics: Option<crate::metrics::Metrics>,
+    /// The same app, to call within this process (a server made by [`serve`] has it).
+    local_app: Option<LocalApp>,
 }
 
 impl RunningServer {
@@ -64,12 +67,18 @@ impl RunningServer {
             task,
             background: Vec::new(),
             metrics: None,
+            local_app: None,
         }
     }
 
     /// The service's metrics, for its background tasks to record into.
     pub fn metrics(&self) -> Option<&crate::metrics::Metrics> {
         self.metrics.as_ref()
+    }
+
+    /// The server's app, to call within this process without HTTP.
+    pub fn local_app(&self) -> Option<&LocalApp> {
+        self.local_app.as_ref()
     }
 
     /// Ties a background task to the server: stopping the server aborts it.
@@ -126,7 +135,7 @@ where
             .split_for_parts()
             .1,
     ));
-    let server = actix_web::HttpServer::new(move || {
+    let make_app = move || {
         actix_web::App::new()
             .into_utoipa_app()
             .configure(api.clone())
@@ -153,13 +162,15 @@ where
             .wrap(tracing_actix_web::TracingLogger::<
                 crate::telemetry::RequestSpan,
             >::new())
-    })
-    .workers(settings.http.workers)
-    .listen(listener)?
-    .run();
+    };
+    let server = actix_web::HttpServer::new(make_app.clone())
+        .workers(settings.http.workers)
+        .listen(listener)?
+        .run();
     tracing::info!(%addr, service, "listening");
     let mut running = RunningServer::spawn(server, addr);
     running.metrics = Some(metrics);
+    running.local_app = Some(LocalApp::of(make_app));
     Ok(running)
 }
 

@@ -93,6 +93,25 @@ fn post_every_table(fx: &EventFixture, round: &catan_api::Round) -> Vec<(u32, Po
         .collect()
 }
 
+/// Each table of `round` has one version, and one audit record of the PUT that recorded it.
+fn assert_each_table_recorded_once(ts: &TestSuite, event: uuid::Uuid, round: &catan_api::Round) {
+    let tables = i64::try_from(round.tables.len()).expect("tables");
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
+        )),
+        tables
+    );
+    assert_eq!(
+        ts.count(&format!(
+            "SELECT count(*) AS n FROM results.audit_log WHERE '{event}' = ANY(event_ids) \
+             AND method = 'PUT' AND status = 201"
+        )),
+        tables,
+        "one audit record for each sheet recorded"
+    );
+}
+
 /// A token of a new scorer key for `event`.
 async fn scorer_token(ts: &TestSuite, event: uuid::Uuid) -> String {
     let key = ts
@@ -482,20 +501,7 @@ async fn sheets_posted_all_at_once_with_retries_are_each_recorded_once_and_answe
     post(first_table, "another-app".into(), other)
         .await
         .assert_problem(StatusCode::CONFLICT);
-    let tables = i64::try_from(round.tables.len()).expect("tables");
-    assert_eq!(
-        ts.count(&format!(
-            "SELECT count(*) AS n FROM results.result_versions WHERE event_id = '{event}'"
-        )),
-        tables
-    );
-    assert_eq!(
-        ts.count(&format!(
-            "SELECT count(*) AS n FROM results.audit_log WHERE '{event}' = ANY(event_ids) \
-             AND method = 'PUT' AND status = 201"
-        )),
-        tables
-    );
+    assert_each_table_recorded_once(&ts, event, &round);
     ts.shutdown().await;
 }
 
@@ -522,5 +528,62 @@ async fn with_a_pool_of_two_sheets_posted_at_once_are_all_recorded() {
         let result = post.await.expect("task").expect("held table recorded");
         assert_eq!((result.table, result.version), (number, 1));
     }
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 8)]
+async fn two_apps_posting_every_table_at_once_get_one_result_each_and_the_other_a_conflict() {
+    let (ts, fx) = spawn_suite_with_event(40, Some(1)).await;
+    let round = fx.draw().await;
+    let event = fx.event.id;
+    let apps = [
+        scorer_token(&ts, event).await,
+        scorer_token(&ts, event).await,
+    ];
+    // The two apps disagree on every table: the second one's sheet gives the runner-up 8 VP.
+    let sheets = |t: usize| {
+        let mine = sheet_for(&round, t);
+        let mut theirs = mine.clone();
+        theirs.scores[1].vp = 8;
+        [mine, theirs]
+    };
+    let mut posts = Vec::new();
+    for (t, table) in round.tables.iter().enumerate() {
+        let path = format!("/v1/events/{event}/rounds/1/tables/{}/result", table.number);
+        for (app, (token, sheet)) in apps.iter().zip(sheets(t)).enumerate() {
+            posts.push(
+                ts.http(Method::PUT, &path)
+                    .token(token)
+                    .header("Idempotency-Key", &format!("app-{app}-table-{t}"))
+                    .json(&sheet)
+                    .send(),
+            );
+        }
+    }
+    let answers = futures_util::future::join_all(posts).await;
+    for ((pair, table), t) in answers.chunks(2).zip(&round.tables).zip(0..) {
+        let created: Vec<usize> = (0..2)
+            .filter(|&app| pair[app].status == StatusCode::CREATED)
+            .collect();
+        let [winner] = created[..] else {
+            panic!("table {}: not one 201 but {created:?}", table.number);
+        };
+        pair[1 - winner].assert_problem(StatusCode::CONFLICT);
+        let result: catan_api::TableResult = pair[winner].json();
+        let stored = ts
+            .anonymous
+            .result(event, 1, table.number)
+            .await
+            .expect("the table's result");
+        assert_eq!(stored.version, 1);
+        assert_eq!(
+            i64::from(stored.scores[1].vp),
+            sheets(t)[winner].scores[1].vp,
+            "table {}: the sheet answered 201 is the one kept",
+            table.number
+        );
+        assert_eq!(result.scores, stored.scores);
+    }
+    assert_each_table_recorded_once(&ts, event, &round);
     ts.shutdown().await;
 }

@@ -3,10 +3,12 @@
 //! OpenAPI document and its browsable UI. With replicas, each service also has an entrance of its
 //! own ([`start_entrance`]) where its peers reach it, as a Kubernetes Service would.
 
+mod local;
 mod proxy;
 mod replicas;
 mod routes;
 
+pub use local::LocalApps;
 use replicas::HEALTH_INTERVAL;
 pub use replicas::{ReplicaSet, Resend};
 pub use routes::{Route, Routes, has_dot_segment};
@@ -32,6 +34,26 @@ pub enum Owner {
     Ranking,
 }
 
+impl Owner {
+    /// The four services, registration first: the others fetch its token keys when they start.
+    pub const ALL: [Owner; 4] = [
+        Owner::Registration,
+        Owner::Pairing,
+        Owner::Results,
+        Owner::Ranking,
+    ];
+
+    /// Where the owner stands in [`Owner::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Owner::Registration => 0,
+            Owner::Pairing => 1,
+            Owner::Results => 2,
+            Owner::Ranking => 3,
+        }
+    }
+}
+
 /// Where each service answers: the base URL of each of its replicas.
 #[derive(Clone)]
 pub struct Upstreams {
@@ -51,16 +73,24 @@ pub struct Balancer {
     results: ReplicaSet,
     ranking: ReplicaSet,
     web: Option<ReplicaSet>,
+    /// The services this process also serves, which the gateway calls without HTTP.
+    local: Arc<LocalApps>,
 }
 
 impl Balancer {
     pub fn new(upstreams: Upstreams) -> Arc<Balancer> {
+        Balancer::with_local(upstreams, Arc::default())
+    }
+
+    /// The balancer of `upstreams`, which calls the services `local` holds within this process.
+    pub fn with_local(upstreams: Upstreams, local: Arc<LocalApps>) -> Arc<Balancer> {
         Arc::new(Balancer {
             registration: ReplicaSet::new(upstreams.registration),
             pairing: ReplicaSet::new(upstreams.pairing),
             results: ReplicaSet::new(upstreams.results),
             ranking: ReplicaSet::new(upstreams.ranking),
             web: upstreams.web.map(|url| ReplicaSet::new([url])),
+            local,
         })
     }
 
@@ -89,12 +119,7 @@ impl Balancer {
         self: &Arc<Self>,
         http: reqwest::Client,
     ) -> Option<tokio::task::JoinHandle<()>> {
-        let sets = [
-            Owner::Registration,
-            Owner::Pairing,
-            Owner::Results,
-            Owner::Ranking,
-        ];
+        let sets = Owner::ALL;
         if !sets
             .iter()
             .any(|owner| self.replicas(*owner).is_replicated())
@@ -168,6 +193,7 @@ pub fn start_balanced(
             .app_data(routes.clone())
             .app_data(http.clone())
             .app_data(trust.clone())
+            .app_data(local::Built::default())
             .route(
                 "/docs",
                 web::get().to(|| async {

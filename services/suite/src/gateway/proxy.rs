@@ -3,14 +3,16 @@
 
 use super::replicas::{ReplicaSet, Resend};
 use super::routes::Routes;
-use super::{Balancer, Owner};
+use super::{Balancer, Owner, local};
 use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::request_id;
 use catan_kit::ApiError;
 use catan_kit::auth::REVOKED_KEYS_PATH;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
+use catan_kit::local_app::LocalService;
 use futures_util::StreamExt;
 use std::time::Duration;
 
@@ -44,7 +46,14 @@ pub(super) async fn forward(
     trust: web::Data<ProxyTrust>,
 ) -> Result<HttpResponse, ApiError> {
     let (replicas, streams) = match routes.route_of(req.path()) {
-        Some(route) => (balancer.replicas(route.owner), route.streams),
+        Some(route) => {
+            if let Some(app) = local_app(&req, &balancer, route.owner).await? {
+                let headers = forwarded_headers(&req, Some(&trust));
+                let request = local::request(&req, headers, payload.into_inner());
+                return Ok(app(request).await);
+            }
+            (balancer.replicas(route.owner), route.streams)
+        }
         None => match balancer.web_for(req.path()) {
             Some(web) => (web, false),
             None => return Ok(catan_kit::problem::not_found(req).await),
@@ -52,6 +61,21 @@ pub(super) async fn forward(
     };
     let to = Recipients::InTurn(replicas);
     relay(&req, payload, to, streams, &http, Some(&trust)).await
+}
+
+/// `owner`'s app, when this process serves it (see [`local`]).
+async fn local_app(
+    req: &HttpRequest,
+    balancer: &Balancer,
+    owner: Owner,
+) -> Result<Option<LocalService>, ApiError> {
+    let Some(built) = req.app_data::<local::Built>() else {
+        return Ok(None);
+    };
+    built
+        .app(&balancer.local, owner)
+        .await
+        .map_err(|e| ApiError::unavailable("a service this call needs did not start", e))
 }
 
 /// Forwards any request to the entrance's service (a peer's call), headers as they came.
@@ -99,28 +123,7 @@ async fn relay(
         .unwrap_or("/");
     let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
         .map_err(ApiError::internal)?;
-    let mut headers = Vec::new();
-    for (name, value) in req.headers() {
-        let from_edge = edge.is_some()
-            && (name.as_str() == request_id::HEADER || EDGE_HEADERS.contains(&name.as_str()));
-        if name != actix_web::http::header::HOST
-            && !HOP_BY_HOP.contains(&name.as_str())
-            && !from_edge
-        {
-            headers.push((name.as_str().to_owned(), value.as_bytes().to_vec()));
-        }
-    }
-    if let Some(trust) = edge {
-        // The client's address, in the gateway's word only: whatever the client sent there is
-        // dropped.
-        for (name, value) in trust.edge_headers(trust.peer_of(req)) {
-            headers.push((name.to_owned(), value.as_bytes().to_vec()));
-        }
-        // The service logs the request under the gateway's id.
-        if let Some(id) = request_id::current() {
-            headers.push((request_id::HEADER.to_owned(), id.as_bytes().to_vec()));
-        }
-    }
+    let headers = forwarded_headers(req, edge);
     let resend = Resend::of(req.method(), req.headers().contains_key(IDEMPOTENCY_KEY));
     let build = |base: &str| {
         let mut upstream = http
@@ -131,7 +134,7 @@ async fn relay(
             upstream = upstream.timeout(STREAM_TIMEOUT);
         }
         for (name, value) in &headers {
-            upstream = upstream.header(name.as_str(), value.as_slice());
+            upstream = upstream.header(name.as_str(), value.as_bytes());
         }
         upstream
     };
@@ -166,6 +169,40 @@ async fn relay(
         ApiError::unavailable("a service this call needs did not finish its answer", e)
     })?;
     Ok(response.body(bytes))
+}
+
+/// The headers a service gets with `req`. At the edge (`edge` is the gateway's trust), the
+/// client's address is told in the gateway's word and the request is logged under the gateway's
+/// id; else every header goes as it came.
+fn forwarded_headers(
+    req: &HttpRequest,
+    edge: Option<&ProxyTrust>,
+) -> Vec<(HeaderName, HeaderValue)> {
+    let mut headers = Vec::new();
+    for (name, value) in req.headers() {
+        let from_edge = edge.is_some()
+            && (name.as_str() == request_id::HEADER || EDGE_HEADERS.contains(&name.as_str()));
+        if name != actix_web::http::header::HOST
+            && !HOP_BY_HOP.contains(&name.as_str())
+            && !from_edge
+        {
+            headers.push((name.clone(), value.clone()));
+        }
+    }
+    if let Some(trust) = edge {
+        // The client's address, in the gateway's word only: whatever the client sent there is
+        // dropped.
+        for (name, value) in trust.edge_headers(trust.peer_of(req)) {
+            if let Ok(value) = HeaderValue::try_from(value) {
+                headers.push((HeaderName::from_static(name), value));
+            }
+        }
+        // The service logs the request under the gateway's id.
+        if let Some(value) = request_id::current().and_then(|id| HeaderValue::try_from(id).ok()) {
+            headers.push((HeaderName::from_static(request_id::HEADER), value));
+        }
+    }
+    headers
 }
 
 /// The request's body, up to the largest a service takes (a batch route's): each service

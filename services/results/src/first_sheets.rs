@@ -202,36 +202,32 @@ fn record(conn: &mut PgConnection, group: &[Waiting]) -> Result<Vec<Written>, Ap
     let mut tables = HashSet::new();
     let mut keys = HashSet::new();
     let mut firsts = Vec::with_capacity(group.len());
-    // Where each sheet's outcome comes from: its place among `firsts`, or already known.
-    let mut places = Vec::with_capacity(group.len());
+    // Each sheet's outcome when known without the statement; `None`: the statement's, in turn.
+    let mut known = Vec::with_capacity(group.len());
     for waiting in group {
         let submission = &waiting.submission;
         let claim = waiting.claim.as_ref();
         let again = !tables.insert(submission.table_key())
             || claim.is_some_and(|c| !keys.insert((c.api_key_id(), c.key().to_owned())));
-        let place = match submission.first(claim, Some(&waiting.audit)) {
-            _ if again => Err(Written::Alone),
+        known.push(match submission.first(claim, Some(&waiting.audit)) {
+            _ if again => Some(Written::Alone),
             Some(first) => {
                 firsts.push(first);
-                Ok(firsts.len() - 1)
+                None
             }
-            None => Err(Written::Written(None)),
-        };
-        places.push(place);
+            None => Some(Written::Written(None)),
+        });
     }
-    let mut recorded: Vec<Option<Option<TableResult>>> = if firsts.is_empty() {
+    let mut recorded = if firsts.is_empty() {
         Vec::new()
     } else {
         store::record_firsts(conn, &firsts, webhook_events::of_posted, first_reply)?
-            .into_iter()
-            .map(Some)
-            .collect()
-    };
-    Ok(places
+    }
+    .into_iter();
+    Ok(known
         .into_iter()
-        .map(|place| match place {
-            Ok(i) => Written::Written(recorded[i].take().flatten().map(Box::new)),
-            Err(known) => known,
+        .map(|known| {
+            known.unwrap_or_else(|| Written::Written(recorded.next().flatten().map(Box::new)))
         })
         .collect())
 }

@@ -109,6 +109,7 @@ fn parse_range(text: &str) -> Result<(u64, u64), String> {
 }
 
 fn main() {
+    catan_kit::no_transparent_huge_pages();
     let report = match Cli::parse().command {
         Command::Classic {
             players,

@@ -5,7 +5,8 @@
 //! For each concurrency C of `--connections`, `--rounds-per-concurrency` times: a classic event of
 //! 4 × `--tables` players (a field of its own), round 1 drawn, and every table's sheet (random and
 //! legal, serialized before the clock starts) PUT once, with a scorer's token and an
-//! `Idempotency-Key` each, by C keep-alive clients as fast as they go; every answer must be 201.
+//! `Idempotency-Key` each, by C keep-alive clients as fast as they go, on two threads of their own;
+//! every answer must be 201.
 //! With `--batch N` (at most 500), the sheets go N to a request through
 //! `POST /v1/events/{id}/rounds/1/results` instead, answered 200 with each sheet's status, which
 //! must be 201. Right after each measurement, the reference: pgbench at the same concurrency (see
@@ -79,6 +80,47 @@ async fn run(options: &Options) -> anyhow::Result<Value> {
 }
 
 async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
+    let table_apps = TableApps::start()?;
+    let measured = measure_with(bench, options, &table_apps).await;
+    table_apps.stop();
+    measured
+}
+
+/// The runtime the clients run on, threads of their own like pgbench's: the suite's background
+/// work (the read model following the burst, the outbox relay) runs on the bench's runtime, and
+/// sharing its workers with the clients would delay sends and answers by whatever it computes.
+struct TableApps(tokio::runtime::Runtime);
+
+impl TableApps {
+    fn start() -> anyhow::Result<TableApps> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("table-app")
+            .enable_all()
+            .build()
+            .context("the clients' runtime")?;
+        Ok(TableApps(runtime))
+    }
+
+    /// Runs `work` on the clients' threads; their connections are driven there too.
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = anyhow::Result<T>> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        self.0.spawn(work).await?
+    }
+
+    /// A runtime may not be dropped where an async task runs.
+    fn stop(self) {
+        self.0.shutdown_background();
+    }
+}
+
+async fn measure_with(
+    bench: &Bench,
+    options: &Options,
+    table_apps: &TableApps,
+) -> anyhow::Result<Value> {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut players = Vec::new();
     let mut runs = Vec::new();
@@ -115,9 +157,12 @@ async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {
                 sheets.len(),
                 seeding.elapsed().as_secs_f64()
             );
-            let clients = connect(&bench.suite.url(), &token, connections).await?;
+            let url = bench.suite.url();
+            let clients = table_apps
+                .run(async move { connect(&url, &token, connections).await })
+                .await?;
             let cpu_before = options.diagnose.then(cpu::Seconds::now);
-            let posted = post(clients, requests).await?;
+            let posted = table_apps.run(post(clients, requests)).await?;
             let cpu = match cpu_before {
                 Some(before) => Some(cpu::Used::since(&before, bench).await?),
                 None => None,

@@ -5,6 +5,11 @@
 //! round trip and one commit for all, and each post answered only once that commit is done. A
 //! post waits for no one when nothing else is queued.
 //!
+//! Each writer is a thread of its own, blocked on the queue and on its connection: a sheet
+//! reaches the database after one thread wakes, not a task and then a thread of the blocking
+//! pool, and back likewise. On a machine whose cores the burst keeps busy, each wake-up is a wait
+//! for a core.
+//!
 //! A sheet the statement does not record (its table has a result, its key was used) is answered
 //! `None`, exactly as when alone, and goes the slow way; so does one whose table or key another
 //! sheet of its group has, as if it had come a moment later. A writer waits on no lock for long
@@ -22,8 +27,9 @@ use catan_kit::db::{PgConn, PgPool};
 use catan_kit::idempotency::Claim;
 use diesel::{PgConnection, RunQueryDsl};
 use std::collections::HashSet;
-use std::sync::Arc;
-use tokio::sync::{Mutex, mpsc, oneshot};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use tokio::sync::oneshot;
 
 /// Writers at once: while one waits for its commit to reach the disk, the next records the
 /// sheets that came meanwhile.
@@ -62,17 +68,17 @@ struct Waiting {
 /// Where the handlers leave the sheets (the handlers' side).
 #[derive(Clone)]
 pub struct FirstSheets {
-    queue: mpsc::UnboundedSender<Waiting>,
+    queue: mpsc::Sender<Waiting>,
 }
 
 /// The writers' side, until they are started with the service's pool.
 pub struct Writers {
-    queue: mpsc::UnboundedReceiver<Waiting>,
+    queue: mpsc::Receiver<Waiting>,
 }
 
 impl FirstSheets {
     pub fn new() -> (FirstSheets, Writers) {
-        let (queue, waiting) = mpsc::unbounded_channel();
+        let (queue, waiting) = mpsc::channel();
         (FirstSheets { queue }, Writers { queue: waiting })
     }
 
@@ -111,43 +117,56 @@ impl FirstSheets {
 }
 
 impl Writers {
-    /// Starts the writers on `pool`. They end once every [`FirstSheets`] is dropped (the server
-    /// stopped) and the sheets already left are written.
+    /// Starts the writers on `pool`, each on a thread of its own. They end once every
+    /// [`FirstSheets`] is dropped (the server stopped) and the sheets already left are written.
     pub fn start(self, pool: PgPool) {
         let queue = Arc::new(Mutex::new(self.queue));
         let keep = pool.max_size() >= KEEP_CONNECTIONS_FROM;
-        for _ in 0..WRITERS {
+        for n in 1..=WRITERS {
             let (queue, pool) = (Arc::clone(&queue), pool.clone());
-            tokio::spawn(async move {
-                // The writer's connection, kept between groups when the pool is large enough.
-                let mut held = None;
-                while let Some(group) = next_group(&queue).await {
-                    let (pool, conn) = (pool.clone(), held.take());
-                    let written = actix_web::web::block(move || match write(&pool, conn, group) {
-                        Some(conn) if !keep => {
-                            give_back(conn);
-                            None
-                        }
-                        conn => conn,
-                    });
-                    match written.await {
-                        Ok(conn) => held = conn,
-                        Err(e) => tracing::error!(error = %e, "a first sheets' writer failed"),
-                    }
-                }
-                if let Some(conn) = held {
-                    let _ = actix_web::web::block(move || give_back(conn)).await;
-                }
-            });
+            let started = std::thread::Builder::new()
+                .name(format!("first-sheets-{n}"))
+                .spawn(move || run_writer(&queue, &pool, keep));
+            if let Err(e) = started {
+                // The others write; with none, each post writes its own sheet.
+                tracing::error!(error = %e, "a first sheets' writer could not start");
+            }
         }
+    }
+}
+
+/// A writer: takes the sheets waiting and writes them, until the handlers are gone.
+fn run_writer(queue: &Mutex<mpsc::Receiver<Waiting>>, pool: &PgPool, keep: bool) {
+    // The writer's connection, kept between groups when the pool is large enough.
+    let mut held = None;
+    while let Some(group) = next_group(queue) {
+        let conn = held.take();
+        // A panic answers the group's posts as a failed statement would (their senders dropped:
+        // each writes its own sheet), and the writer goes on with a connection of the pool's.
+        let written = std::panic::catch_unwind(AssertUnwindSafe(|| write(pool, conn, group)));
+        held = match written {
+            Ok(Some(conn)) if !keep => {
+                give_back(conn);
+                None
+            }
+            Ok(conn) => conn,
+            Err(_) => {
+                tracing::error!("a first sheets' writer failed");
+                None
+            }
+        };
+    }
+    if let Some(conn) = held {
+        give_back(conn);
     }
 }
 
 /// The next sheet to come, and every other one waiting already (at most [`MOST_TOGETHER`]);
 /// `None` once the handlers are gone.
-async fn next_group(queue: &Mutex<mpsc::UnboundedReceiver<Waiting>>) -> Option<Vec<Waiting>> {
-    let mut queue = queue.lock().await;
-    let first = queue.recv().await?;
+fn next_group(queue: &Mutex<mpsc::Receiver<Waiting>>) -> Option<Vec<Waiting>> {
+    // A writer that panicked holding the queue left it whole: take it on.
+    let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+    let first = queue.recv().ok()?;
     let mut group = vec![first];
     while group.len() < MOST_TOGETHER {
         match queue.try_recv() {

@@ -73,6 +73,7 @@ enum DemoFormat {
 
 /// Runs the command line's command; the process's exit code.
 pub fn main() -> ExitCode {
+    catan_kit::no_transparent_huge_pages();
     let cli = Cli::parse();
     if let Some(Command::Serve(args)) = &cli.command {
         // The service makes its own runtime and reads its own settings.

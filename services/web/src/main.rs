@@ -7,6 +7,7 @@ use catan_kit::settings::SecretString;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    catan_kit::no_transparent_huge_pages();
     catan_kit::telemetry::init();
     let port = std::env::var("PORT").unwrap_or_else(|_| "8085".into());
     let api = std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:8080".into());

@@ -194,6 +194,7 @@ where
     F: FnOnce(Settings, TcpListener) -> Fut,
     Fut: Future<Output = anyhow::Result<RunningServer>>,
 {
+    crate::no_transparent_huge_pages();
     crate::telemetry::init();
     let settings = Settings::from_env()?;
     let addr = format!(

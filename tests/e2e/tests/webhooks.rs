@@ -13,6 +13,7 @@ use catan_e2e::{
 };
 use catan_kit::webhooks::WebhookSettings;
 use catan_suite::Owner;
+use diesel::{Connection, PgConnection, RunQueryDsl};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -234,6 +235,45 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
     let deliveries = deliveries.expect("deliveries").items;
     assert_eq!(deliveries.len(), 1, "delivered once");
     assert_eq!(deliveries[0].status, DeliveryStatus::Delivered);
+    ts.shutdown().await;
+}
+
+/// The relay's bookkeeping commits without waiting for the disk, so a crash may lose the removal
+/// of events registration already took: they are relayed again, and each is still delivered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_event_relayed_again_after_its_removal_was_lost_is_delivered_once() {
+    let ts = spawn_suite_with(fast_webhooks()).await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let receiver = Receiver::start(0).await;
+    let hook = ts
+        .subscribe(&fx, &receiver.url, &[WebhookEventType::ResultPosted])
+        .await;
+    let round = fx.draw().await;
+    post_first_result(&fx, &round).await;
+    let got = eventually(30, "the delivery", async || receiver.messages().pop()).await;
+    let message = verified(&hook.secret, &got);
+    let outbox_empty =
+        async || (ts.count("SELECT count(*) AS n FROM results.outbox") == 0).then_some(());
+    eventually(30, "the outbox to empty", outbox_empty).await;
+
+    // The removal lost: the row is back in the outbox as it was written, with its id.
+    let mut conn = PgConnection::establish(&ts.database_url).expect("test database");
+    diesel::sql_query(
+        "INSERT INTO results.outbox (id, event_type, event_id, payload) VALUES ($1, $2, $3, $4)",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(message.id)
+    .bind::<diesel::sql_types::Text, _>(message.event_type.as_str())
+    .bind::<diesel::sql_types::Uuid, _>(message.event_id)
+    .bind::<diesel::sql_types::Jsonb, _>(&message.data)
+    .execute(&mut conn)
+    .expect("the row back");
+    // Empty again only once registration has answered the relay, after storing what it took.
+    eventually(30, "the outbox to empty again", outbox_empty).await;
+
+    let deliveries = ts.admin.webhook_deliveries(hook.id).await;
+    let deliveries = deliveries.expect("deliveries").items;
+    assert_eq!(deliveries.len(), 1, "delivered once: {deliveries:?}");
+    assert_eq!(receiver.messages().len(), 1);
     ts.shutdown().await;
 }
 

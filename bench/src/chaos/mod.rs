@@ -140,7 +140,9 @@ impl Lab {
     fn create() -> anyhow::Result<Lab> {
         sweep_abandoned();
         let exe = std::env::current_exe().context("the harness's own binary")?;
-        let ports = free_ports::<5>()?;
+        let ports: [u16; 5] = catan_suite::processes::kept_ports(5)?
+            .try_into()
+            .map_err(|_| anyhow::anyhow!("not 5 ports"))?;
         let dir = std::env::temp_dir().join(format!("{LAB_PREFIX}{}", Uuid::new_v4().simple()));
         let [pg_port, service_ports @ ..] = ports;
         let admin_key = format!("ck_chaos_admin_{}", Uuid::new_v4().simple());
@@ -289,20 +291,6 @@ fn peer_env(ports: [u16; 4]) -> Vec<(String, String)> {
     .zip(ports)
     .map(|(name, port)| (name.to_owned(), format!("http://127.0.0.1:{port}")))
     .collect()
-}
-
-/// `N` free ports of 127.0.0.1, all different.
-fn free_ports<const N: usize>() -> anyhow::Result<[u16; N]> {
-    let listeners = (0..N)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let ports = listeners
-        .iter()
-        .map(|l| l.local_addr().map(|a| a.port()))
-        .collect::<Result<Vec<_>, _>>()?;
-    ports
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("not {N} ports"))
 }
 
 /// The run, in the lab: start, set up, post under faults, settle, check. The report.

@@ -12,6 +12,35 @@ use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+/// `n` different ports of 127.0.0.1, free now, for replicas that keep theirs across restarts.
+/// They are taken below the kernel's range of ports for outgoing connections: while a replica is
+/// down, any process's outgoing connection could otherwise get its port as its own, and the
+/// replica's restart would find the port in use (seen once in a chaos run).
+pub fn kept_ports(n: usize) -> anyhow::Result<Vec<u16>> {
+    let first_outgoing = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    let lowest = 10_000.min(first_outgoing / 2);
+    let span = first_outgoing - lowest;
+    // From a random place, so that launchers started at once seldom try the same ports.
+    let start = rand::random_range(0..span);
+    let mut ports = Vec::with_capacity(n);
+    for step in 0..span {
+        let port = lowest + (start + step) % span;
+        if ports.len() == n {
+            break;
+        }
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            ports.push(port);
+        }
+    }
+    if ports.len() < n {
+        bail!("fewer than {n} free ports below {first_outgoing}");
+    }
+    Ok(ports)
+}
+
 /// How long a service may take to answer its health probe after it was started.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 

@@ -5,7 +5,8 @@
 
 use crate::Owner;
 use crate::gateway::{self, Balancer, Upstreams};
-use crate::processes::{Output, Processes, ReplicaId, wait_healthy};
+use crate::processes::{Output, Processes, ReplicaId, kept_ports, wait_healthy};
+use anyhow::Context;
 use catan_kit::Settings;
 use catan_kit::server::{RunningServer, bind};
 use catan_kit::settings::ExposeSecret;
@@ -48,10 +49,12 @@ impl ReplicatedSuite {
         let gateway_listener = bind(gateway_addr)?;
         let web_listener = bind("127.0.0.1:0")?;
         let gateway_url = format!("http://{}", gateway_listener.local_addr()?);
+        let mut ports = kept_ports(Owner::ALL.len() * replicas)?.into_iter();
         let mut ids = Vec::new();
         for owner in Owner::ALL {
             for index in 1..=replicas {
-                ids.push((ReplicaId { owner, index }, free_port()?));
+                let port = ports.next().context("a port for each replica")?;
+                ids.push((ReplicaId { owner, index }, port));
             }
         }
         let urls_of = |owner: Owner| -> Vec<String> {
@@ -300,12 +303,6 @@ impl Restarts {
 }
 
 /// A free port of 127.0.0.1 (bound, then let go for a replica to take).
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

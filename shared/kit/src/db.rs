@@ -148,8 +148,8 @@ where
 /// Lets the current transaction commit without waiting for its WAL to reach the disk. Only for
 /// work that is derived and redone when lost: a crash may lose the last such commits, all of
 /// them after any one lost, as PostgreSQL replays its WAL in order (the read model's copies and
-/// views, whose feed cursors and stale marks commit with them; the outbox relay's claims and
-/// removals, whose loss only relays an event again).
+/// views, whose feed cursors and stale marks commit with them; the outbox relay's claims, whose
+/// loss only makes their rows due again at once).
 pub fn commit_without_flush(conn: &mut PgConnection) -> Result<(), crate::ApiError> {
     diesel::sql_query("SET LOCAL synchronous_commit = off").execute(conn)?;
     Ok(())

@@ -238,8 +238,9 @@ async fn events_wait_in_the_outbox_across_restarts_and_are_delivered_after() {
     ts.shutdown().await;
 }
 
-/// The relay's bookkeeping commits without waiting for the disk, so a crash may lose the removal
-/// of events registration already took: they are relayed again, and each is still delivered once.
+/// A relay stopped between registration's answer and the removal of what it took (a crash, the
+/// database away) relays those events again, as does one whose claim a crash lost: each is still
+/// delivered once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_event_relayed_again_after_its_removal_was_lost_is_delivered_once() {
     let ts = spawn_suite_with(fast_webhooks()).await;

@@ -38,9 +38,11 @@ const RELAY_LEASE_SECONDS: i32 = 30;
 /// The longest wait between relay tries of one row.
 const RELAY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 
-/// Claims the due outbox rows: other replicas skip them until the lease runs out. A claim lost
-/// in a crash only lets a row be relayed again, which registration takes once (by its id): it
-/// commits without waiting for the disk, as the relay's other bookkeeping does.
+/// Claims the due outbox rows: other replicas skip them until the lease runs out. The claim
+/// commits without waiting for the disk: lost in a crash, it only makes its rows due at once
+/// rather than after the lease, and registration takes a row relayed again once (by its id). The
+/// removal of what registration took waits for the disk, and with it every claim before it: a
+/// lost removal would keep its rows from being relayed until their lease ran out.
 fn claim_outbox(conn: &mut PgConnection) -> Result<Vec<OutboxRow>, ApiError> {
     crate::db::commit_without_flush(conn)?;
     let due: Vec<Uuid> = outbox::table
@@ -186,9 +188,6 @@ async fn record(
         tracing::warn!(%error, failed = failed.len(), dead, "registration did not take webhook events; retrying later");
     }
     crate::db::transaction(pool, move |conn| {
-        // Lost in a crash, a removal leaves the event to be relayed again, and registration
-        // takes it once; a failure's count and backoff, to be tried a little sooner.
-        crate::db::commit_without_flush(conn)?;
         diesel::delete(outbox::table.filter(outbox::id.eq_any(&taken))).execute(conn)?;
         for failure in failed {
             record_failure(conn, failure)?;

@@ -160,6 +160,19 @@ impl TestSuite {
             .expect("subscribed")
     }
 
+    /// A classic event of 4 players and 1 round, and a receiver subscribed to its `types` that
+    /// answers its first `failures` calls with 500.
+    pub async fn event_with_receiver(
+        &self,
+        failures: usize,
+        types: &[WebhookEventType],
+    ) -> (EventFixture, Receiver, WebhookCreated) {
+        let fx = self.classic_event(4, Some(1)).await;
+        let receiver = Receiver::start(failures).await;
+        let hook = self.subscribe(&fx, &receiver.url, types).await;
+        (fx, receiver, hook)
+    }
+
     /// The first delivery of the webhook `hook` that reaches `status`, waited for up to 30 s.
     pub async fn delivery(&self, hook: Uuid, status: DeliveryStatus) -> WebhookDelivery {
         let what = format!("a delivery {status:?}");

@@ -134,10 +134,8 @@ async fn an_event_out_of_relays_is_a_dead_letter_until_the_admin_replays_it() {
         };
     })
     .await;
-    let fx = ts.classic_event(4, Some(1)).await;
-    let receiver = Receiver::start(0).await;
-    let hook = ts
-        .subscribe(&fx, &receiver.url, &[WebhookEventType::ResultPosted])
+    let (fx, receiver, hook) = ts
+        .event_with_receiver(0, &[WebhookEventType::ResultPosted])
         .await;
     let round = fx.draw().await;
     eventually(30, "the round to be relayed", async || {

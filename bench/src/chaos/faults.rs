@@ -49,7 +49,7 @@ pub fn schedule(restarts: usize, kills: usize, rng: &mut ChaCha8Rng) -> Vec<Faul
             })
         })
         .collect();
-    for owner in catan_suite::Owner::ALL {
+    for owner in Owner::ALL {
         faults.extend(std::iter::repeat_n(Fault::Kill(owner), kills));
     }
     faults.shuffle(rng);
@@ -154,7 +154,7 @@ mod tests {
             (restarts(StopMode::Immediate), restarts(StopMode::Fast)),
             (2, 1)
         );
-        for owner in catan_suite::Owner::ALL {
+        for owner in Owner::ALL {
             assert_eq!(
                 faults.iter().filter(|f| **f == Fault::Kill(owner)).count(),
                 2

@@ -19,7 +19,7 @@ mod submit;
 use anyhow::{Context, bail};
 use catan_suite::Owner;
 use catan_suite::postgres::{PrivateCluster, StopMode};
-use catan_suite::processes::{Output, Processes, ReplicaId, wait_healthy};
+use catan_suite::processes::{Output, Processes, ReplicaId, kept_ports, wait_healthy};
 use checks::TableKey;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -140,7 +140,7 @@ impl Lab {
     fn create() -> anyhow::Result<Lab> {
         sweep_abandoned();
         let exe = std::env::current_exe().context("the harness's own binary")?;
-        let ports: [u16; 5] = catan_suite::processes::kept_ports(5)?
+        let ports: [u16; 5] = kept_ports(5)?
             .try_into()
             .map_err(|_| anyhow::anyhow!("not 5 ports"))?;
         let dir = std::env::temp_dir().join(format!("{LAB_PREFIX}{}", Uuid::new_v4().simple()));
@@ -170,10 +170,7 @@ impl Lab {
         env.extend(peer_env(service_ports));
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(OWNER_FILE), std::process::id().to_string())?;
-        let replicas = catan_suite::Owner::ALL
-            .into_iter()
-            .map(only)
-            .zip(service_ports);
+        let replicas = Owner::ALL.into_iter().map(only).zip(service_ports);
         let output = Output::Files(dir.join("logs"));
         let services = match Processes::new(exe, env.clone(), replicas, output) {
             Ok(services) => services,
@@ -279,7 +276,8 @@ fn only(owner: Owner) -> ReplicaId {
     ReplicaId { owner, index: 1 }
 }
 
-/// The peers' URLs as each service reads them, the services on `ports` (in [`catan_suite::Owner::ALL`]' order).
+/// The peers' URLs as each service reads them, the services on `ports` (in [`Owner::ALL`]'
+/// order).
 fn peer_env(ports: [u16; 4]) -> Vec<(String, String)> {
     [
         "REGISTRATION_URL",
@@ -321,7 +319,7 @@ async fn exercise_through(
     gateway: &str,
 ) -> anyhow::Result<Value> {
     let started = Instant::now();
-    for owner in catan_suite::Owner::ALL {
+    for owner in Owner::ALL {
         let url = {
             let mut services = faults::lock(&lab.services);
             services.spawn(only(owner))?;
@@ -380,7 +378,7 @@ async fn exercise_through(
     );
 
     let settling = Instant::now();
-    for owner in catan_suite::Owner::ALL {
+    for owner in Owner::ALL {
         let mut services = faults::lock(&lab.services);
         if let Some(status) = services.exited(only(owner)) {
             bail!("{owner:?} ended by itself: {status}");

@@ -9,11 +9,51 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-/// CPU seconds used so far by this process, and by each PostgreSQL process by its pid.
+/// CPU seconds used so far by this process, by each of its threads, and by each PostgreSQL
+/// process by its pid.
 pub struct Seconds {
     at: Instant,
     process: f64,
+    threads: HashMap<u32, Thread>,
     postgres: HashMap<u32, f64>,
+}
+
+/// A thread of this process: its name, and the seconds it ran and waited for a core so far (its
+/// `schedstat`, in nanoseconds, finer than `stat`'s ticks).
+struct Thread {
+    name: String,
+    ran: f64,
+    waited: f64,
+}
+
+impl Thread {
+    fn of(task: &std::path::Path) -> Option<Thread> {
+        let name = std::fs::read_to_string(task.join("comm")).ok()?;
+        let schedstat = std::fs::read_to_string(task.join("schedstat")).ok()?;
+        let mut fields = schedstat.split_whitespace().map(str::parse::<f64>);
+        let (ran, waited) = (fields.next()?.ok()?, fields.next()?.ok()?);
+        // Threads of one kind are counted together: "first-sheets-1", "first-sheets-2".
+        let kind = name
+            .trim_end()
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-');
+        Some(Thread {
+            name: kind.to_owned(),
+            ran: ran / 1e9,
+            waited: waited / 1e9,
+        })
+    }
+
+    fn all() -> HashMap<u32, Thread> {
+        std::fs::read_dir("/proc/self/task")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|task| {
+                let tid = task.file_name().to_str()?.parse().ok()?;
+                Some((tid, Thread::of(&task.path())?))
+            })
+            .collect()
+    }
 }
 
 impl Seconds {
@@ -37,6 +77,7 @@ impl Seconds {
         Seconds {
             at: Instant::now(),
             process,
+            threads: Thread::all(),
             postgres,
         }
     }
@@ -49,6 +90,8 @@ pub struct Used {
     /// The backends' share by the service whose session each is (its `application_name`).
     by_service: BTreeMap<String, f64>,
     other_postgres: f64,
+    /// This process's threads by kind: cores they ran on, and cores' worth of waiting for one.
+    by_thread: BTreeMap<String, (f64, f64)>,
     seconds: f64,
 }
 
@@ -70,11 +113,22 @@ impl Used {
                 others += used;
             }
         }
+        let mut by_thread = BTreeMap::new();
+        for (tid, thread) in &after.threads {
+            let (ran, waited) = before
+                .threads
+                .get(tid)
+                .map_or((0.0, 0.0), |t| (t.ran, t.waited));
+            let kind: &mut (f64, f64) = by_thread.entry(thread.name.clone()).or_default();
+            kind.0 += (thread.ran - ran) / seconds;
+            kind.1 += (thread.waited - waited) / seconds;
+        }
         Ok(Used {
             process: (after.process - before.process) / seconds,
             backends: ours / seconds,
             by_service,
             other_postgres: others / seconds,
+            by_thread,
             seconds,
         })
     }
@@ -85,10 +139,17 @@ impl Used {
             .iter()
             .map(|(service, cores)| format!("{service} {cores:.2}"))
             .collect();
+        let by_thread: Vec<String> = self
+            .by_thread
+            .iter()
+            .filter(|(_, (ran, waited))| ran + waited >= 0.005)
+            .map(|(kind, (ran, waited))| format!("{kind} {ran:.2} (waiting {waited:.2})"))
+            .collect();
         format!(
-            "CPU over {:.2} s around the posting, in cores of 2: this process {:.2}, PostgreSQL backends of its database {:.2} ({}), other PostgreSQL processes {:.2}; CPU ms a result: {:.2} here, {:.2} in the backends",
+            "CPU over {:.2} s around the posting, in cores of 2: this process {:.2} ({}), PostgreSQL backends of its database {:.2} ({}), other PostgreSQL processes {:.2}; CPU ms a result: {:.2} here, {:.2} in the backends",
             self.seconds,
             self.process,
+            by_thread.join(", "),
             self.backends,
             by_service.join(", "),
             self.other_postgres,
@@ -108,6 +169,13 @@ impl Used {
                 .map(|(service, cores)| (service.clone(), json!(round2(*cores))))
                 .collect::<serde_json::Map<_, _>>(),
             "cores_other_postgres": round2(self.other_postgres),
+            "cores_process_by_thread": self
+                .by_thread
+                .iter()
+                .map(|(kind, (ran, waited))| {
+                    (kind.clone(), json!({"ran": round2(*ran), "waiting": round2(*waited)}))
+                })
+                .collect::<serde_json::Map<_, _>>(),
             "ms_a_result_process": round2(self.ms_a_result(self.process, results)),
             "ms_a_result_backends": round2(self.ms_a_result(self.backends, results)),
         })

@@ -49,8 +49,8 @@ pub struct Options {
     /// Seconds of each pgbench run (`-T`).
     #[arg(long, default_value_t = 5)]
     pub pgbench_seconds: u64,
-    /// Also print where the CPU went while posting: this process (suite and clients) by thread,
-    /// and PostgreSQL.
+    /// Also print where the CPU went while posting: this process (suite and clients) by kind of
+    /// thread, with how long they waited for a core, and PostgreSQL.
     #[arg(long)]
     pub diagnose: bool,
     #[arg(long, default_value_t = 1)]

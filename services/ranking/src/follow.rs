@@ -6,36 +6,50 @@
 
 use crate::State;
 use crate::store::{self, EntriesCache, Feed, Inputs, Views};
+use crate::surge::Surge;
 use catan_api::standings::EventRecord;
 use catan_api::{EventFormat, RegistrationChanges, ResultChanges};
 use catan_kit::conditional::etag_of;
 use catan_kit::{ApiError, db};
 use chrono::Utc;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use uuid::Uuid;
 
 const PAGE: u32 = 500;
 
 /// Follows the feeds every `interval` until the server stops; wakes the season tables whenever
-/// it stored new event views.
+/// it stored new event views. It holds back its computations while writes pour in (`surge`).
 pub(crate) async fn follow(
     state: actix_web::web::Data<State>,
     interval: Duration,
     seasons_due: Arc<Notify>,
+    surge: Arc<Mutex<Surge>>,
 ) {
     let entries = Arc::new(EntriesCache::default());
     repeat("the event views", interval, Rest::Proportional(2), || {
-        catch_up(&state, &entries, &seasons_due)
+        catch_up(&state, &entries, &seasons_due, &surge)
     })
     .await;
 }
 
-/// Replays the ratings, from the first game a change asked for, until the server stops.
-pub(crate) async fn replay_ratings(state: actix_web::web::Data<State>, interval: Duration) {
-    repeat("the ratings", interval, Rest::Proportional(2), || {
-        db::run(&state.pool, crate::ratings::replay)
+/// Replays the ratings, from the first game a change asked for, until the server stops; not
+/// while the follower holds back its computations in a surge of writes.
+pub(crate) async fn replay_ratings(
+    state: actix_web::web::Data<State>,
+    interval: Duration,
+    surge: Arc<Mutex<Surge>>,
+) {
+    repeat("the ratings", interval, Rest::Proportional(2), || async {
+        if surge
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .holding()
+        {
+            return Ok(());
+        }
+        db::run(&state.pool, crate::ratings::replay).await
     })
     .await;
 }
@@ -98,24 +112,39 @@ async fn catch_up(
     state: &State,
     entries: &Arc<EntriesCache>,
     seasons_due: &Notify,
+    surge: &Mutex<Surge>,
 ) -> Result<(), ApiError> {
     let started = Utc::now();
-    let clock = std::time::Instant::now();
+    let clock = Instant::now();
     let mut outcomes = Vec::new();
+    let mut taken = 0;
     for feed in Feed::ALL {
-        outcomes.push((feed, read_available(state, feed).await));
+        let outcome = read_available(state, feed).await;
+        taken += outcome.as_ref().map_or(0, |(_, changes)| *changes);
+        outcomes.push((feed, outcome.map(|(reached_end, _)| reached_end)));
     }
     let read = clock.elapsed();
-    let (views_current, stored) = refresh_views(state, entries).await?;
-    if stored {
-        seasons_due.notify_one();
-    }
-    // The season tables and the ratings are brought up to date on their own (`repeat`); the read
-    // model has caught up only once they include what was read too.
-    let others_current = !db::run(&state.pool, |conn| {
-        Ok(crate::ratings::pending(conn)? || crate::seasons::store::pending(conn)?)
-    })
-    .await?;
+    let compute = surge
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .compute_now(taken, clock);
+    // Held back in a surge of writes, the views are not current: no feed is caught up.
+    let (views_current, others_current) = if compute {
+        let (views_current, stored) = refresh_views(state, entries).await?;
+        if stored {
+            seasons_due.notify_one();
+        }
+        // The season tables and the ratings are brought up to date on their own (`repeat`); the
+        // read model has caught up only once they include what was read too.
+        let others_current = !db::run(&state.pool, |conn| {
+            Ok(crate::ratings::pending(conn)? || crate::seasons::store::pending(conn)?)
+        })
+        .await?;
+        (views_current, others_current)
+    } else {
+        tracing::debug!(taken, "writes pour in: the views wait");
+        (false, false)
+    };
     tracing::debug!(
         read_ms = read.as_millis(),
         views_ms = (clock.elapsed() - read).as_millis(),
@@ -181,13 +210,16 @@ async fn fetch(state: &State, feed: Feed, after: &str) -> Result<Page, ApiError>
 
 /// Reads what `feed` holds now, up to its first page that is not full; whether that reached its
 /// end, rather than changes held back behind a transaction still in flight, which the next round
-/// reads. It does not read on while new changes keep arriving: under steady writes the feed always
-/// has a newer page, and the views of what was read must be computed first.
-async fn read_available(state: &State, feed: Feed) -> Result<bool, ApiError> {
+/// reads, and how many changes it took in. It does not read on while new changes keep arriving:
+/// under steady writes the feed always has a newer page, and the views of what was read must be
+/// computed first.
+async fn read_available(state: &State, feed: Feed) -> Result<(bool, usize), ApiError> {
+    let mut taken = 0;
     loop {
         let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
         let page = fetch(state, feed, &after).await?;
         let (len, held_back) = (page.len(), page.held_back());
+        taken += len;
         if tracing::enabled!(tracing::Level::DEBUG)
             && let Page::Results(p) = &page
             && let Some(oldest) = p.items.iter().map(|r| r.recorded_at).min()
@@ -213,7 +245,7 @@ async fn read_available(state: &State, feed: Feed) -> Result<bool, ApiError> {
             .await?;
         }
         if len < PAGE as usize {
-            return Ok(!held_back);
+            return Ok((!held_back, taken));
         }
     }
 }

@@ -14,6 +14,7 @@ mod schema;
 mod seasons;
 mod served_cache;
 mod store;
+mod surge;
 
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
@@ -40,17 +41,19 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         follow::watch_lag(metrics, state.pool.clone())?;
     }
     let seasons_due = std::sync::Arc::new(tokio::sync::Notify::new());
+    let surge = std::sync::Arc::new(std::sync::Mutex::new(surge::Surge::default()));
     let follower = tokio::spawn(follow::follow(
         state.clone(),
         follow_interval,
         seasons_due.clone(),
+        surge.clone(),
     ));
     let seasons = tokio::spawn(follow::refresh_seasons(
         state.clone(),
         follow_interval,
         seasons_due,
     ));
-    let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval));
+    let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval, surge));
     Ok(server
         .with_background(close_streams)
         .with_background(follower)

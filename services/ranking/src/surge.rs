@@ -5,7 +5,6 @@
 //! computation in the middle of a surge takes the cores from the writes it follows (see
 //! BENCHMARKS.md, results ingestion); one computation after it takes in all of them at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Changes a second from which writes are a surge: well above a busy federation's steady flow
@@ -22,9 +21,8 @@ pub const AT_MOST: Duration = Duration::from_secs(1);
 #[derive(Debug, Default)]
 pub struct Surge {
     last_read: Option<Instant>,
+    /// Since when the follower holds back; `None` while it computes at each read.
     holding_since: Option<Instant>,
-    /// Read by the ratings' replay, which holds back while the views do.
-    holding: AtomicBool,
 }
 
 impl Surge {
@@ -41,13 +39,13 @@ impl Surge {
         if !hold {
             self.holding_since = None;
         }
-        self.holding.store(hold, Ordering::Relaxed);
         !hold
     }
 
-    /// Whether the follower is holding back its computations now.
+    /// Whether the follower is holding back its computations now (the ratings' replay holds
+    /// back with it).
     pub fn holding(&self) -> bool {
-        self.holding.load(Ordering::Relaxed)
+        self.holding_since.is_some()
     }
 }
 

@@ -18,10 +18,10 @@ pub struct Seconds {
     postgres: HashMap<u32, f64>,
 }
 
-/// A thread of this process: its name, and the seconds it ran and waited for a core so far (its
-/// `schedstat`, in nanoseconds, finer than `stat`'s ticks).
+/// A thread of this process: its kind (its name without its number), and the seconds it ran and
+/// waited for a core so far (its `schedstat`, in nanoseconds, finer than `stat`'s ticks).
 struct Thread {
-    name: String,
+    kind: String,
     ran: f64,
     waited: f64,
 }
@@ -37,7 +37,7 @@ impl Thread {
             .trim_end()
             .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-');
         Some(Thread {
-            name: kind.to_owned(),
+            kind: kind.to_owned(),
             ran: ran / 1e9,
             waited: waited / 1e9,
         })
@@ -119,7 +119,7 @@ impl Used {
                 .threads
                 .get(tid)
                 .map_or((0.0, 0.0), |t| (t.ran, t.waited));
-            let kind: &mut (f64, f64) = by_thread.entry(thread.name.clone()).or_default();
+            let kind: &mut (f64, f64) = by_thread.entry(thread.kind.clone()).or_default();
             kind.0 += (thread.ran - ran) / seconds;
             kind.1 += (thread.waited - waited) / seconds;
         }

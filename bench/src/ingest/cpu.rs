@@ -32,7 +32,7 @@ impl Thread {
         let schedstat = std::fs::read_to_string(task.join("schedstat")).ok()?;
         let mut fields = schedstat.split_whitespace().map(str::parse::<f64>);
         let (ran, waited) = (fields.next()?.ok()?, fields.next()?.ok()?);
-        // Threads of one kind are counted together: "first-sheets-1", "first-sheets-2".
+        // Threads of one kind are counted together: "r2d2-worker-0", "r2d2-worker-1".
         let kind = name
             .trim_end()
             .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-');

@@ -1,18 +1,20 @@
 //! Tables' first sheets, committed together. When a round ends, every table app posts at once;
 //! each sheet alone is one statement and one commit (a WAL flush), and the commits, the
-//! connections they wait for and the pages their rows share are what the posts queue on. Here a
-//! few writers take the sheets waiting when they are free and record them in one statement: one
-//! round trip and one commit for all, and each post answered only once that commit is done. A
-//! post waits for no one when nothing else is queued.
+//! connections they wait for and the pages their rows share are what the posts queue on. Here one
+//! writer takes the sheets waiting when it is free and records them in one statement: one round
+//! trip and one commit for all, and each post answered only once that commit is done. A post
+//! waits for no one when nothing else is queued. While the writer's commit waits for the disk,
+//! the sheets that come meanwhile gather for its next statement: one writer makes fewer and larger
+//! groups than two, whose statements cost more than their overlap saves (BENCHMARKS.md).
 //!
-//! Each writer is a thread of its own, blocked on the queue and on its connection: a sheet
+//! The writer is a thread of its own, blocked on the queue and on its connection: a sheet
 //! reaches the database after one thread wakes, not a task and then a thread of the blocking
 //! pool, and back likewise. On a machine whose cores the burst keeps busy, each wake-up is a wait
 //! for a core.
 //!
 //! A sheet the statement does not record (its table has a result, its key was used) is answered
 //! `None`, exactly as when alone, and goes the slow way; so does one whose table or key another
-//! sheet of its group has, as if it had come a moment later. A writer waits on no lock for long
+//! sheet of its group has, as if it had come a moment later. The writer waits on no lock for long
 //! (a table another transaction is writing): should its statement fail, for that or any other
 //! reason, each of its sheets is written again by its own request on a connection of its own, so
 //! that one sheet's wait or failure is never another's.
@@ -28,36 +30,32 @@ use catan_kit::idempotency::Claim;
 use diesel::{PgConnection, RunQueryDsl};
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, mpsc};
 use tokio::sync::oneshot;
-
-/// Writers at once: while one waits for its commit to reach the disk, the next records the
-/// sheets that came meanwhile.
-const WRITERS: u32 = 2;
 
 /// The most sheets one statement records: a round's sheets arrive at most as many at once as
 /// there are table apps posting, and a bounded statement keeps each post's wait short.
 const MOST_TOGETHER: usize = 64;
 
-/// From this pool size on, each writer keeps its connection between groups; a smaller pool lends
-/// them for each group, so that the posts written by their own requests always find one.
-const KEEP_CONNECTIONS_FROM: u32 = 4 * WRITERS;
+/// From this pool size on, the writer keeps its connection between groups; a smaller pool lends
+/// it for each group, so that the posts written by their own requests always find one.
+const KEEP_CONNECTION_FROM: u32 = 4;
 
-/// The longest a writer waits for a lock (a table another transaction is writing) before the
-/// sheets it holds are written each by its own request, on each writer's connection.
+/// The longest the writer waits for a lock (a table another transaction is writing) before the
+/// sheets it holds are written each by its own request.
 const LOCK_TIMEOUT: &str = "SET lock_timeout = '100ms'";
 /// What the connection is set back to before the pool has it again.
 const NO_LOCK_TIMEOUT: &str = "RESET lock_timeout";
 
-/// What became of a sheet left for the writers.
+/// What became of a sheet left for the writer.
 enum Written {
-    /// Committed by a writer: its result, or `None` when its statement wrote nothing.
+    /// Committed by the writer: its result, or `None` when its statement wrote nothing.
     Written(Option<Box<TableResult>>),
     /// Its request writes it: the writer's statement failed or waited too long for a lock.
     Alone,
 }
 
-/// A sheet waiting for a writer, with where to send what became of it.
+/// A sheet waiting for the writer, with where to send what became of it.
 struct Waiting {
     submission: Arc<Submission>,
     claim: Option<Claim>,
@@ -71,15 +69,15 @@ pub struct FirstSheets {
     queue: mpsc::Sender<Waiting>,
 }
 
-/// The writers' side, until they are started with the service's pool.
-pub struct Writers {
+/// The writer's side, until it is started with the service's pool.
+pub struct Writer {
     queue: mpsc::Receiver<Waiting>,
 }
 
 impl FirstSheets {
-    pub fn new() -> (FirstSheets, Writers) {
+    pub fn new() -> (FirstSheets, Writer) {
         let (queue, waiting) = mpsc::channel();
-        (FirstSheets { queue }, Writers { queue: waiting })
+        (FirstSheets { queue }, Writer { queue: waiting })
     }
 
     /// Records `submission` as its table's first result with the request's key and audit record
@@ -99,7 +97,8 @@ impl FirstSheets {
             audit: audit.clone(),
             answer,
         };
-        // Writers stopped (the server is stopping) count as a shared statement that failed.
+        // The writer stopped (the server is stopping), or never started: as a statement that
+        // failed.
         let written = match self.queue.send(waiting) {
             Ok(()) => answered.await.unwrap_or(Written::Alone),
             Err(_) => Written::Alone,
@@ -116,28 +115,24 @@ impl FirstSheets {
     }
 }
 
-impl Writers {
-    /// Starts the writers on `pool`, each on a thread of its own. They end once every
-    /// [`FirstSheets`] is dropped (the server stopped) and the sheets already left are written.
+impl Writer {
+    /// Starts the writer on `pool`, on a thread of its own. It ends once every [`FirstSheets`] is
+    /// dropped (the server stopped) and the sheets already left are written.
     pub fn start(self, pool: PgPool) {
-        let queue = Arc::new(Mutex::new(self.queue));
-        let keep = pool.max_size() >= KEEP_CONNECTIONS_FROM;
-        for n in 1..=WRITERS {
-            let (queue, pool) = (Arc::clone(&queue), pool.clone());
-            let started = std::thread::Builder::new()
-                .name(format!("first-sheets-{n}"))
-                .spawn(move || run_writer(&queue, &pool, keep));
-            if let Err(e) = started {
-                // The others write; with none, each post writes its own sheet.
-                tracing::error!(error = %e, "a first sheets' writer could not start");
-            }
+        let keep = pool.max_size() >= KEEP_CONNECTION_FROM;
+        let started = std::thread::Builder::new()
+            .name("first-sheets".to_owned())
+            .spawn(move || run_writer(&self.queue, &pool, keep));
+        if let Err(e) = started {
+            // Its queue is gone with it: each post writes its own sheet.
+            tracing::error!(error = %e, "the first sheets' writer could not start");
         }
     }
 }
 
-/// A writer: takes the sheets waiting and writes them, until the handlers are gone.
-fn run_writer(queue: &Mutex<mpsc::Receiver<Waiting>>, pool: &PgPool, keep: bool) {
-    // The writer's connection, kept between groups when the pool is large enough.
+/// The writer: takes the sheets waiting and writes them, until the handlers are gone.
+fn run_writer(queue: &mpsc::Receiver<Waiting>, pool: &PgPool, keep: bool) {
+    // Its connection, kept between groups when the pool is large enough.
     let mut held = None;
     while let Some(group) = next_group(queue) {
         let conn = held.take();
@@ -151,7 +146,7 @@ fn run_writer(queue: &Mutex<mpsc::Receiver<Waiting>>, pool: &PgPool, keep: bool)
             }
             Ok(conn) => conn,
             Err(_) => {
-                tracing::error!("a first sheets' writer failed");
+                tracing::error!("the first sheets' writer failed");
                 None
             }
         };
@@ -163,9 +158,7 @@ fn run_writer(queue: &Mutex<mpsc::Receiver<Waiting>>, pool: &PgPool, keep: bool)
 
 /// The next sheet to come, and every other one waiting already (at most [`MOST_TOGETHER`]);
 /// `None` once the handlers are gone.
-fn next_group(queue: &Mutex<mpsc::Receiver<Waiting>>) -> Option<Vec<Waiting>> {
-    // A writer that panicked holding the queue left it whole: take it on.
-    let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+fn next_group(queue: &mpsc::Receiver<Waiting>) -> Option<Vec<Waiting>> {
     let first = queue.recv().ok()?;
     let mut group = vec![first];
     while group.len() < MOST_TOGETHER {
@@ -188,7 +181,7 @@ fn write(pool: &PgPool, held: Option<PgConn>, group: Vec<Waiting>) -> Option<PgC
             tracing::warn!(
                 error = error.as_deref().unwrap_or("no connection"),
                 sheets = group.len(),
-                "a writer could not write its sheets; each is written by its request"
+                "the writer could not write its sheets; each is written by its request"
             );
             conn = conn.and_then(waiting_briefly);
             group.iter().map(|_| Written::Alone).collect()

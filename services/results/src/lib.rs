@@ -23,13 +23,13 @@ pub(crate) type State = catan_kit::service::ServiceState;
 
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
     let rounds = actix_web::web::Data::new(drawn_rounds::DrawnRounds::default());
-    let (first_sheets, writers) = first_sheets::FirstSheets::new();
+    let (first_sheets, writer) = first_sheets::FirstSheets::new();
     let first_sheets = actix_web::web::Data::new(first_sheets);
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
             cfg.app_data(rounds.clone()).app_data(first_sheets.clone());
         })
         .await?;
-    writers.start(state.pool.clone());
+    writer.start(state.pool.clone());
     Ok(server)
 }

@@ -505,8 +505,8 @@ async fn sheets_posted_all_at_once_with_retries_are_each_recorded_once_and_answe
     ts.shutdown().await;
 }
 
-/// With a pool of 2 connections per service (`DATABASE_POOL_SIZE=2`), the first sheets' writers
-/// keep no connection between groups: a round posted all at once, while another session holds one
+/// With a pool of 2 connections per service (`DATABASE_POOL_SIZE=2`), the first sheets' writer
+/// keeps no connection between groups: a round posted all at once, while another session holds one
 /// of its tables, is recorded whole, the held table once let go.
 #[tokio::test(flavor = "multi_thread", worker_threads = 8)]
 async fn with_a_pool_of_two_sheets_posted_at_once_are_all_recorded() {

@@ -5,7 +5,9 @@
 //! replicas reading the same page at once apply it once; applying is idempotent besides.
 
 use crate::State;
-use crate::store::{self, EntriesCache, Feed, Inputs, Views};
+use crate::pending::{Pending, ReadThrough};
+use crate::progress::Progress;
+use crate::store::{self, EntriesCache, Feed, Inputs, StaleEvent, Views};
 use crate::surge::Surge;
 use catan_api::standings::EventRecord;
 use catan_api::{EventFormat, RegistrationChanges, ResultChanges};
@@ -26,10 +28,18 @@ pub(crate) async fn follow(
     interval: Duration,
     seasons_due: Arc<Notify>,
     surge: Arc<Mutex<Surge>>,
+    progress: actix_web::web::Data<Progress>,
 ) {
     let entries = Arc::new(EntriesCache::default());
-    repeat("the event views", interval, Rest::Proportional(2), || {
-        catch_up(&state, &entries, &seasons_due, &surge)
+    let rest = Rest::ProportionalOrNudged(2, progress.nudge.clone());
+    repeat("the event views", interval, rest, || async {
+        let round = progress.round_begins();
+        let caught_up = catch_up(&state, &entries, &seasons_due, &surge).await;
+        if matches!(caught_up, Ok(true)) {
+            progress.round_completed(round);
+        }
+        progress.stepped(&state.pool).await;
+        caught_up.map(|_| ())
     })
     .await;
 }
@@ -40,6 +50,7 @@ pub(crate) async fn replay_ratings(
     state: actix_web::web::Data<State>,
     interval: Duration,
     surge: Arc<Mutex<Surge>>,
+    progress: actix_web::web::Data<Progress>,
 ) {
     repeat("the ratings", interval, Rest::Proportional(2), || async {
         if surge
@@ -49,7 +60,9 @@ pub(crate) async fn replay_ratings(
         {
             return Ok(());
         }
-        db::run(&state.pool, crate::ratings::replay).await
+        let replayed = db::run(&state.pool, crate::ratings::replay).await;
+        progress.stepped(&state.pool).await;
+        replayed
     })
     .await;
 }
@@ -61,10 +74,18 @@ pub(crate) async fn refresh_seasons(
     state: actix_web::web::Data<State>,
     interval: Duration,
     due: Arc<Notify>,
+    progress: actix_web::web::Data<Progress>,
 ) {
-    repeat("the season tables", interval, Rest::UntilWoken(due), || {
-        crate::seasons::refresh(&state)
-    })
+    repeat(
+        "the season tables",
+        interval,
+        Rest::UntilWoken(due),
+        || async {
+            let refreshed = crate::seasons::refresh(&state).await;
+            progress.stepped(&state.pool).await;
+            refreshed
+        },
+    )
     .await;
 }
 
@@ -75,6 +96,9 @@ enum Rest {
     /// and computes again, and resting in proportion keeps it to at most 1/(n + 1) of a core,
     /// taking in more at each run, rather than racing the writes it follows for the CPU.
     Proportional(u32),
+    /// As `Proportional`, but a nudge (a reader waits for the feeds to be read again) ends the
+    /// rest once it has lasted its proportion of the last run.
+    ProportionalOrNudged(u32, Arc<Notify>),
     /// `interval`, or until woken: what it serves is computed from the event views, and waits on
     /// them rather than on a clock.
     UntilWoken(Arc<Notify>),
@@ -98,6 +122,12 @@ where
             Rest::Proportional(n) => {
                 tokio::time::sleep(interval.max(started.elapsed() * *n)).await;
             }
+            Rest::ProportionalOrNudged(n, nudge) => {
+                let proportion = started.elapsed() * *n;
+                tokio::time::sleep(proportion).await;
+                let _ = tokio::time::timeout(interval.saturating_sub(proportion), nudge.notified())
+                    .await;
+            }
             Rest::UntilWoken(wake) => {
                 // A wake-up while it ran is kept, so that none is lost.
                 let _ = tokio::time::timeout(interval, wake.notified()).await;
@@ -106,14 +136,15 @@ where
     }
 }
 
-/// Reads what every feed holds now and brings the touched events' views up to date. A producer
-/// that cannot be read is recorded as failing, and the views keep their last state.
+/// Reads what every feed holds now and brings the touched events' views up to date: whether
+/// every feed was read and every view computed. A producer that cannot be read is recorded as
+/// failing, and the views keep their last state.
 async fn catch_up(
     state: &State,
     entries: &Arc<EntriesCache>,
     seasons_due: &Notify,
     surge: &Mutex<Surge>,
-) -> Result<(), ApiError> {
+) -> Result<bool, ApiError> {
     let started = Utc::now();
     let clock = Instant::now();
     let mut outcomes = Vec::new();
@@ -150,6 +181,11 @@ async fn catch_up(
         views_ms = (clock.elapsed() - read).as_millis(),
         "a round of the follower"
     );
+    // Every change committed before the round began is now in the copies and in the views.
+    let read_everything = views_current
+        && outcomes
+            .iter()
+            .all(|(_, outcome)| matches!(outcome, Ok(true)));
     db::run(&state.pool, move |conn| {
         for (feed, outcome) in outcomes {
             match outcome {
@@ -163,7 +199,8 @@ async fn catch_up(
         }
         Ok(())
     })
-    .await
+    .await?;
+    Ok(read_everything)
 }
 
 /// A page of a feed, as its producer sent it.
@@ -193,6 +230,21 @@ impl Page {
             Page::Results(page) => &page.next,
         }
     }
+
+    /// The last transaction of its producer the page completes.
+    fn read_through(&self, feed: Feed) -> Result<i64, ApiError> {
+        let position = match self {
+            Page::Registration(page) => &page.position,
+            Page::Results(page) => &page.position,
+        };
+        let position = catan_api::Position::parse(position).map_err(ApiError::internal)?;
+        let through = match feed.producer() {
+            catan_api::Producer::Registration => position.registration,
+            catan_api::Producer::Results => position.results,
+            catan_api::Producer::Ranking => 0,
+        };
+        i64::try_from(through).map_err(ApiError::internal)
+    }
 }
 
 async fn fetch(state: &State, feed: Feed, after: &str) -> Result<Page, ApiError> {
@@ -212,12 +264,17 @@ async fn fetch(state: &State, feed: Feed, after: &str) -> Result<Page, ApiError>
 /// end, rather than changes held back behind a transaction still in flight, which the next round
 /// reads, and how many changes it took in. It does not read on while new changes keep arriving:
 /// under steady writes the feed always has a newer page, and the views of what was read must be
-/// computed first.
+/// computed first. A page another replica copied first is read again from where it left the
+/// cursor, so that the feed is read through at least as far as this read began.
 async fn read_available(state: &State, feed: Feed) -> Result<(bool, usize), ApiError> {
     let mut taken = 0;
     loop {
-        let after = db::run(&state.pool, move |conn| store::next_of(conn, feed)).await?;
+        let place = db::run(&state.pool, move |conn| store::place_in(conn, feed)).await?;
+        let after = place.next;
         let page = fetch(state, feed, &after).await?;
+        let read_through = page.read_through(feed)?;
+        // Every change this page brings came after what was read through before it.
+        let pending = Pending::from(feed.producer(), place.read_through + 1);
         let (len, held_back) = (page.len(), page.held_back());
         taken += len;
         if tracing::enabled!(tracing::Level::DEBUG)
@@ -231,20 +288,22 @@ async fn read_available(state: &State, feed: Feed) -> Result<(bool, usize), ApiE
                 "a page of results"
             );
         }
-        if len > 0 {
-            db::transaction(&state.pool, move |conn| {
-                db::commit_without_flush(conn)?;
-                if store::advance(conn, feed, &after, page.next())? {
-                    match &page {
-                        Page::Registration(p) => store::apply_registration(conn, &p.items)?,
-                        Page::Results(p) => store::apply_results(conn, &p.items)?,
-                    }
+        let copied = db::transaction(&state.pool, move |conn| {
+            db::commit_without_flush(conn)?;
+            if len == 0 {
+                return store::read_nothing_new(conn, feed, &after, read_through);
+            }
+            let moved = store::advance(conn, feed, &after, page.next(), read_through)?;
+            if moved {
+                match &page {
+                    Page::Registration(p) => store::apply_registration(conn, &p.items, pending)?,
+                    Page::Results(p) => store::apply_results(conn, &p.items, pending)?,
                 }
-                Ok(())
-            })
-            .await?;
-        }
-        if len < PAGE as usize {
+            }
+            Ok(moved)
+        })
+        .await?;
+        if copied && len < PAGE as usize {
             return Ok((!held_back, taken));
         }
     }
@@ -277,7 +336,7 @@ async fn refresh_views(
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
         let outcomes: Vec<Refresh> = stream::iter(stale)
-            .map(|(event_id, marked)| refresh_event(state, entries, event_id, marked))
+            .map(|stale| refresh_event(state, entries, stale))
             .buffer_unordered(VIEWS_AT_ONCE)
             .try_collect()
             .await?;
@@ -297,20 +356,21 @@ async fn refresh_views(
 async fn refresh_event(
     state: &State,
     entries: &Arc<EntriesCache>,
-    event_id: Uuid,
-    marked: i64,
+    stale: StaleEvent,
 ) -> Result<Refresh, ApiError> {
+    let event_id = stale.event_id;
     let entries = Arc::clone(entries);
     let started = std::time::Instant::now();
-    let inputs = db::run(&state.pool, move |conn| {
-        store::inputs_of(conn, event_id, &entries)
+    // How far the copies reach, read before the inputs: the views include at least that.
+    let (read, inputs): (ReadThrough, Option<Inputs>) = db::run(&state.pool, move |conn| {
+        Ok((
+            store::read_through(conn)?,
+            store::inputs_of(conn, event_id, &entries)?,
+        ))
     })
     .await?;
     let Some(inputs) = inputs else {
-        db::run(&state.pool, move |conn| {
-            store::unmark(conn, event_id, marked)
-        })
-        .await?;
+        db::run(&state.pool, move |conn| store::unmark(conn, &stale, read)).await?;
         return Ok(Refresh::NotKnown);
     };
     let loaded = started.elapsed();
@@ -319,7 +379,7 @@ async fn refresh_event(
             let computed = started.elapsed();
             db::transaction(&state.pool, move |conn| {
                 db::commit_without_flush(conn)?;
-                store::store_views(conn, event_id, marked, &views)
+                store::store_views(conn, &stale, read, &views)
             })
             .await?;
             tracing::debug!(%event_id, ?loaded, ?computed, stored = ?started.elapsed(), "an event's views");

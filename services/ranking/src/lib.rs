@@ -6,8 +6,10 @@
 
 mod follow;
 mod hub;
+mod pending;
 mod players;
 mod profile;
+mod progress;
 mod ratings;
 mod routes;
 mod schema;
@@ -31,10 +33,14 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let (hub, close_streams) = hub::StandingsHub::new(settings.standings_poll);
     let hub = actix_web::web::Data::new(hub);
     let views = actix_web::web::Data::new(served_cache::ServedCache::default());
+    let progress = actix_web::web::Data::new(progress::Progress::new(settings.consistency_wait));
     let follow_interval = settings.follow_interval;
+    let handlers_progress = progress.clone();
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
-            cfg.app_data(hub.clone()).app_data(views.clone());
+            cfg.app_data(hub.clone())
+                .app_data(views.clone())
+                .app_data(handlers_progress.clone());
         })
         .await?;
     if let Some(metrics) = server.metrics() {
@@ -47,13 +53,20 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         follow_interval,
         seasons_due.clone(),
         surge.clone(),
+        progress.clone(),
     ));
     let seasons = tokio::spawn(follow::refresh_seasons(
         state.clone(),
         follow_interval,
         seasons_due,
+        progress.clone(),
     ));
-    let ratings = tokio::spawn(follow::replay_ratings(state, follow_interval, surge));
+    let ratings = tokio::spawn(follow::replay_ratings(
+        state,
+        follow_interval,
+        surge,
+        progress,
+    ));
     Ok(server
         .with_background(close_streams)
         .with_background(follower)

@@ -44,6 +44,7 @@ pub mod ranking {
             caught_up_at -> Nullable<Timestamptz>,
             failing_since -> Nullable<Timestamptz>,
             last_error -> Nullable<Text>,
+            read_through -> Int8,
         }
     }
 
@@ -103,6 +104,8 @@ pub mod ranking {
             from_round -> Int4,
             marked -> Int8,
             as_of -> Timestamptz,
+            pending_registration -> Nullable<Int8>,
+            pending_results -> Nullable<Int8>,
         }
     }
 
@@ -113,6 +116,8 @@ pub mod ranking {
             table_number -> Int4,
             marked -> Int8,
             as_of -> Timestamptz,
+            pending_registration -> Nullable<Int8>,
+            pending_results -> Nullable<Int8>,
         }
     }
 
@@ -187,6 +192,9 @@ pub mod ranking {
         ranking.seasons_stale (season_id) {
             season_id -> Uuid,
             marked -> Int8,
+            pending_registration -> Nullable<Int8>,
+            pending_results -> Nullable<Int8>,
+            pending_ranking -> Nullable<Int8>,
         }
     }
 
@@ -194,6 +202,8 @@ pub mod ranking {
         ranking.stale_views (event_id) {
             event_id -> Uuid,
             marked -> Int8,
+            pending_registration -> Nullable<Int8>,
+            pending_results -> Nullable<Int8>,
         }
     }
 

@@ -66,6 +66,34 @@ pub fn may_manage(principal: &Principal, event_ids: Option<&[Uuid]>) -> Result<(
     }
 }
 
+/// The subscriptions the caller may see, oldest first: an admin every one, a director those its
+/// own key created, an organiser those limited to events of its regions; 403 for other roles.
+pub async fn visible_webhooks(
+    state: &State,
+    principal: &Principal,
+) -> Result<Vec<Webhook>, ApiError> {
+    if !matches!(principal.role(), Role::Admin | Role::Organiser) {
+        principal.require_any(&[Role::Director])?;
+    }
+    let principal = principal.clone();
+    db::run(&state.pool, move |conn| {
+        let created_by = (principal.role() == Role::Director).then(|| principal.key_id());
+        let live = store::webhooks::live(conn, created_by)?;
+        if principal.role() != Role::Organiser {
+            return Ok(live.into_iter().map(|(webhook, _)| webhook).collect());
+        }
+        let mut visible = Vec::new();
+        for (webhook, _) in live {
+            let events = webhook.event_ids.clone().unwrap_or_default();
+            if !events.is_empty() && require_events(conn, &principal, &events, &[]).is_ok() {
+                visible.push(webhook);
+            }
+        }
+        Ok(visible)
+    })
+    .await
+}
+
 /// The subscription, if the caller may see it: an admin every one, a director those its own key
 /// created (404 for the others, as for deleted ones), an organiser those limited to events of its
 /// regions (403 for the others).

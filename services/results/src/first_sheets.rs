@@ -19,10 +19,9 @@
 //! reason, each of its sheets is written again by its own request on a connection of its own, so
 //! that one sheet's wait or failure is never another's.
 
-use crate::store;
+use crate::store::{self, FirstRecorded};
 use crate::submission::{Submission, first_reply};
 use crate::webhook_events;
-use catan_api::TableResult;
 use catan_kit::ApiError;
 use catan_kit::audit::AuditEntry;
 use catan_kit::db::{PgConn, PgPool};
@@ -50,7 +49,7 @@ const NO_LOCK_TIMEOUT: &str = "RESET lock_timeout";
 /// What became of a sheet left for the writer.
 enum Written {
     /// Committed by the writer: its result, or `None` when its statement wrote nothing.
-    Written(Option<Box<TableResult>>),
+    Written(Option<Box<FirstRecorded>>),
     /// Its request writes it: the writer's statement failed or waited too long for a lock.
     Alone,
 }
@@ -89,7 +88,7 @@ impl FirstSheets {
         submission: Arc<Submission>,
         claim: Option<Claim>,
         audit: AuditEntry,
-    ) -> Result<Option<TableResult>, ApiError> {
+    ) -> Result<Option<FirstRecorded>, ApiError> {
         let (answer, answered) = oneshot::channel();
         let waiting = Waiting {
             submission: Arc::clone(&submission),

@@ -183,12 +183,33 @@ pub fn of_round(
 /// A page of a change feed after `after`: the results of finished transactions (of one event, or
 /// of every event), in the order their last change committed; the cursor of the last one; and
 /// whether committed changes wait behind a transaction still in flight.
+/// A page of a results feed, as its routes answer it.
+pub struct FeedPage {
+    pub items: Vec<TableResult>,
+    pub next: Cursor,
+    pub held_back: bool,
+    /// The last transaction the page completes ([`feed::read_through`]).
+    pub read_through: u64,
+}
+
+impl FeedPage {
+    pub fn answer(self) -> catan_api::ResultChanges {
+        catan_api::ResultChanges {
+            items: self.items,
+            next: self.next.to_string(),
+            held_back: self.held_back,
+            position: catan_api::Position::of(catan_api::Producer::Results, self.read_through)
+                .to_string(),
+        }
+    }
+}
+
 pub fn changes(
     conn: &mut PgConnection,
     event_id: Option<Uuid>,
     after: Cursor,
     limit: i64,
-) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
+) -> Result<FeedPage, ApiError> {
     conn.build_transaction()
         .repeatable_read()
         .read_only()
@@ -200,7 +221,7 @@ fn changes_in_one_snapshot(
     event_id: Option<Uuid>,
     after: Cursor,
     limit: i64,
-) -> Result<(Vec<TableResult>, Cursor, bool), ApiError> {
+) -> Result<FeedPage, ApiError> {
     let finished_below = || diesel::dsl::sql::<BigInt>(feed::FINISHED_BELOW);
     // (txid, seq) > after: the `txid >= after` half lets the index start at the cursor.
     let mut page = results::table
@@ -234,8 +255,20 @@ fn changes_in_one_snapshot(
     let newest: Option<i64> = newest.first(conn).optional()?;
     let in_flight_from: i64 = diesel::select(finished_below()).get_result(conn)?;
     let held_back = newest.is_some_and(|txid| txid >= in_flight_from);
-    let results = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
-    Ok((results, next, held_back))
+    let full = i64::try_from(rows.len()).is_ok_and(|n| n >= limit);
+    let txid = |t: i64| u64::try_from(t).unwrap_or_default();
+    let read_through = feed::read_through(
+        full,
+        rows.last().map(|(last, _)| txid(*last)),
+        txid(in_flight_from),
+    );
+    let items = annotated(conn, rows.into_iter().map(|(_, row)| row).collect())?;
+    Ok(FeedPage {
+        items,
+        next,
+        held_back,
+        read_through,
+    })
 }
 
 pub fn history(
@@ -338,13 +371,15 @@ pub fn record_firsts(
     firsts: &[First<'_>],
     announced: impl Fn(&TableResult) -> Result<Vec<crate::webhook_events::Announcement>, ApiError>,
     reply: impl Fn(&TableResult) -> Result<Reply, ApiError>,
-) -> Result<Vec<Option<TableResult>>, ApiError> {
+) -> Result<Vec<Option<FirstRecorded>>, ApiError> {
     #[derive(QueryableByName)]
     struct Recorded {
         #[diesel(sql_type = BigInt)]
         n: i64,
         #[diesel(sql_type = BigInt)]
         seq: i64,
+        #[diesel(sql_type = BigInt)]
+        txid: i64,
     }
     let mut sheets = FirstColumns::default();
     let mut announcements = AnnouncementColumns::default();
@@ -390,16 +425,30 @@ pub fn record_firsts(
         .bind::<Array<Nullable<Jsonb>>, _>(audits.event_ids)
         .bind::<Array<Nullable<Jsonb>>, _>(audits.region_ids)
         .load(conn)?;
-    let mut seqs: HashMap<i64, i64> = recorded.into_iter().map(|r| (r.n, r.seq)).collect();
+    let mut seqs: HashMap<i64, (i64, i64)> = recorded
+        .into_iter()
+        .map(|r| (r.n, (r.seq, r.txid)))
+        .collect();
     Ok((1_i64..)
         .zip(results)
         .map(|(n, mut result)| {
-            seqs.remove(&n).map(|seq| {
+            seqs.remove(&n).map(|(seq, txid)| {
                 result.seq = seq;
-                result
+                FirstRecorded {
+                    result,
+                    txid: u64::try_from(txid).unwrap_or_default(),
+                }
             })
         })
         .collect())
+}
+
+/// A table's first result as its statement recorded it, with the statement's transaction (the
+/// write's `Catan-Position`).
+#[derive(Debug, Clone)]
+pub struct FirstRecorded {
+    pub result: TableResult,
+    pub txid: u64,
 }
 
 /// A table's first result as [`record_firsts`] records it, alone.
@@ -408,7 +457,7 @@ pub fn record_first(
     first: First<'_>,
     announced: impl Fn(&TableResult) -> Result<Vec<crate::webhook_events::Announcement>, ApiError>,
     reply: impl Fn(&TableResult) -> Result<Reply, ApiError>,
-) -> Result<Option<TableResult>, ApiError> {
+) -> Result<Option<FirstRecorded>, ApiError> {
     let mut recorded = record_firsts(conn, &[first], announced, reply)?;
     Ok(recorded.pop().flatten())
 }
@@ -543,7 +592,10 @@ WITH claim AS (
     JOIN mine USING (n)
 ), kept AS (
     INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, response, created_at)
-    SELECT api_key_id, key, request_hash, 201, jsonb_set(reply, '{body,seq}', to_jsonb(seq)), now()
+    SELECT api_key_id, key, request_hash, 201,
+           jsonb_set(jsonb_set(reply, '{body,seq}', to_jsonb(seq)), '{txid}',
+                     to_jsonb(pg_current_xact_id()::text::bigint)),
+           now()
     FROM mine WHERE api_key_id IS NOT NULL
     ON CONFLICT (api_key_id, key) DO NOTHING
 ), audited AS (
@@ -556,7 +608,7 @@ WITH claim AS (
     JOIN mine USING (n)
     WHERE a.key_id IS NOT NULL
 )
-SELECT n, seq FROM mine";
+SELECT n, seq, pg_current_xact_id()::text::bigint AS txid FROM mine";
 
 /// The first version of a table's result as [`record_firsts`] records it (its `seq` still 0): no
 /// one has signed or disputed it yet.

@@ -1,7 +1,7 @@
 //! A results sheet on its way to being recorded: checked against its table, then recorded as the
 //! version the correction rules decide, alone or as one sheet of a batch.
 
-use crate::store::{self, First, NewVersion, Sheet};
+use crate::store::{self, First, FirstRecorded, NewVersion, Sheet};
 use crate::webhook_events;
 use actix_web::http::StatusCode;
 use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
@@ -91,7 +91,7 @@ impl Submission {
         conn: &mut PgConnection,
         claim: Option<&Claim>,
         audit: Option<&AuditEntry>,
-    ) -> Result<Option<TableResult>, ApiError> {
+    ) -> Result<Option<FirstRecorded>, ApiError> {
         match self.first(claim, audit) {
             Some(first) => store::record_first(conn, first, webhook_events::of_posted, first_reply),
             None => Ok(None),
@@ -107,7 +107,7 @@ impl Submission {
     ) -> Result<(StatusCode, TableResult), ApiError> {
         let first = self.record_first(conn, None, None)?;
         let (result, status) = match first {
-            Some(result) => (result, StatusCode::CREATED),
+            Some(first) => (first.result, StatusCode::CREATED),
             None => match self.decide(conn)? {
                 Ok(recorded) => recorded,
                 Err(unchanged) => return Ok((StatusCode::OK, unchanged)),

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod client;
+pub mod consistency;
 pub mod dead_letters;
 pub mod openapi;
 pub mod problem;
@@ -15,6 +16,7 @@ pub mod webhooks;
 
 pub use audit::*;
 pub use client::{ApiClient, ClientError, ClientResult, Conditional, RetryPolicy};
+pub use consistency::{POSITION_HEADER, POSITION_QUERY, Position, Producer};
 pub use dead_letters::*;
 pub use problem::{ErrorCode, FieldError, Problem};
 pub use types::*;

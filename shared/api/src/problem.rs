@@ -75,6 +75,8 @@ catan_domain::with_rule_codes!(with_season_codes! {
         InvalidQuery = "invalid_query",
         /// A change feed's cursor is not one of its pages' `next`.
         InvalidCursor = "invalid_cursor",
+        /// A `Catan-Position` (header or `position` query parameter) that no write answered.
+        InvalidPosition = "invalid_position",
         InvalidIdempotencyKey = "invalid_idempotency_key",
         /// The Idempotency-Key was used for another request.
         KeyReused = "key_reused",

@@ -172,6 +172,11 @@ impl ApiClient {
         self.call(Method::POST, "/v1/webhooks", Some(body)).await
     }
 
+    /// Every subscription the caller may see (its own; the admin's, all), never their secrets.
+    pub async fn webhooks(&self) -> Result<Vec<Webhook>, ClientError> {
+        self.all_pages("/v1/webhooks").await
+    }
+
     pub async fn webhook(&self, id: Uuid) -> Result<Webhook, ClientError> {
         self.call::<(), _>(Method::GET, &format!("/v1/webhooks/{id}"), None)
             .await

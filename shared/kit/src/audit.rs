@@ -125,8 +125,9 @@ impl AuditEntry {
         &self.region_ids
     }
 
-    /// Records the change, answered with `status`, in the caller's transaction (`conn`).
-    pub fn record(&self, conn: &mut PgConnection, status: StatusCode) -> QueryResult<()> {
+    /// Records the change, answered with `status`, in the caller's transaction (`conn`): the id
+    /// of that transaction, which orders the change feeds (a write's `Catan-Position`).
+    pub fn record(&self, conn: &mut PgConnection, status: StatusCode) -> QueryResult<u64> {
         let optional = |ids: &[Uuid]| ids.iter().copied().map(Some).collect::<Vec<_>>();
         diesel::insert_into(audit_log::table)
             .values((
@@ -140,8 +141,11 @@ impl AuditEntry {
                 audit_log::region_ids.eq(optional(&self.region_ids)),
                 audit_log::status.eq(i32::from(status.as_u16())),
             ))
-            .execute(conn)
-            .map(|_| ())
+            .returning(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                crate::feed::WRITING_TRANSACTION,
+            ))
+            .get_result::<i64>(conn)
+            .map(|txid| u64::try_from(txid).unwrap_or_default())
     }
 }
 

@@ -52,6 +52,16 @@ impl fmt::Display for Cursor {
     }
 }
 
+/// The last transaction a page of a feed completes (its `position`): for a full page, the one
+/// before its last change's, which may have more changes on the next page; for any other, the
+/// one before the oldest still in flight, since the page read every change below it.
+pub fn read_through(full: bool, last_txid: Option<u64>, in_flight_from: u64) -> u64 {
+    match (full, last_txid) {
+        (true, Some(last)) => last.saturating_sub(1),
+        _ => in_flight_from.saturating_sub(1),
+    }
+}
+
 /// A feed page's size: `limit` when given, clamped to 1 to 1000; 500 when not.
 pub fn page_size(limit: Option<i64>) -> i64 {
     limit.unwrap_or(500).clamp(1, 1000)
@@ -60,6 +70,15 @@ pub fn page_size(limit: Option<i64>) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_completes_the_transactions_it_read_whole() {
+        // A full page may end inside its last transaction.
+        assert_eq!(read_through(true, Some(90), 120), 89);
+        // Any other read every change below the oldest transaction still in flight.
+        assert_eq!(read_through(false, Some(90), 120), 119);
+        assert_eq!(read_through(false, None, 120), 119);
+    }
 
     #[test]
     fn a_cursor_reads_back_what_it_writes_and_refuses_anything_else() {

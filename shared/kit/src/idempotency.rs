@@ -14,6 +14,7 @@ use crate::auth::{Principal, Role};
 use crate::schema::idempotency_keys;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
+use catan_api::{POSITION_HEADER, Position, Producer};
 use diesel::dsl::{IntervalDsl, now};
 use diesel::prelude::*;
 use diesel::sql_types::Timestamptz;
@@ -118,6 +119,9 @@ pub struct Reply {
     pub kept_as_refusal: Option<String>,
     /// The events the change concerns beyond those its path and body name (for the audit).
     pub concerns_events: Vec<Uuid>,
+    /// The service ranking follows that wrote it and the writing transaction: the write's
+    /// place in the read model's feeds, answered as `Catan-Position`.
+    pub written: Option<(Producer, u64)>,
 }
 
 impl Reply {
@@ -128,7 +132,14 @@ impl Reply {
             etag: None,
             kept_as_refusal: None,
             concerns_events: Vec::new(),
+            written: None,
         })
+    }
+
+    /// The same reply, answering the position of a write of `producer` in transaction `txid`.
+    pub fn written_in(mut self, producer: Option<Producer>, txid: u64) -> Reply {
+        self.written = producer.map(|p| (p, txid));
+        self
     }
 
     /// The same reply, whose change concerns `event` (one its path and answer do not name as
@@ -172,6 +183,10 @@ impl Reply {
         if replayed {
             response.insert_header(("Idempotency-Replayed", "true"));
         }
+        if let Some((producer, txid)) = self.written {
+            let position = Position::of(producer, txid);
+            response.insert_header((POSITION_HEADER, position.to_string()));
+        }
         response.json(self.body)
     }
 }
@@ -184,8 +199,13 @@ struct Remembered {
     response: serde_json::Value,
 }
 
-/// The remembered reply to `claim`'s key; 422 if the key was used for another request.
-fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, ApiError> {
+/// The remembered reply to `claim`'s key, with the position of its write when the service is
+/// `producer`; 422 if the key was used for another request.
+fn remembered(
+    conn: &mut PgConnection,
+    claim: &Claim,
+    producer: Option<Producer>,
+) -> Result<Option<Reply>, ApiError> {
     let found: Option<Remembered> = idempotency_keys::table
         .find((claim.api_key_id, &claim.key))
         .filter(
@@ -208,17 +228,22 @@ fn remembered(conn: &mut PgConnection, claim: &Claim) -> Result<Option<Reply>, A
     if let Some(detail) = found.response.get("refused").and_then(|d| d.as_str()) {
         return Err(ApiError::Conflict(detail.to_string()));
     }
-    let (etag, body) = split_etag(found.response);
+    let kept = Kept::of(found.response);
     let status = u16::try_from(found.status)
         .ok()
         .and_then(|status| StatusCode::from_u16(status).ok())
         .ok_or_else(|| ApiError::internal(format!("stored status {}", found.status)))?;
-    Ok(Some(Reply {
+    let reply = Reply {
         status,
-        body,
-        etag,
+        body: kept.body,
+        etag: kept.etag,
         kept_as_refusal: None,
         concerns_events: Vec::new(),
+        written: None,
+    };
+    Ok(Some(match kept.txid {
+        Some(txid) => reply.written_in(producer, txid),
+        None => reply,
     }))
 }
 
@@ -238,7 +263,7 @@ impl From<diesel::result::Error> for Aborted {
 
 /// Runs `work` (the write) in one transaction with the claim's record and the audit record
 /// (`audit`, completed with the reply): a remembered request is answered from memory without
-/// running `work` again.
+/// running `work` again. The reply of a `producer` ranking follows carries its position.
 ///
 /// The key is recorded last, by the statement before the commit: no lock is taken up front, so
 /// a write with a key costs one statement more than one without. Two requests racing with one
@@ -247,6 +272,7 @@ impl From<diesel::result::Error> for Aborted {
 /// reply. A refused write checks the same way whether a racing request with its key won.
 async fn write_once<F>(
     pool: &crate::db::PgPool,
+    producer: Option<Producer>,
     claim: Option<Claim>,
     audit: AuditEntry,
     work: F,
@@ -257,8 +283,8 @@ where
     let Some(claim) = claim else {
         let reply = crate::db::transaction(pool, move |conn| {
             let reply = work(conn)?;
-            reply.audited(audit).record(conn, reply.status)?;
-            Ok(reply)
+            let txid = reply.audited(audit).record(conn, reply.status)?;
+            Ok(reply.written_in(producer, txid))
         })
         .await?;
         return Ok(reply.into_response(false));
@@ -267,7 +293,8 @@ where
     let outcome = crate::db::run(pool, move |conn| {
         Ok(conn.transaction(|tx| {
             let reply = work(tx).map_err(Aborted::Refused)?;
-            reply.audited(audit).record(tx, reply.status)?;
+            let txid = reply.audited(audit).record(tx, reply.status)?;
+            let reply = reply.written_in(producer, txid);
             match record_key(tx, &record, &reply) {
                 Ok(true) => Ok(reply),
                 Ok(false) => Err(Aborted::TakenFirst),
@@ -278,8 +305,10 @@ where
     .await?;
     match outcome {
         Ok(reply) => Ok(reply.into_response(false)),
-        Err(Aborted::TakenFirst) => replay_remembered(pool, claim, None).await,
-        Err(Aborted::Refused(refused)) => replay_remembered(pool, claim, Some(refused)).await,
+        Err(Aborted::TakenFirst) => replay_remembered(pool, producer, claim, None).await,
+        Err(Aborted::Refused(refused)) => {
+            replay_remembered(pool, producer, claim, Some(refused)).await
+        }
     }
 }
 
@@ -368,10 +397,11 @@ pub fn spawn_purge(pool: crate::db::PgPool) -> tokio::task::JoinHandle<()> {
 /// used its key first, if one did; else `refused` (the write's own refusal).
 async fn replay_remembered(
     pool: &crate::db::PgPool,
+    producer: Option<Producer>,
     claim: Claim,
     refused: Option<ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let found = crate::db::run(pool, move |conn| remembered(conn, &claim)).await;
+    let found = crate::db::run(pool, move |conn| remembered(conn, &claim, producer)).await;
     match (found, refused) {
         (Ok(Some(reply)), _) => Ok(reply.into_response(true)),
         // A key used for another request says more than what this one's write found.
@@ -383,21 +413,35 @@ async fn replay_remembered(
     }
 }
 
-/// The remembered response keeps its ETag beside the body (or only the refusal of a reply shown
-/// once).
+/// The remembered response keeps its ETag and its write's transaction beside the body (or only
+/// the refusal of a reply shown once).
 fn join_etag(reply: &Reply) -> serde_json::Value {
     if let Some(detail) = &reply.kept_as_refusal {
         return serde_json::json!({ "refused": detail });
     }
-    serde_json::json!({ "body": reply.body, "etag": reply.etag })
+    let txid = reply.written.map(|(_, txid)| txid);
+    serde_json::json!({ "body": reply.body, "etag": reply.etag, "txid": txid })
 }
 
-fn split_etag(stored: serde_json::Value) -> (Option<String>, serde_json::Value) {
-    let etag = stored
-        .get("etag")
-        .and_then(|e| e.as_str())
-        .map(str::to_owned);
-    (etag, stored.get("body").cloned().unwrap_or_default())
+/// A remembered response, as [`join_etag`] kept it.
+struct Kept {
+    body: serde_json::Value,
+    etag: Option<String>,
+    /// The write's transaction (a reply written in one statement has it set by that statement).
+    txid: Option<u64>,
+}
+
+impl Kept {
+    fn of(stored: serde_json::Value) -> Kept {
+        Kept {
+            etag: stored
+                .get("etag")
+                .and_then(|e| e.as_str())
+                .map(str::to_owned),
+            txid: stored.get("txid").and_then(serde_json::Value::as_u64),
+            body: stored.get("body").cloned().unwrap_or_default(),
+        }
+    }
 }
 
 /// What a write's body contributes to its request's fingerprint.
@@ -437,6 +481,7 @@ pub struct IdempotentWrite<B, const REPLAY_FIRST: bool = true> {
     claim: Option<Claim>,
     audit: AuditEntry,
     pool: web::Data<crate::db::PgPool>,
+    producer: Option<Producer>,
 }
 
 /// An [`IdempotentWrite`] whose key is found by the write, not looked up before the handler: for
@@ -470,7 +515,13 @@ impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
     where
         F: FnOnce(&mut PgConnection) -> Result<Reply, ApiError> + Send + 'static,
     {
-        write_once(&self.pool, self.claim, self.audit, work).await
+        write_once(&self.pool, self.producer, self.claim, self.audit, work).await
+    }
+
+    /// The producer ranking follows that this service is, if it is one: what a reply written
+    /// outside [`IdempotentWrite::write`] answers its position as.
+    pub fn producer(&self) -> Option<Producer> {
+        self.producer
     }
 
     /// Tries `first`, a write that records the request's key (the claim, if it has one) and its
@@ -489,10 +540,15 @@ impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
     {
         match first(self.claim.clone(), self.audit.clone()).await? {
             Some(reply) => Ok(reply.into_response(false)),
-            None => write_once(&self.pool, self.claim, self.audit, rest).await,
+            None => write_once(&self.pool, self.producer, self.claim, self.audit, rest).await,
         }
     }
 }
+
+/// The producer ranking's read model follows that a service is (app data of every service the
+/// kit serves): its writes answer their `Catan-Position`.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadModelProducer(pub Option<Producer>);
 
 /// The answer remembered for a retried request: it ends the request before its handler runs.
 #[derive(Debug)]
@@ -527,6 +583,9 @@ where
         let key = IdempotencyKey::from_request(req, payload);
         let body = B::from_request(req, payload);
         let pool = req.app_data::<web::Data<crate::db::PgPool>>().cloned();
+        let producer = req
+            .app_data::<web::Data<ReadModelProducer>>()
+            .and_then(|p| p.0);
         let if_match = req
             .headers()
             .get(actix_web::http::header::IF_MATCH)
@@ -542,7 +601,8 @@ where
                 pool.ok_or_else(|| ApiError::internal("no database pool for idempotent writes"))?;
             let claim = Claim::of(&principal, &key, &request_line, &body.fingerprint());
             if let Some(claim) = claim.clone().filter(|_| REPLAY_FIRST) {
-                let found = crate::db::run(&pool, move |conn| remembered(conn, &claim)).await?;
+                let found =
+                    crate::db::run(&pool, move |conn| remembered(conn, &claim, producer)).await?;
                 if let Some(reply) = found {
                     return Err(Replayed(reply).into());
                 }
@@ -553,6 +613,7 @@ where
                 claim,
                 audit,
                 pool,
+                producer,
             })
         })
     }

@@ -230,6 +230,10 @@ impl ResponseError for ApiError {
             ApiError::MethodNotAllowed { allow, .. } => {
                 response.insert_header(("Allow", allow.clone()));
             }
+            // What this call needs may be back, or caught up, in a moment.
+            ApiError::Unavailable { .. } => {
+                response.insert_header(("Retry-After", "1"));
+            }
             _ => {}
         }
         response.json(self.to_problem())

@@ -110,12 +110,15 @@ impl Service {
         let routes = self.routes;
         let db_pool = pool;
         let pool = web::Data::new(pool.clone());
+        let producer = web::Data::new(crate::idempotency::ReadModelProducer(
+            catan_api::Producer::of_service(self.name),
+        ));
         // A service with an outbox serves its dead relay events to registration.
         let outbox = self
             .relays_outbox
             .then(|| (self.name, settings.webhooks.internal_key.clone()));
         let server = server::serve(listener, self.name, settings, move |cfg| {
-            cfg.app_data(pool.clone());
+            cfg.app_data(pool.clone()).app_data(producer.clone());
             data(cfg);
             routes(cfg);
             if let Some((service, internal_key)) = &outbox {

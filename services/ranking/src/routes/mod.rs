@@ -9,6 +9,7 @@ mod ratings;
 mod seasons;
 mod standings;
 
+use crate::progress::{Need, Waits};
 use crate::served_cache::{Served, ServedCache, Slot};
 use crate::store::{Stored, View};
 use actix_web::web::Bytes;
@@ -42,42 +43,57 @@ fn with_freshness(
     response
 }
 
-/// What `read` finds in the read model, with an `ETag`, saying when a producer cannot be read
-/// just now; a 404 saying `missing` when it finds nothing.
+/// What `read` finds in the read model once `need` includes the request's writes (`waits`), with
+/// an `ETag`, saying when a producer cannot be read just now; a 404 saying `missing` when it
+/// finds nothing, even once the follower read the feeds again.
 async fn serve_read<T, F>(
     state: &crate::State,
     request: &HttpRequest,
+    waits: &Waits,
+    need: Need,
     read: F,
     missing: String,
 ) -> Result<HttpResponse, ApiError>
 where
-    F: FnOnce(&mut diesel::PgConnection) -> Result<Option<T>, ApiError> + Send + 'static,
+    F: Fn(&mut diesel::PgConnection) -> Result<Option<T>, ApiError> + Send + Clone + 'static,
     T: serde::Serialize + Send + 'static,
 {
-    let (found, behind) = db::run(&state.pool, move |conn| {
-        Ok((read(conn)?, crate::store::behind(conn)?))
-    })
-    .await?;
-    let found = found.ok_or(ApiError::NotFound(missing))?;
+    let (found, behind) = waits
+        .found(&need, || {
+            let read = read.clone();
+            async move {
+                let (found, behind) = db::run(&state.pool, move |conn| {
+                    Ok((read(conn)?, crate::store::behind(conn)?))
+                })
+                .await?;
+                Ok(found.map(|found| (found, behind)))
+            }
+        })
+        .await?
+        .ok_or(ApiError::NotFound(missing))?;
     conditional::respond_json(request, with_freshness(HttpResponse::Ok(), behind), &found)
 }
 
-/// One event's stored view, answered as it is stored (or `304` to a client that has it). The
-/// store is asked for the view's `ETag` first; the body is fetched only when neither the client
-/// nor this replica's cache holds the body of that `ETag`.
+/// One event's stored view, answered as it is stored (or `304` to a client that has it) once it
+/// includes the request's writes. The store is asked for the view's `ETag` first; the body is
+/// fetched only when neither the client nor this replica's cache holds the body of that `ETag`.
 async fn serve_view(
     state: &crate::State,
     cache: &ServedCache,
     request: &HttpRequest,
+    waits: &Waits,
     event_id: Uuid,
     view: View,
 ) -> Result<HttpResponse, ApiError> {
     let unknown = || ApiError::NotFound(format!("no event {event_id} is known to ranking"));
-    let stored = db::run(&state.pool, move |conn| {
-        crate::store::stored_etag(conn, event_id, view)
-    })
-    .await?
-    .ok_or_else(unknown)?;
+    let stored = waits
+        .found(&Need::Event(event_id), || {
+            db::run(&state.pool, move |conn| {
+                crate::store::stored_etag(conn, event_id, view)
+            })
+        })
+        .await?
+        .ok_or_else(unknown)?;
     let fetch = || async move {
         let Stored { body, etag, behind } = db::run(&state.pool, move |conn| {
             crate::store::stored(conn, event_id, view)

@@ -1,6 +1,7 @@
 //! An event's final placements.
 
 use crate::State;
+use crate::progress::Waits;
 use crate::served_cache::ServedCache;
 use crate::store::View;
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -31,14 +32,9 @@ async fn event_placements(
     state: web::Data<State>,
     cache: web::Data<ServedCache>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    super::serve_view(
-        &state,
-        &cache,
-        &request,
-        path.into_inner(),
-        View::Placements,
-    )
-    .await
+    let event = path.into_inner();
+    super::serve_view(&state, &cache, &request, &waits, event, View::Placements).await
 }

@@ -2,6 +2,7 @@
 
 use crate::State;
 use crate::players;
+use crate::progress::{Need, Waits};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{HeadToHead, Problem};
 use catan_kit::ApiError;
@@ -27,12 +28,15 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn head_to_head(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (player, opponent) = path.into_inner();
     super::serve_read(
         &state,
         &request,
+        &waits,
+        Need::Everything,
         move |conn| players::head_to_head(conn, player, opponent),
         "no such player is known to ranking".into(),
     )

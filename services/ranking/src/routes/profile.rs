@@ -2,6 +2,7 @@
 
 use crate::State;
 use crate::profile;
+use crate::progress::{Need, Waits};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{PlayerProfile, Problem};
 use catan_kit::ApiError;
@@ -29,6 +30,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 async fn player_profile(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let player = path.into_inner();
@@ -36,6 +38,8 @@ async fn player_profile(
     super::serve_read(
         &state,
         &request,
+        &waits,
+        Need::Everything,
         move |conn| profile::profile(conn, player),
         missing,
     )

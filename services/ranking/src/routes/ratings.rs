@@ -1,6 +1,7 @@
 //! Ratings: the leaderboard, a player's history, and a table's predicted winner.
 
 use crate::State;
+use crate::progress::{Need, Waits};
 use crate::{ratings, store};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use catan_api::{
@@ -46,6 +47,7 @@ struct LeaderboardQuery {
 async fn leaderboard(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     query: web::Query<LeaderboardQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
@@ -53,6 +55,7 @@ async fn leaderboard(
         region_id,
         min_games,
     } = query.into_inner();
+    waits.until(&Need::Ratings).await?;
     let min_games = min_games.map_or(DEFAULT_MIN_GAMES, u32::from);
     let bounds = (page.query().limit(), page.query().offset());
     let (board, behind) = db::run(&state.pool, move |conn| {
@@ -82,6 +85,7 @@ async fn leaderboard(
 async fn player_ratings(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let player = path.into_inner();
@@ -89,6 +93,8 @@ async fn player_ratings(
     super::serve_read(
         &state,
         &request,
+        &waits,
+        Need::Ratings,
         move |conn| ratings::history_of(conn, player),
         missing,
     )
@@ -109,10 +115,12 @@ async fn player_ratings(
 #[post("/v1/predictions")]
 async fn predict(
     state: web::Data<State>,
+    waits: Waits,
     body: web::Json<PredictionRequest>,
 ) -> Result<web::Json<Prediction>, ApiError> {
     let players = body.into_inner().player_ids;
     table_of_players(&players)?;
+    waits.until(&Need::Ratings).await?;
     let asked = players.clone();
     let ratings = db::run(&state.pool, move |conn| ratings::current(conn, &asked)).await?;
     let teams: Vec<Vec<_>> = ratings.into_iter().map(|r| vec![r]).collect();

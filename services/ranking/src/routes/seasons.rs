@@ -2,6 +2,7 @@
 //! players (the follower computes them; reads serve them as stored), and declined places.
 
 use crate::State;
+use crate::progress::{Need, Waits};
 use crate::seasons::read::{self, Format};
 use crate::seasons::{self, store};
 use crate::served_cache::{Served, ServedCache, Slot};
@@ -113,9 +114,11 @@ async fn list_seasons(
 async fn get_season(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    waits.until(&Need::Copies).await?;
     let season = db::run(&state.pool, move |conn| store::find(conn, id))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
@@ -141,10 +144,17 @@ async fn get_season(
 #[put("/v1/seasons/{season_id}/events/{event_id}")]
 async fn join_event(
     state: web::Data<State>,
+    waits: Waits,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (season, event) = path.into_inner();
+    // An event made a moment ago is joined, not refused as unknown.
+    waits
+        .found(&Need::Copies, || {
+            db::run(&state.pool, move |conn| store::event_region(conn, event))
+        })
+        .await?;
     may_change_season(&state, write.principal(), season, event).await?;
     write
         .write(move |conn| Reply::new(StatusCode::OK, &store::join(conn, season, event)?))
@@ -166,10 +176,12 @@ async fn join_event(
 #[delete("/v1/seasons/{season_id}/events/{event_id}")]
 async fn leave_event(
     state: web::Data<State>,
+    waits: Waits,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (season, event) = path.into_inner();
+    waits.until(&Need::Copies).await?;
     may_change_season(&state, write.principal(), season, event).await?;
     write
         .write(move |conn| Reply::new(StatusCode::OK, &store::leave(conn, season, event)?))
@@ -239,11 +251,13 @@ async fn season_standings(
     state: web::Data<State>,
     cache: web::Data<ServedCache>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
     query: web::Query<StandingsQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let season = path.into_inner();
+    season_includes(&state, &waits, season).await?;
     let StandingsQuery { region_id, results } = query.into_inner();
     let bounds = (page.query().limit(), page.query().offset());
     let format = if accepts_csv(&request) {
@@ -298,6 +312,20 @@ async fn season_standings(
     ))
 }
 
+/// Waits until the season's table and qualified players include the request's writes: its
+/// events' views and its own table.
+async fn season_includes(state: &State, waits: &Waits, season: Uuid) -> Result<(), ApiError> {
+    if waits.wanted.is_empty() {
+        return Ok(());
+    }
+    waits.until(&Need::Copies).await?;
+    let events = db::run(&state.pool, move |conn| store::find(conn, season))
+        .await?
+        .map(|found| found.event_ids)
+        .unwrap_or_default();
+    waits.until(&Need::Season { season, events }).await
+}
+
 /// Whether the request asks for CSV.
 fn accepts_csv(request: &HttpRequest) -> bool {
     request
@@ -327,9 +355,11 @@ fn accepts_csv(request: &HttpRequest) -> bool {
 async fn season_qualified(
     state: web::Data<State>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    season_includes(&state, &waits, id).await?;
     let (served, as_of) = db::run(&state.pool, move |conn| read::qualified(conn, id))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))?;
@@ -373,6 +403,8 @@ fn decliner(principal: &Principal) -> Decliner {
 )]
 #[delete("/v1/seasons/{season_id}/qualified/{player_id}")]
 async fn decline_place(
+    state: web::Data<State>,
+    waits: Waits,
     write: IdempotentWrite<()>,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
@@ -382,6 +414,12 @@ async fn decline_place(
             "only the admin or the player himself (with his player token) declines a place".into(),
         ));
     }
+    // A player registered a moment ago declines, rather than being refused as unknown.
+    waits
+        .found(&Need::Copies, || {
+            db::run(&state.pool, move |conn| store::knows_player(conn, player))
+        })
+        .await?;
     write
         .write(move |conn| Reply::new(StatusCode::OK, &store::decline(conn, season, player)?))
         .await

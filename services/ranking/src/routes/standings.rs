@@ -2,6 +2,7 @@
 
 use crate::State;
 use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event};
+use crate::progress::{Need, Waits};
 use crate::served_cache::ServedCache;
 use crate::store::{self, View};
 use actix_web::web::Bytes;
@@ -34,9 +35,11 @@ async fn standings(
     state: web::Data<State>,
     cache: web::Data<ServedCache>,
     request: HttpRequest,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    super::serve_view(&state, &cache, &request, path.into_inner(), View::Standings).await
+    let event = path.into_inner();
+    super::serve_view(&state, &cache, &request, &waits, event, View::Standings).await
 }
 
 /// The standings as they change, as server-sent events: first a `standings` event with the
@@ -59,18 +62,22 @@ async fn standings_stream(
     hub: web::Data<StandingsHub>,
     limits: web::Data<ClientLimits>,
     client: Client,
+    waits: Waits,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let event_id = path.into_inner();
     // Held by the stream: its place is free again when the stream ends.
     let slot = limits.open_stream(client)?;
     // No such event is answered as a problem before the stream starts.
-    let json = catan_kit::db::run(&state.pool, move |conn| {
-        store::stored(conn, event_id, View::Standings)
-    })
-    .await?
-    .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?
-    .body;
+    let json = waits
+        .found(&Need::Event(event_id), || {
+            catan_kit::db::run(&state.pool, move |conn| {
+                store::stored(conn, event_id, View::Standings)
+            })
+        })
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?
+        .body;
     let mut first = RECONNECT.as_bytes().to_vec();
     first.extend_from_slice(&standings_event(&json));
     let watcher = Watcher {

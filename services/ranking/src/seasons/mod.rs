@@ -5,11 +5,14 @@
 //!
 //! - `input`: what a season needs of an event, stored with the event's views.
 //! - `store`: the seasons' tables: configuration, events joined, places declined, stale marks.
-//! - `views`: a season's table and qualified players, computed and stored as served.
+//! - `views`: a season's table and qualified players, computed as served.
+//! - `refresh`: a season's views computed again from what they depend on, stored, and its mark
+//!   cleared.
 //! - `read`: the stored views, read in one query.
 
 pub mod input;
 pub mod read;
+pub mod refresh;
 pub mod store;
 pub mod views;
 
@@ -181,7 +184,7 @@ pub(crate) async fn refresh(state: &State) -> Result<(), ApiError> {
         let refreshed = stream::iter(stale)
             .map(|(season_id, marked)| async move {
                 let done = db::transaction(&state.pool, move |conn| {
-                    views::refresh(conn, season_id, marked)
+                    refresh::refresh(conn, season_id, marked)
                 })
                 .await;
                 match done {

@@ -2,6 +2,7 @@
 //! events' season inputs, and the marks of the seasons whose views are to be computed again.
 
 use super::{JoinContext, NewSeason, join_refused};
+use crate::pending::{Pending, ReadThrough, least_sql, raise_sql};
 use crate::ratings::survivors;
 use crate::schema::ranking::{
     events, players, season_declines, season_events, season_views, seasons, seasons_stale,
@@ -167,12 +168,14 @@ fn lock(conn: &mut PgConnection, id: Uuid) -> Result<SeasonScope<NaiveDate>, Api
     })
 }
 
-/// Records a change of the season itself and asks for its views again.
+/// Records a change of the season itself and asks for its views again, as waiting for this
+/// write.
 fn touch(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
     diesel::update(seasons::table.find(id))
         .set(seasons::changed_at.eq(Utc::now()))
         .execute(conn)?;
-    mark(conn, &[id])
+    let pending = Pending::own_write(conn)?;
+    mark(conn, &[id], pending)
 }
 
 /// Joins an event ranking knows to a season, when all its days fall within the season's and,
@@ -277,55 +280,91 @@ pub fn declined(conn: &mut PgConnection, season_id: Uuid) -> Result<Vec<Uuid>, A
         .load(conn)?)
 }
 
-/// Marks seasons for new views.
-fn mark_query(select: &str) -> String {
-    format!(
-        "INSERT INTO seasons_stale (season_id) {select} \
-         ON CONFLICT (season_id) DO UPDATE SET marked = nextval('seasons_stale_marked_seq')"
-    )
+/// Marks the seasons `select` finds (its first column, its parameter `$4` if any) for new views,
+/// as waiting for `pending` (`$1` to `$3`).
+fn mark_seasons(
+    conn: &mut PgConnection,
+    select: &str,
+    pending: Pending,
+    id: Option<Uuid>,
+    ids: &[Uuid],
+) -> Result<(), ApiError> {
+    use diesel::sql_types::{Array, BigInt, Nullable, Uuid as SqlUuid};
+    diesel::sql_query(format!(
+        "INSERT INTO seasons_stale \
+            (season_id, pending_registration, pending_results, pending_ranking) \
+         SELECT s.id, $1, $2, $3 FROM ({select}) AS s(id) \
+         ON CONFLICT (season_id) DO UPDATE SET marked = nextval('seasons_stale_marked_seq'), {}",
+        least_sql("seasons_stale", &["registration", "results", "ranking"])
+    ))
+    .bind::<Nullable<BigInt>, _>(pending.registration)
+    .bind::<Nullable<BigInt>, _>(pending.results)
+    .bind::<Nullable<BigInt>, _>(pending.ranking)
+    .bind::<Nullable<SqlUuid>, _>(id)
+    .bind::<Array<SqlUuid>, _>(ids)
+    .execute(conn)?;
+    Ok(())
 }
 
 /// Asks for new views of `season_ids`.
-pub fn mark(conn: &mut PgConnection, season_ids: &[Uuid]) -> Result<(), ApiError> {
-    diesel::sql_query(mark_query("SELECT DISTINCT unnest($1::uuid[])"))
-        .bind::<diesel::sql_types::Array<diesel::sql_types::Uuid>, _>(season_ids)
-        .execute(conn)?;
-    Ok(())
+pub fn mark(
+    conn: &mut PgConnection,
+    season_ids: &[Uuid],
+    pending: Pending,
+) -> Result<(), ApiError> {
+    mark_seasons(
+        conn,
+        "SELECT DISTINCT unnest($5::uuid[])",
+        pending,
+        None,
+        season_ids,
+    )
 }
 
 /// Asks for new views of every season (a merge moves a player's history onto another).
-pub fn mark_all(conn: &mut PgConnection) -> Result<(), ApiError> {
-    diesel::sql_query(mark_query("SELECT id FROM seasons")).execute(conn)?;
-    Ok(())
+pub fn mark_all(conn: &mut PgConnection, pending: Pending) -> Result<(), ApiError> {
+    mark_seasons(conn, "SELECT id FROM seasons", pending, None, &[])
 }
 
 /// Asks for new views of the seasons whose table lists `player` (his name or region changed).
-pub fn mark_for_player(conn: &mut PgConnection, player: Uuid) -> Result<(), ApiError> {
-    diesel::sql_query(mark_query(
-        "SELECT DISTINCT season_id FROM season_rows WHERE player_id = $1",
-    ))
-    .bind::<diesel::sql_types::Uuid, _>(player)
-    .execute(conn)?;
-    Ok(())
+pub fn mark_for_player(
+    conn: &mut PgConnection,
+    player: Uuid,
+    pending: Pending,
+) -> Result<(), ApiError> {
+    mark_seasons(
+        conn,
+        "SELECT DISTINCT season_id FROM season_rows WHERE player_id = $4",
+        pending,
+        Some(player),
+        &[],
+    )
 }
 
-/// Asks for new views of the seasons that hold `event_id` (its name or days changed).
-pub fn mark_for_event(conn: &mut PgConnection, event_id: Uuid) -> Result<(), ApiError> {
-    diesel::sql_query(mark_query(
-        "SELECT season_id FROM season_events WHERE event_id = $1",
-    ))
-    .bind::<diesel::sql_types::Uuid, _>(event_id)
-    .execute(conn)?;
-    Ok(())
+/// Asks for new views of the seasons that hold `event_id` (its name or days, or its results).
+pub fn mark_for_event(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    pending: Pending,
+) -> Result<(), ApiError> {
+    mark_seasons(
+        conn,
+        "SELECT season_id FROM season_events WHERE event_id = $4",
+        pending,
+        Some(event_id),
+        &[],
+    )
 }
 
 /// Stores what the seasons need of an event, computed with its views; when it changed, asks for
-/// new views of the seasons that hold the event.
+/// new views of the seasons that hold the event, as waiting for what the event's views waited
+/// for (`pending`).
 pub fn store_input(
     conn: &mut PgConnection,
     event_id: Uuid,
     input: &str,
     as_of: DateTime<Utc>,
+    pending: Pending,
 ) -> Result<(), ApiError> {
     // Raw SQL: diesel's upsert cannot put a WHERE on its DO UPDATE.
     let changed = diesel::sql_query(
@@ -338,7 +377,7 @@ pub fn store_input(
     .bind::<diesel::sql_types::Timestamptz, _>(as_of)
     .execute(conn)?;
     if changed > 0 {
-        mark_for_event(conn, event_id)?;
+        mark_for_event(conn, event_id, pending)?;
     }
     Ok(())
 }
@@ -360,15 +399,74 @@ pub fn stale(conn: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, i64)>, Ap
         .load(conn)?)
 }
 
-/// Clears a season's stale mark unless a change marked it again meanwhile.
-pub fn unmark(conn: &mut PgConnection, season_id: Uuid, marked: i64) -> Result<(), ApiError> {
-    diesel::delete(
+/// How far what a season's table is computed from reaches, read before it is: for each producer
+/// ranking follows, the last transaction whose changes are all in its events' season inputs
+/// (copied, and in the views of those events, whose marks wait for nothing before it); for
+/// ranking's own writes, the last transaction before the oldest still in flight.
+pub fn inputs_through(conn: &mut PgConnection, season_id: Uuid) -> Result<ReadThrough, ApiError> {
+    #[derive(QueryableByName)]
+    struct Through {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        registration: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        results: i64,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        ranking: i64,
+    }
+    let through: Through = diesel::sql_query(
+        "WITH marks AS ( \
+            SELECT min(pending_registration) - 1 AS registration, min(pending_results) - 1 AS results \
+            FROM stale_views WHERE event_id IN (SELECT event_id FROM season_events WHERE season_id = $1)) \
+         SELECT least((SELECT read_through FROM feeds WHERE name = 'registration'), marks.registration) AS registration, \
+                least((SELECT read_through FROM feeds WHERE name = 'results'), marks.results) AS results, \
+                pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1 AS ranking \
+         FROM marks",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(season_id)
+    .get_result(conn)?;
+    Ok(ReadThrough {
+        registration: through.registration,
+        results: through.results,
+        ranking: through.ranking,
+    })
+}
+
+/// Clears a season's stale mark unless a change marked it again meanwhile: then the mark waits
+/// only for what came past `read` (what the table was computed from).
+pub fn unmark(
+    conn: &mut PgConnection,
+    season_id: Uuid,
+    marked: i64,
+    read: ReadThrough,
+) -> Result<(), ApiError> {
+    let cleared = diesel::delete(
         seasons_stale::table
             .find(season_id)
             .filter(seasons_stale::marked.eq(marked)),
     )
     .execute(conn)?;
+    if cleared == 0 {
+        diesel::sql_query(format!(
+            "UPDATE seasons_stale SET {} WHERE season_id = $1",
+            raise_sql(&["registration", "results", "ranking"], 2)
+        ))
+        .bind::<diesel::sql_types::Uuid, _>(season_id)
+        .bind::<diesel::sql_types::BigInt, _>(read.registration)
+        .bind::<diesel::sql_types::BigInt, _>(read.results)
+        .bind::<diesel::sql_types::BigInt, _>(read.ranking)
+        .execute(conn)?;
+    }
     Ok(())
+}
+
+/// Whether ranking knows the player `player_id` (yet).
+pub fn knows_player(conn: &mut PgConnection, player_id: Uuid) -> Result<Option<()>, ApiError> {
+    Ok(players::table
+        .find(player_id)
+        .select(players::id)
+        .first::<Uuid>(conn)
+        .optional()?
+        .map(|_| ()))
 }
 
 /// The region of the event `event_id` as ranking knows it (`Some(None)`: of no region), or

@@ -264,7 +264,8 @@ async fn revoke_api_key(
         let audit = audit
             .concerning_events(events)
             .concerning_regions(regions.unwrap_or_default());
-        Ok(audit.record(conn, StatusCode::NO_CONTENT)?)
+        audit.record(conn, StatusCode::NO_CONTENT)?;
+        Ok(())
     })
     .await?;
     tracing::info!(key_id = %id, "API key revoked");

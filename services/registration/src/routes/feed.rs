@@ -3,9 +3,9 @@
 
 use crate::State;
 use crate::store;
-use crate::store::changes::{Position, TxId};
+use crate::store::changes::{Position as FeedPosition, TxId};
 use actix_web::{get, web};
-use catan_api::{Problem, RegistrationChanges};
+use catan_api::{Position, Problem, Producer, RegistrationChanges};
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, db};
 use serde::Deserialize;
@@ -50,25 +50,26 @@ async fn registration_changes(
 ) -> Result<web::Json<RegistrationChanges>, ApiError> {
     let after = parse_cursor(query.after.as_deref())?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-    let (items, next, held_back) = db::run(&state.pool, move |conn| {
+    let page = db::run(&state.pool, move |conn| {
         store::changes::page(conn, after, limit)
     })
     .await?;
     Ok(web::Json(RegistrationChanges {
-        items,
-        next: next.map(cursor).unwrap_or_default(),
-        held_back,
+        items: page.items,
+        next: page.next.map(cursor).unwrap_or_default(),
+        held_back: page.held_back,
+        position: Position::of(Producer::Registration, page.read_through).to_string(),
     }))
 }
 
 /// The cursor of a position: `<txid>.<seq>`.
-fn cursor(position: Position) -> String {
+fn cursor(position: FeedPosition) -> String {
     format!("{}.{}", position.txid.0, position.seq)
 }
 
 /// The position a cursor names; none (the beginning) when absent or empty; 422 on `after` when
 /// it is not a cursor.
-fn parse_cursor(after: Option<&str>) -> Result<Option<Position>, ApiError> {
+fn parse_cursor(after: Option<&str>) -> Result<Option<FeedPosition>, ApiError> {
     let after = after.unwrap_or_default();
     if after.is_empty() {
         return Ok(None);
@@ -79,7 +80,7 @@ fn parse_cursor(after: Option<&str>) -> Result<Option<Position>, ApiError> {
         .filter(|(txid, seq)| digits(txid) && digits(seq))
         .and_then(|(txid, seq)| Some((txid.parse().ok()?, seq.parse().ok()?)))
         .map(|(txid, seq)| {
-            Some(Position {
+            Some(FeedPosition {
                 txid: TxId(txid),
                 seq,
             })
@@ -100,7 +101,7 @@ mod tests {
 
     #[test]
     fn a_cursor_names_its_position_and_reads_back() {
-        let position = Position {
+        let position = FeedPosition {
             txid: TxId(7_000_000_001),
             seq: 42,
         };

@@ -2,7 +2,7 @@
 //! sends deliveries.
 
 use crate::State;
-use crate::access::{may_manage, visible_webhook};
+use crate::access::{may_manage, visible_webhook, visible_webhooks};
 use crate::store;
 use crate::store::webhooks::NewWebhook;
 use actix_web::http::StatusCode;
@@ -13,6 +13,7 @@ use catan_api::{
 use catan_kit::audit::AuditEntry;
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::{IdempotentWrite, Reply};
+use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::{ErrorCode, FieldError};
 use catan_kit::webhooks::{self, UrlRefusal};
 use catan_kit::{ApiError, db};
@@ -22,6 +23,7 @@ use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_webhook)
+        .service(list_webhooks)
         .service(get_webhook)
         .service(delete_webhook)
         .service(list_deliveries);
@@ -178,6 +180,29 @@ fn subscribe(conn: &mut diesel::PgConnection, new: NewWebhook) -> Result<Reply, 
     Ok(Reply::new(StatusCode::CREATED, &created)?.shown_once(SHOWN_ONCE))
 }
 
+/// The subscriptions the caller may see, oldest first, never their secrets: an admin every one,
+/// a director those its own key subscribed, an organiser those limited to events of its
+/// regions. Paginated. A client that lost the answer to its subscription finds it here.
+#[utoipa::path(
+    tag = "webhooks",
+    params(PageQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of the subscriptions", body = Vec<Webhook>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A scorer's or a player's token", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/webhooks")]
+async fn list_webhooks(
+    state: web::Data<State>,
+    principal: Principal,
+    page: Page,
+) -> Result<HttpResponse, ApiError> {
+    let visible = visible_webhooks(&state, &principal).await?;
+    Ok(page.respond(&page.slice(visible)))
+}
+
 /// A subscription (never its secret).
 #[utoipa::path(
     tag = "webhooks",
@@ -223,7 +248,8 @@ async fn delete_webhook(
         .concerning_events(webhook.event_ids.into_iter().flatten());
     db::transaction(&state.pool, move |conn| {
         store::webhooks::delete(conn, webhook.id)?;
-        Ok(audit.record(conn, StatusCode::NO_CONTENT)?)
+        audit.record(conn, StatusCode::NO_CONTENT)?;
+        Ok(())
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())

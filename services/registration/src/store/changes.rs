@@ -118,6 +118,16 @@ pub fn last_of_each(rows: Vec<ChangeRow>) -> Vec<ChangeRow> {
         .collect()
 }
 
+/// A page of the feed: its changes, the cursor to read on from, whether changes wait behind a
+/// transaction in flight, and the last transaction the page completes.
+pub struct Page {
+    pub items: Vec<RegistrationChange>,
+    pub next: Option<Position>,
+    pub held_back: bool,
+    /// Every transaction up to it has ended, and its changes are in this page or an earlier one.
+    pub read_through: u64,
+}
+
 /// A page of the feed after `after`: each event, entry and player changed in the first `limit`
 /// changes, once, where it last changed, as it is now; and the position of the last change read
 /// (`after` when there was none). One snapshot (repeatable read) for the page and its things.
@@ -125,7 +135,7 @@ pub fn page(
     conn: &mut PgConnection,
     after_position: Option<Position>,
     limit: i64,
-) -> Result<(Vec<RegistrationChange>, Option<Position>, bool), ApiError> {
+) -> Result<Page, ApiError> {
     conn.build_transaction()
         .repeatable_read()
         .read_only()
@@ -143,8 +153,19 @@ pub fn page(
             let in_flight_from: TxId =
                 diesel::select(pg_snapshot_xmin(pg_current_snapshot())).get_result(conn)?;
             let held_back = newest.is_some_and(|txid| txid >= in_flight_from);
+            let full = i64::try_from(rows.len()).is_ok_and(|n| n >= limit);
+            let read_through = catan_kit::feed::read_through(
+                full,
+                rows.last().map(|row| row.txid.0),
+                in_flight_from.0,
+            );
             let changed = last_of_each(rows);
-            Ok((current_states(conn, changed)?, next, held_back))
+            Ok(Page {
+                items: current_states(conn, changed)?,
+                next,
+                held_back,
+                read_through,
+            })
         })
 }
 

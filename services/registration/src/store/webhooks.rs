@@ -85,6 +85,27 @@ pub fn find(conn: &mut PgConnection, id: Uuid) -> QueryResult<Option<(Webhook, U
     Ok(row.map(|(row, created_by)| (row.into_webhook(), created_by)))
 }
 
+/// The live subscriptions, oldest first, each with the API key that created it: those `created_by`
+/// created, or every one.
+pub fn live(
+    conn: &mut PgConnection,
+    created_by: Option<Uuid>,
+) -> QueryResult<Vec<(Webhook, Uuid)>> {
+    let mut query = webhooks::table
+        .filter(webhooks::deleted_at.is_null())
+        .order((webhooks::created_at, webhooks::id))
+        .select((WebhookRow::as_select(), webhooks::created_by))
+        .into_boxed();
+    if let Some(key) = created_by {
+        query = query.filter(webhooks::created_by.eq(key));
+    }
+    let rows: Vec<(WebhookRow, Uuid)> = query.load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(row, created_by)| (row.into_webhook(), created_by))
+        .collect())
+}
+
 /// How many live subscriptions the API key has created, once no other transaction can add one
 /// for it before this one ends (call it in the transaction that inserts).
 pub fn count_locked(conn: &mut PgConnection, created_by: Uuid) -> QueryResult<i64> {

@@ -50,17 +50,13 @@ async fn result_changes(
     let event_id = path.into_inner();
     let after = Cursor::parse("after", &query.after)?;
     let limit = feed::page_size(query.limit);
-    let (items, next, held_back) = db::run(&state.pool, move |conn| {
+    let page = db::run(&state.pool, move |conn| {
         store::changes(conn, Some(event_id), after, limit)
     })
     .await?;
     if after == Cursor::default() {
         // Nothing recorded yet, or no such event: registration knows which.
-        parent_exists_if_empty(&items, state.peers.registration.event(event_id)).await?;
+        parent_exists_if_empty(&page.items, state.peers.registration.event(event_id)).await?;
     }
-    Ok(web::Json(ResultChanges {
-        items,
-        next: next.to_string(),
-        held_back,
-    }))
+    Ok(web::Json(page.answer()))
 }

@@ -46,13 +46,9 @@ async fn results_feed(
 ) -> Result<web::Json<ResultChanges>, ApiError> {
     let after = Cursor::parse("after", &query.after)?;
     let limit = feed::page_size(query.limit);
-    let (items, next, held_back) = db::run(&state.pool, move |conn| {
+    let page = db::run(&state.pool, move |conn| {
         store::changes(conn, None, after, limit)
     })
     .await?;
-    Ok(web::Json(ResultChanges {
-        items,
-        next: next.to_string(),
-        held_back,
-    }))
+    Ok(web::Json(page.answer()))
 }

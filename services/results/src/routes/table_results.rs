@@ -62,13 +62,17 @@ async fn submit_result(
     )?;
     let submission = std::sync::Arc::new(submission);
     let first = std::sync::Arc::clone(&submission);
+    let producer = write.producer();
     write
         .write_first_or(
             async |claim, audit| {
                 first_sheets
                     .record(&state.pool, first, claim, audit)
                     .await?
-                    .map(|result| reply(StatusCode::CREATED, &result))
+                    .map(|first| {
+                        reply(StatusCode::CREATED, &first.result)
+                            .map(|r| r.written_in(producer, first.txid))
+                    })
                     .transpose()
             },
             move |conn| {

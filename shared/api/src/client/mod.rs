@@ -5,6 +5,11 @@
 //! backoff. Writes (POST, PUT) carry an `Idempotency-Key`, the same on every try of one call, so a
 //! retry of a write that did reach the server is answered with its first response and writes
 //! nothing twice.
+//!
+//! A client reads its own writes: it keeps the `Catan-Position` of every write it made (and its
+//! copies made by [`ApiClient::with_token`] and [`ApiClient::with_headers`] share what it keeps),
+//! and sends it with every call, so that ranking's reads answer only once they include those
+//! writes.
 
 mod pairing;
 mod ranking;
@@ -12,10 +17,12 @@ mod registration;
 mod results;
 mod seasons;
 
+use crate::consistency::{POSITION_HEADER, Position};
 use crate::problem::Problem;
 use reqwest::Method;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// Items asked for per page when the client reads a whole list: the largest page the API gives.
@@ -81,6 +88,8 @@ pub struct ApiClient {
     retry: RetryPolicy,
     /// Sent on every call (see [`ApiClient::with_headers`]).
     headers: SentHeaders,
+    /// The writes made so far, which every read waits for (shared by the client's copies).
+    position: Arc<Mutex<Position>>,
 }
 
 /// Headers a client sends on every call. Their values may be secrets (a proxy secret): `Debug`
@@ -117,6 +126,34 @@ impl ApiClient {
             token: None,
             retry,
             headers: SentHeaders::default(),
+            position: Arc::default(),
+        }
+    }
+
+    /// The same client, reading from `position` on (the writes a session made elsewhere), and
+    /// keeping what it writes from there apart from the copies it was made from.
+    pub fn with_position(&self, position: Position) -> Self {
+        ApiClient {
+            position: Arc::new(Mutex::new(position)),
+            ..self.clone()
+        }
+    }
+
+    /// The position of every write this client and its copies made: what its reads wait for.
+    pub fn position(&self) -> Position {
+        *self.position.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes in the position a response answered.
+    fn wrote(&self, response: &reqwest::Response) {
+        let written = response
+            .headers()
+            .get(POSITION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|text| Position::parse(text).ok());
+        if let Some(written) = written {
+            let mut kept = self.position.lock().unwrap_or_else(PoisonError::into_inner);
+            *kept = kept.merge(written);
         }
     }
 
@@ -206,11 +243,16 @@ impl ApiClient {
             for (name, value) in self.headers.0.iter().chain(headers) {
                 request = request.header(*name, value);
             }
+            let position = self.position();
+            if !position.is_empty() {
+                request = request.header(POSITION_HEADER, position.to_string());
+            }
             if let Some(body) = body {
                 request = request.json(body);
             }
             let outcome = match request.send().await {
                 Ok(response) => {
+                    self.wrote(&response);
                     let etag = response
                         .headers()
                         .get("etag")
@@ -234,7 +276,7 @@ impl ApiClient {
     }
 
     /// A list read page by page until a page comes back short.
-    async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> ClientResult<Vec<T>> {
+    pub(crate) async fn all_pages<T: DeserializeOwned>(&self, path: &str) -> ClientResult<Vec<T>> {
         self.all_pages_of(path, |page: Vec<T>| page).await
     }
 

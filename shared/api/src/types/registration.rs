@@ -385,6 +385,13 @@ pub struct RegistrationChanges {
     /// Changes already committed wait behind a transaction still in flight: read again shortly
     /// (a page that is empty and not held back means the reader has read everything).
     pub held_back: bool,
+    /// The `Catan-Position` a reader reaches with this page: every write at or below it is in
+    /// this page or an earlier one (its changes, if it made any).
+    #[schema(
+        example = "v1.0.0.0",
+        pattern = r"^v1\.[0-9]{1,20}\.[0-9]{1,20}\.[0-9]{1,20}$"
+    )]
+    pub position: String,
 }
 
 #[cfg(test)]

@@ -23,3 +23,7 @@ UPDATE ratings_stale_games SET pending_registration = 0, pending_results = 0;
 ALTER TABLE seasons_stale ADD COLUMN pending_registration bigint,
     ADD COLUMN pending_results bigint, ADD COLUMN pending_ranking bigint;
 UPDATE seasons_stale SET pending_registration = 0, pending_results = 0, pending_ranking = 0;
+
+-- Whether an event's placements are complete, as its views last said: the follower announces
+-- `event.finished` (through the outbox, to registration and the webhooks) when they first are.
+ALTER TABLE event_views ADD COLUMN finished boolean NOT NULL DEFAULT false;

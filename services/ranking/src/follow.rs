@@ -424,6 +424,7 @@ fn computed_views(inputs: Inputs, byes: Vec<Uuid>) -> Result<Views, ApiError> {
             .map_err(ApiError::internal)?;
     let placements = serde_json::to_string(&placed).map_err(ApiError::internal)?;
     Ok(Views {
+        finished: placed.complete,
         standings_etag: etag_of(standings.as_bytes()),
         placements_etag: etag_of(placements.as_bytes()),
         standings,

@@ -24,7 +24,7 @@ use diesel_migrations::{EmbeddedMigrations, embed_migrations};
 use std::net::TcpListener;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/ranking");
-pub const SERVICE: Service = Service::new("ranking", || MIGRATIONS, routes::register);
+pub const SERVICE: Service = Service::new("ranking", || MIGRATIONS, routes::register).with_outbox();
 
 /// What the handlers read: the pool and the other services.
 pub(crate) type State = catan_kit::service::ServiceState;

@@ -25,6 +25,7 @@ pub mod ranking {
             placements -> Text,
             placements_etag -> Text,
             as_of -> Timestamptz,
+            finished -> Bool,
         }
     }
 

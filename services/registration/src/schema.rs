@@ -72,6 +72,8 @@ pub mod registration {
             venue -> Nullable<Text>,
             search_name -> Text,
             practice -> Bool,
+            play_started_at -> Nullable<Timestamptz>,
+            play_finished_at -> Nullable<Timestamptz>,
         }
     }
 

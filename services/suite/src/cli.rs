@@ -50,7 +50,9 @@ enum Command {
     Serve(crate::serve::ServeArgs),
     /// Print the merged OpenAPI document of the v1 API (what openapi/openapi.json holds).
     Openapi,
-    /// Play a complete event through the API with random but legal results.
+    /// Play a complete event through the API with random but legal results, saying each step.
+    /// It plays in a suite of its own over a database of its own, or with `--into` in the suite
+    /// you already run, whose dashboard then shows the event.
     Demo {
         #[arg(long, value_enum, default_value_t = DemoFormat::Classic)]
         format: DemoFormat,
@@ -62,6 +64,16 @@ enum Command {
         teams: usize,
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// The base URL of a running suite to play in (e.g. http://127.0.0.1:8080), with its
+        /// admin key (`--admin-key` or `CATAN_ADMIN_KEY`).
+        #[arg(long)]
+        into: Option<String>,
+        /// The admin key of the suite `--into` names.
+        #[arg(long, env = "CATAN_ADMIN_KEY", hide_env_values = true)]
+        admin_key: Option<String>,
+        /// The database the demo's own suite plays in, made anew each time (without `--into`).
+        #[arg(long, env = "CATAN_DEMO_DATABASE", default_value = postgres::DEMO_DATABASE)]
+        database: String,
     },
 }
 
@@ -79,7 +91,9 @@ pub fn main() -> ExitCode {
         // The service makes its own runtime and reads its own settings.
         return ExitCode::from(u8::try_from(crate::serve::main(args)).unwrap_or(1));
     }
-    catan_kit::telemetry::init();
+    // The demo prints its own report: the services' request logs only when RUST_LOG asks.
+    let quiet = matches!(cli.command, Some(Command::Demo { .. }));
+    catan_kit::telemetry::init_with_default(if quiet { "error" } else { "info" });
     let ran = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -102,11 +116,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         .configured_url
         .as_ref()
         .map(|url| url.expose_secret().to_owned());
-    let database = |name: &'static str, fresh: bool| {
+    let database = |name: String, fresh: bool| {
         let data_dir = data_dir.clone();
         let configured = configured.clone();
         tokio::task::spawn_blocking(move || {
-            postgres::resolve(&data_dir, configured.as_deref(), name, fresh)
+            postgres::resolve(&data_dir, configured.as_deref(), &name, fresh)
         })
     };
     let command = match cli.command {
@@ -128,7 +142,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             host,
             replicas,
         } => {
-            let database_url = database(postgres::DATABASE, false).await??;
+            let database_url = database(postgres::DATABASE.to_owned(), false).await??;
             let mut settings = Settings {
                 database: with_url(&settings, &database_url),
                 ..settings
@@ -160,10 +174,48 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             players,
             teams,
             seed,
+            into,
+            admin_key,
+            database: demo_database,
         } => {
+            let say = |line: String| println!("{line}");
+            let play = async |url: &str, admin_key: &str| {
+                let target = demo::DemoTarget {
+                    base_url: url,
+                    admin_key,
+                    seed,
+                    say: &say,
+                };
+                match format {
+                    DemoFormat::Classic => demo::play_classic_event(target, players)
+                        .await
+                        .map(|played| (played.event_id, played.position, demo::report(&played))),
+                    DemoFormat::Partner => {
+                        demo::play_partner_event(target, teams).await.map(|played| {
+                            let report = demo::partner_report(&played);
+                            (played.event_id, played.position, report)
+                        })
+                    }
+                }
+            };
+            if let Some(url) = into {
+                let url = url.trim_end_matches('/');
+                let admin_key = admin_key.context(
+                    "--into needs the suite's admin key: --admin-key or CATAN_ADMIN_KEY",
+                )?;
+                say(format!("Playing in the suite on {url}"));
+                let (event_id, position, report) = play(url, &admin_key).await?;
+                print!("\n{report}");
+                // The link carries the demo's writes: the page shows them, however soon it opens.
+                say(format!(
+                    "\nOn the dashboard: {url}/events/{event_id}?{}={position}",
+                    catan_api::POSITION_QUERY
+                ));
+                return Ok(());
+            }
             // The demo runs its own suite on a free port, over a database of its own made anew,
             // with an admin key only it knows.
-            let database_url = database(postgres::DEMO_DATABASE, true).await??;
+            let database_url = database(demo_database, true).await??;
             let admin_key = format!("demo-{}", uuid::Uuid::new_v4());
             let mut settings = Settings {
                 database: with_url(&settings, &database_url),
@@ -173,22 +225,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             // A fresh database each time: a PIN key of its own, kept nowhere.
             settings.tokens.pin_key = Some(PinKey::new_secret());
             let suite = Suite::start(settings, "127.0.0.1:0").await?;
-            let url = suite.url();
-            let target = demo::DemoTarget {
-                base_url: &url,
-                admin_key: &admin_key,
-                seed,
-            };
-            let report = match format {
-                DemoFormat::Classic => demo::play_classic_event(target, players)
-                    .await
-                    .map(|played| demo::report(&played)),
-                DemoFormat::Partner => demo::play_partner_event(target, teams)
-                    .await
-                    .map(|played| demo::partner_report(&played)),
-            };
+            say(format!("A suite of its own started on {}", suite.url()));
+            let played = play(&suite.url(), &admin_key).await;
             suite.stop().await;
-            print!("{}", report?);
+            print!("\n{}", played?.2);
             Ok(())
         }
     }

@@ -2,7 +2,7 @@
 
 use catan_api::{
     ApiClient, ClientError, CreateApiKey, CreateEntry, CreateEvent, CreatePlayer, DrawRound, Event,
-    OutcomeKind, PartnerSettings, PartnerStandings, Placements, Role, Round, ScoreInput,
+    OutcomeKind, PartnerSettings, PartnerStandings, Placements, Position, Role, Round, ScoreInput,
     SeatPosition, Stage, Standings, SubmitResult, Table,
 };
 use rand::Rng;
@@ -141,8 +141,13 @@ pub async fn create_event(
     })
 }
 
-/// Draws rounds and posts a result for every table until the event has no round left to draw.
-async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round>, ClientError> {
+/// Draws rounds and posts a result for every table until the event has no round left to draw,
+/// saying each step.
+async fn play_rounds(
+    demo: &DemoEvent,
+    rng: &mut ChaCha8Rng,
+    say: &dyn Fn(String),
+) -> Result<Vec<Round>, ClientError> {
     let event = &demo.event;
     let mut rounds = Vec::new();
     loop {
@@ -165,6 +170,13 @@ async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round
             }
             Err(e) => return Err(e),
         };
+        let tables = round.tables.len();
+        say(format!(
+            "Round {} ({}) drawn: {tables} table{}",
+            round.number,
+            stage_name(round.stage),
+            if tables == 1 { "" } else { "s" }
+        ));
         for table in &round.tables {
             let sheet = match &round.partner_rules {
                 Some(rules) => random_partner_sheet(table, rules, rng),
@@ -177,6 +189,11 @@ async fn play_rounds(demo: &DemoEvent, rng: &mut ChaCha8Rng) -> Result<Vec<Round
                 .submit_result(event.id, round.number, table.number, &sheet)
                 .await?;
         }
+        say(format!(
+            "Round {}: {tables} result{} posted",
+            round.number,
+            if tables == 1 { "" } else { "s" }
+        ));
         let last = round.stage == Stage::Final;
         rounds.push(round);
         if last {
@@ -204,16 +221,30 @@ async fn register_players(demo: &DemoEvent, count: usize) -> Result<Vec<Uuid>, C
 /// What a played classic event leaves.
 pub struct PlayedEvent {
     pub event_id: Uuid,
+    /// The position of every write the demo made.
+    pub position: Position,
     pub rounds: Vec<Round>,
     pub standings: Standings,
     pub placements: Placements,
 }
 
-/// Where the demo plays: the API's base URL, its admin key, and the seed of its random choices.
+/// How a stage is said in the demo's report.
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Qualifying => "qualifying",
+        Stage::Swiss => "Swiss",
+        Stage::Semifinal => "semi-finals",
+        Stage::Final => "final",
+    }
+}
+
+/// Where the demo plays: the API's base URL, its admin key, the seed of its random choices, and
+/// where it says each step it takes.
 pub struct DemoTarget<'a> {
     pub base_url: &'a str,
     pub admin_key: &'a str,
     pub seed: u64,
+    pub say: &'a dyn Fn(String),
 }
 
 impl DemoTarget<'_> {
@@ -225,6 +256,10 @@ impl DemoTarget<'_> {
             ..body
         };
         let demo = create_event(self.base_url, self.admin_key, &body).await?;
+        (self.say)(format!(
+            "Event \"{}\" created ({}), with keys for its director and its table app",
+            demo.event.name, demo.event.id
+        ));
         Ok((demo, ChaCha8Rng::seed_from_u64(self.seed)))
     }
 }
@@ -241,18 +276,30 @@ pub async fn play_classic_event(
             .create_entry(demo.event.id, &CreateEntry::player(player))
             .await?;
     }
-    let rounds = play_rounds(&demo, &mut rng).await?;
+    (at.say)(format!("{players} players registered and entered"));
+    let rounds = play_rounds(&demo, &mut rng, at.say).await?;
+    // The public client shares the position of every write the demo made: the reads include
+    // the final.
+    let standings = demo.public.standings(demo.event.id).await?;
+    let placements = demo.public.placements(demo.event.id).await?;
+    (at.say)(format!(
+        "Standings and placements read: {} players placed",
+        placements.rows.len()
+    ));
     Ok(PlayedEvent {
         event_id: demo.event.id,
+        position: demo.public.position(),
         rounds,
-        standings: demo.public.standings(demo.event.id).await?,
-        placements: demo.public.placements(demo.event.id).await?,
+        standings,
+        placements,
     })
 }
 
 /// What a played partner event leaves.
 pub struct PlayedPartnerEvent {
     pub event_id: Uuid,
+    /// The position of every write the demo made.
+    pub position: Position,
     pub rounds: Vec<Round>,
     pub standings: PartnerStandings,
 }
@@ -268,6 +315,7 @@ pub async fn play_partner_event(
         )))
         .await?;
     let players = register_players(&demo, teams * 2).await?;
+    (at.say)(format!("{} players registered", players.len()));
     for (i, pair) in players.chunks(2).enumerate() {
         demo.director
             .create_entry(
@@ -276,10 +324,13 @@ pub async fn play_partner_event(
             )
             .await?;
     }
-    let rounds = play_rounds(&demo, &mut rng).await?;
+    (at.say)(format!("{teams} teams entered"));
+    let rounds = play_rounds(&demo, &mut rng, at.say).await?;
     let standings = demo.public.partner_standings(demo.event.id).await?;
+    (at.say)("Standings read".to_owned());
     Ok(PlayedPartnerEvent {
         event_id: standings.event_id,
+        position: demo.public.position(),
         rounds,
         standings,
     })

@@ -25,15 +25,20 @@ pub enum WebhookEventType {
     /// A qualifying or Swiss result changed the standings: read them again.
     #[serde(rename = "standings.updated")]
     StandingsUpdated,
+    /// The event's placements are complete (the final has a result, or the last round of an
+    /// event without a playoff): `data` is the placements. Sent once an event.
+    #[serde(rename = "event.finished")]
+    EventFinished,
 }
 
 impl WebhookEventType {
-    pub const ALL: [WebhookEventType; 5] = [
+    pub const ALL: [WebhookEventType; 6] = [
         WebhookEventType::RoundDrawn,
         WebhookEventType::ResultPosted,
         WebhookEventType::ResultConfirmed,
         WebhookEventType::ResultDisputed,
         WebhookEventType::StandingsUpdated,
+        WebhookEventType::EventFinished,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -43,6 +48,7 @@ impl WebhookEventType {
             WebhookEventType::ResultConfirmed => "result.confirmed",
             WebhookEventType::ResultDisputed => "result.disputed",
             WebhookEventType::StandingsUpdated => "standings.updated",
+            WebhookEventType::EventFinished => "event.finished",
         }
     }
 
@@ -160,7 +166,8 @@ pub struct WebhookMessage {
     pub timestamp: DateTime<Utc>,
     /// The event (tournament) it happened in.
     pub event_id: Uuid,
-    /// The round, the result, or `{event_id, round, table}` for `standings.updated`.
+    /// The round, the result, `{event_id, round, table}` for `standings.updated`, or the
+    /// placements for `event.finished`.
     pub data: serde_json::Value,
 }
 

@@ -4,17 +4,27 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where an event stands on a given day.
+/// Where an event stands: by its days, and by its play, whichever is further.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum EventStatus {
-    /// Before its first day.
+    /// Before its first day, and no round drawn.
     Planned,
-    /// From its first day through its last.
+    /// From its first day or its first round drawn, until it is finished.
     Running,
-    /// After its last day.
+    /// Its placements complete, or its last day past.
     Finished,
+}
+
+/// How far an event's play has come, as the services that run it tell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Play {
+    /// A round has been drawn.
+    pub drawn: bool,
+    /// Its placements are complete (the final has a result, or the last round of an event
+    /// without a playoff).
+    pub placed: bool,
 }
 
 /// The days an event is held: `starts_on` through `ends_on`, both included, never ending
@@ -48,8 +58,8 @@ impl<D: Ord + Copy> EventDays<D> {
         self.ends_on
     }
 
-    /// Where the event stands on `today`: planned before its first day, running from its first
-    /// day through its last, finished after.
+    /// Where the event stands on `today` by its days alone: planned before its first day,
+    /// running from its first day through its last, finished after.
     pub fn status_on(&self, today: D) -> EventStatus {
         if today < self.starts_on {
             EventStatus::Planned
@@ -57,6 +67,17 @@ impl<D: Ord + Copy> EventDays<D> {
             EventStatus::Running
         } else {
             EventStatus::Finished
+        }
+    }
+
+    /// Where the event stands on `today` with its `play`: play that runs ahead of the calendar
+    /// wins (a first round drawn before the first day runs it, complete placements finish it
+    /// before its last day); the calendar never takes an event back.
+    pub fn status(&self, today: D, play: Play) -> EventStatus {
+        match (self.status_on(today), play) {
+            (_, Play { placed: true, .. }) | (EventStatus::Finished, _) => EventStatus::Finished,
+            (_, Play { drawn: true, .. }) | (EventStatus::Running, _) => EventStatus::Running,
+            (EventStatus::Planned, _) => EventStatus::Planned,
         }
     }
 }
@@ -85,6 +106,32 @@ mod tests {
         assert_eq!(days.status_on(9), EventStatus::Planned);
         assert_eq!(days.status_on(10), EventStatus::Running);
         assert_eq!(days.status_on(11), EventStatus::Finished);
+    }
+
+    #[test]
+    fn play_runs_an_event_from_its_first_draw_and_finishes_it_at_its_placements() {
+        use EventStatus::{Finished, Planned, Running};
+        let days = EventDays::new(10, Some(12)).unwrap();
+        let drawn = Play {
+            drawn: true,
+            placed: false,
+        };
+        let placed = Play {
+            drawn: true,
+            placed: true,
+        };
+        // Before its first day: drawn early, it runs; placed early, it is finished.
+        assert_eq!(days.status(8, Play::default()), Planned);
+        assert_eq!(days.status(8, drawn), Running);
+        assert_eq!(days.status(8, placed), Finished);
+        // On its days: finished once placed, not before.
+        assert_eq!(days.status(11, Play::default()), Running);
+        assert_eq!(days.status(11, drawn), Running);
+        assert_eq!(days.status(11, placed), Finished);
+        // After its last day it is finished, played or not.
+        for play in [Play::default(), drawn, placed] {
+            assert_eq!(days.status(13, play), Finished);
+        }
     }
 
     #[test]

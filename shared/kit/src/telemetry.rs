@@ -17,7 +17,12 @@ use tracing_subscriber::EnvFilter;
 
 /// Installs the global subscriber once; later calls (tests start many services) do nothing.
 pub fn init() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    init_with_default("info");
+}
+
+/// [`init`], logging what `default` lets through when `RUST_LOG` is not set.
+pub fn init_with_default(default: &str) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false);

@@ -24,6 +24,8 @@ pub struct Received {
 pub struct Receiver {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
+    /// Told of every request as it is logged.
+    arrived: Arc<tokio::sync::Notify>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -35,17 +37,21 @@ impl Receiver {
             listener.local_addr().expect("addr")
         );
         let received = Arc::new(Mutex::new(Vec::new()));
+        let arrived = Arc::new(tokio::sync::Notify::new());
         let seen = Arc::new(AtomicUsize::new(0));
         let log = received.clone();
+        let told = arrived.clone();
         let task = tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
                 let log = log.clone();
                 let seen = seen.clone();
+                let told = told.clone();
                 tokio::spawn(async move {
                     let Some(request) = read_request(&mut socket).await else {
                         return;
                     };
                     log.lock().unwrap().push(request);
+                    told.notify_waiters();
                     let status = if seen.fetch_add(1, Ordering::SeqCst) < failures {
                         "500 Internal Server Error"
                     } else {
@@ -61,8 +67,26 @@ impl Receiver {
         Receiver {
             url,
             received,
+            arrived,
             task,
         }
+    }
+
+    /// Its first `count` requests, once they have come (for at most 30 s).
+    pub async fn first(&self, count: usize) -> Vec<Received> {
+        let wait = async {
+            loop {
+                let arrived = self.arrived.notified();
+                let messages = self.messages();
+                if messages.len() >= count {
+                    return messages;
+                }
+                arrived.await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(30), wait)
+            .await
+            .unwrap_or_else(|_| panic!("{count} requests did not come"))
     }
 
     /// What it received so far, in order.

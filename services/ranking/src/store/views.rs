@@ -143,6 +143,8 @@ pub struct Views {
     /// What the seasons need of the event ([`crate::seasons::input::EventInput`]).
     pub season_input: String,
     pub as_of: DateTime<Utc>,
+    /// Whether the placements are complete.
+    pub finished: bool,
 }
 
 /// Stores an event's views, computed from what was copied through `read` for its stale mark
@@ -155,12 +157,25 @@ pub fn store_views(
     views: &Views,
 ) -> Result<(), ApiError> {
     let event_id = stale.event_id;
+    // Replicas storing the same event's views take turns, so that only one announces its end.
+    diesel::sql_query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('ranking.views ' || $1::text, 0))",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(event_id)
+    .execute(conn)?;
+    let was_finished: bool = event_views::table
+        .find(event_id)
+        .select(event_views::finished)
+        .first(conn)
+        .optional()?
+        .unwrap_or(false);
     let row = (
         event_views::standings.eq(&views.standings),
         event_views::standings_etag.eq(&views.standings_etag),
         event_views::placements.eq(&views.placements),
         event_views::placements_etag.eq(&views.placements_etag),
         event_views::as_of.eq(views.as_of),
+        event_views::finished.eq(views.finished || was_finished),
     );
     diesel::insert_into(event_views::table)
         .values((event_views::event_id.eq(event_id), row))
@@ -168,6 +183,16 @@ pub fn store_views(
         .do_update()
         .set(row)
         .execute(conn)?;
+    if views.finished && !was_finished {
+        let placements: serde_json::Value =
+            serde_json::from_str(&views.placements).map_err(ApiError::internal)?;
+        catan_kit::webhooks::enqueue(
+            conn,
+            catan_api::WebhookEventType::EventFinished,
+            event_id,
+            &placements,
+        )?;
+    }
     crate::seasons::store::store_input(
         conn,
         event_id,

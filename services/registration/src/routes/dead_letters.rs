@@ -1,5 +1,5 @@
-//! Dead letters, for the admin: registration's failed deliveries, and the events pairing and
-//! results could not relay, which registration reads from their internal routes.
+//! Dead letters, for the admin: registration's failed deliveries, and the events pairing,
+//! results and ranking could not relay, which registration reads from their internal routes.
 
 use crate::State;
 use crate::store;
@@ -37,6 +37,7 @@ pub(crate) fn outbox_peers(settings: &Settings) -> Vec<OutboxPeer> {
     [
         ("pairing", &settings.peers.pairing),
         ("results", &settings.peers.results),
+        ("ranking", &settings.peers.ranking),
     ]
     .into_iter()
     .map(|(service, url)| OutboxPeer {
@@ -47,7 +48,7 @@ pub(crate) fn outbox_peers(settings: &Settings) -> Vec<OutboxPeer> {
 }
 
 /// Every kind of dead letter, the latest to die first (admin). Registration's failed deliveries
-/// and the events pairing and results could not relay after `CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS`
+/// and the events pairing, results and ranking could not relay after `CATAN_WEBHOOKS_RELAY_MAX_ATTEMPTS`
 /// tries. A service that cannot be read just now is named in `unavailable`, and the page lacks
 /// its dead letters. Paginated.
 #[utoipa::path(

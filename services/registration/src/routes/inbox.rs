@@ -5,6 +5,7 @@ use crate::State;
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+use catan_api::WebhookEventType;
 use catan_kit::webhooks::{self, INBOX_BODY_LIMIT_BYTES, InboxBatch, require_internal_key};
 use catan_kit::{ApiError, db};
 
@@ -30,6 +31,14 @@ async fn receive_events(
     require_internal_key(&request, state.webhooks.internal_key.as_ref())?;
     let batch = body.into_inner();
     let fanned_out = db::transaction(&state.pool, move |conn| {
+        let of_type = |wanted: WebhookEventType| -> Vec<uuid::Uuid> {
+            let events = batch.events.iter().filter(|e| e.event_type == wanted);
+            events.map(|e| e.event_id).collect()
+        };
+        // An event's status follows its play: its first round drawn, its placements complete.
+        let drawn = of_type(WebhookEventType::RoundDrawn);
+        let placed = of_type(WebhookEventType::EventFinished);
+        store::events::record_play(conn, &drawn, &placed)?;
         Ok(store::inbox::fan_out(conn, &batch.events)?)
     })
     .await?;

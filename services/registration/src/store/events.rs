@@ -3,7 +3,7 @@
 use super::{fold_name, strpos};
 use crate::schema::registration::events;
 use catan_api::{BoardMode, Event, EventFormat, EventStatus, PartnerSettings, SmallFieldRule};
-use catan_domain::calendar::EventDays;
+use catan_domain::calendar::{EventDays, Play};
 use catan_kit::ApiError;
 use catan_kit::db::enum_from_text;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -27,6 +27,8 @@ struct EventRow {
     ends_on: NaiveDate,
     venue: Option<String>,
     practice: bool,
+    play_started_at: Option<DateTime<Utc>>,
+    play_finished_at: Option<DateTime<Utc>>,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -34,9 +36,13 @@ pub fn today() -> NaiveDate {
     Utc::now().date_naive()
 }
 
-/// The event a row holds, with its status on `today`.
+/// The event a row holds, with its status on `today` and by its play.
 fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
     let days = EventDays::new(row.starts_on, Some(row.ends_on)).map_err(ApiError::internal)?;
+    let play = Play {
+        drawn: row.play_started_at.is_some(),
+        placed: row.play_finished_at.is_some(),
+    };
     Ok(Event {
         id: row.id,
         name: row.name,
@@ -45,7 +51,7 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         starts_on: days.starts_on(),
         ends_on: days.ends_on(),
         venue: row.venue,
-        status: days.status_on(today),
+        status: days.status(today, play),
         qualifying_rounds: u32::try_from(row.qualifying_rounds).map_err(ApiError::internal)?,
         small_field_playoff: enum_from_text::<SmallFieldRule>(&row.small_field_playoff)?,
         board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
@@ -164,14 +170,18 @@ pub fn search(
     if let Some(format) = filter.format {
         query = query.filter(events::format.eq(format));
     }
-    // The statuses as `EventDays::status_on` tells them, on the events' days.
+    // The statuses as `EventDays::status` tells them, by the events' days and play.
+    let finished = events::play_finished_at
+        .is_not_null()
+        .or(events::ends_on.lt(today));
+    let begun = events::play_started_at
+        .is_not_null()
+        .or(events::starts_on.le(today));
     query = match filter.status {
         None => query,
-        Some(EventStatus::Planned) => query.filter(events::starts_on.gt(today)),
-        Some(EventStatus::Running) => query
-            .filter(events::starts_on.le(today))
-            .filter(events::ends_on.ge(today)),
-        Some(EventStatus::Finished) => query.filter(events::ends_on.lt(today)),
+        Some(EventStatus::Planned) => query.filter(diesel::dsl::not(finished.or(begun))),
+        Some(EventStatus::Running) => query.filter(begun.and(diesel::dsl::not(finished))),
+        Some(EventStatus::Finished) => query.filter(finished),
     };
     // The event's days overlap [from, to].
     if let Some(from) = filter.from {
@@ -187,6 +197,31 @@ pub fn search(
     rows.into_iter()
         .map(|row| event_from_row(row, today))
         .collect()
+}
+
+/// Records that play reached the events of `drawn` (a round drawn) and of `placed` (placements
+/// complete), where it had not before: only the first news of each changes an event (and its
+/// feed).
+pub fn record_play(conn: &mut PgConnection, drawn: &[Uuid], placed: &[Uuid]) -> QueryResult<()> {
+    if !drawn.is_empty() || !placed.is_empty() {
+        diesel::update(
+            events::table
+                .filter(events::id.eq_any(drawn).or(events::id.eq_any(placed)))
+                .filter(events::play_started_at.is_null()),
+        )
+        .set(events::play_started_at.eq(diesel::dsl::now))
+        .execute(conn)?;
+    }
+    if !placed.is_empty() {
+        diesel::update(
+            events::table
+                .filter(events::id.eq_any(placed))
+                .filter(events::play_finished_at.is_null()),
+        )
+        .set(events::play_finished_at.eq(diesel::dsl::now))
+        .execute(conn)?;
+    }
+    Ok(())
 }
 
 /// How many of `ids` are events.

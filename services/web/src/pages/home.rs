@@ -1,9 +1,12 @@
-//! The home page: regions, running and upcoming events, current seasons.
+//! The home page: regions, running, upcoming and recently finished events, current seasons.
 
 use super::{Ctx, days, format_word};
 use crate::PageResult;
 use catan_api::{EventSearch, EventStatus};
 use maud::html;
+
+/// How far back the finished events shown go, in days.
+const RECENT_DAYS: u64 = 14;
 
 pub async fn page(ctx: Ctx) -> PageResult {
     let api = &ctx.api;
@@ -15,14 +18,25 @@ pub async fn page(ctx: Ctx) -> PageResult {
         status: Some(EventStatus::Planned),
         ..EventSearch::default()
     };
-    let (regions, running, planned, seasons) = tokio::join!(
+    let today = chrono::Utc::now().date_naive();
+    // Finished events whose days reach into the last fortnight: those finished by their
+    // placements ahead of their last day among them.
+    let finished = EventSearch {
+        status: Some(EventStatus::Finished),
+        from: today.checked_sub_days(chrono::Days::new(RECENT_DAYS)),
+        ..EventSearch::default()
+    };
+    let (regions, running, planned, finished, seasons) = tokio::join!(
         ctx.regions(),
         api.events(&running, 50, 0),
         api.events(&planned, 50, 0),
+        api.events(&finished, 50, 0),
         api.seasons(None),
     );
-    let (regions, running, planned, mut seasons) = (regions?, running?, planned?, seasons?);
-    let today = chrono::Utc::now().date_naive();
+    let (regions, running, planned, mut finished, mut seasons) =
+        (regions?, running?, planned?, finished?, seasons?);
+    // The latest first.
+    finished.reverse();
     seasons.retain(|s| s.ends_on >= today);
     seasons.sort_by_key(|s| (s.starts_on, s.name.clone()));
     let region_name = |id: Option<uuid::Uuid>| {
@@ -59,6 +73,10 @@ pub async fn page(ctx: Ctx) -> PageResult {
         section aria-labelledby="upcoming-h" {
             h2 id="upcoming-h" { (w.upcoming_events) }
             (events(&planned))
+        }
+        section aria-labelledby="finished-h" {
+            h2 id="finished-h" { (w.finished_events) }
+            (events(&finished))
         }
         section aria-labelledby="seasons-h" {
             h2 id="seasons-h" { (w.current_seasons) }

@@ -146,9 +146,16 @@ where
             let query = web::Query::<HashMap<String, String>>::from_query(req.query_string())
                 .map(web::Query::into_inner)
                 .unwrap_or_default();
+            // A link may carry the position of writes its page must show (`?position=`, as a
+            // table app or the demo hands it out): every read of the page waits for them. Each
+            // visit keeps its own.
+            let position = query
+                .get(catan_api::POSITION_QUERY)
+                .and_then(|text| catan_api::Position::parse(text).ok())
+                .unwrap_or_default();
             let ctx = Ctx {
                 lang: lang_of(&req),
-                api: state.api_for(&req),
+                api: state.api_for(&req).with_position(position),
                 state: state.clone(),
                 query,
                 req: req.clone(),

@@ -4,11 +4,13 @@
 mod errors;
 mod limits;
 mod links;
+mod positions;
 mod text;
 
 pub use errors::DocumentErrors;
 pub use limits::DocumentRateLimits;
 pub use links::LinkOperations;
+pub use positions::DocumentPositions;
 pub use text::{ConstrainText, text_pattern};
 
 use utoipa::Modify;
@@ -61,11 +63,12 @@ fn operations_mut(
 
 /// Finishes the merged document of the services into the v1 contract.
 pub fn finish(doc: &mut OpenApi) {
-    let steps: [&dyn Modify; 6] = [
+    let steps: [&dyn Modify; 7] = [
         &Info,
         &BearerTokens,
         &DocumentErrors,
         &DocumentRateLimits,
+        &DocumentPositions,
         &ConstrainText,
         &LinkOperations,
     ];

@@ -209,8 +209,9 @@ pub struct Event {
     pub ends_on: NaiveDate,
     /// Where it is held.
     pub venue: Option<String>,
-    /// Where the event stands today (UTC): `planned` before its first day, `running` from its
-    /// first day through its last, `finished` after.
+    /// Where the event stands: `running` from its first round drawn or its first day (UTC),
+    /// `finished` once its placements are complete or after its last day, `planned` before
+    /// either.
     pub status: EventStatus,
     pub qualifying_rounds: u32,
     pub small_field_playoff: SmallFieldRule,
@@ -241,7 +242,7 @@ pub struct EventSearch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[param(nullable)]
     pub format: Option<EventFormat>,
-    /// Only the events in this status today (UTC).
+    /// Only the events in this status, as `status` tells it (by their play and their days).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[param(nullable)]
     pub status: Option<EventStatus>,

@@ -2,6 +2,12 @@
 //! logs, every placement of its 37 players, in a suite of its own or in the one already running,
 //! whose dashboard then shows the event, its placements and the ratings.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a failed step fails the test"
+)]
+
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::{drop_database, server_url, spawn_suite};
 use std::process::{Command, Output};

@@ -4,6 +4,12 @@
 //! records in the transaction that fans them out: a subscriber that has a message knows that the
 //! status it announces is recorded, so the test waits for deliveries, never sleeps.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a failed step fails the test"
+)]
+
 use catan_api::{CreateEvent, EventSearch, EventStatus, Placements, WebhookEventType};
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::webhooks::{Receiver, verified};

@@ -3,6 +3,12 @@
 //! read model includes it (or 503 past the wait), and a read or join that names something made a
 //! moment ago waits for it rather than answering 404. No test here sleeps.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a failed step fails the test"
+)]
+
 use catan_api::{ApiClient, CreateEvent, CreateSeason, POSITION_HEADER, Position, SubmitResult};
 use catan_api::{Problem, Role};
 use catan_e2e::http::{Method, StatusCode};

@@ -1,41 +1,15 @@
-//! Read your own writes: a read that carries a `Catan-Position` answers once the read model
-//! includes those writes, or 503 past `CATAN_CONSISTENCY_WAIT_MS`; a read or a write that names
-//! an event or player ranking has not seen waits for the follower to read the feeds once more
-//! before it answers 404.
-//!
-//! What the model includes is read from its tables ([`Snapshot`]: how far each feed is copied,
-//! and what each stale mark still waits for, see `crate::pending`), once for every reader that
-//! waits: the read model's tasks say when they stored something ([`Progress::stepped`]), and the
-//! snapshot is read again only while someone waits. A snapshot never claims more than it read:
-//! the copies and the marks are read in one transaction.
+//! What the read model included when it was read: how far each feed is copied, and what each
+//! stale mark still waits for, read in one snapshot of the database.
 
+use super::Need;
 use crate::pending::Pending;
 use crate::store::Feed;
 use catan_api::Position;
-use catan_kit::db::PgPool;
-use catan_kit::{ApiError, db};
+use catan_kit::ApiError;
 use diesel::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-use tokio::sync::watch;
+use std::time::Instant;
 use uuid::Uuid;
-
-/// What a read serves, and so which marks it waits for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Need {
-    /// One event's standings or placements.
-    Event(Uuid),
-    /// A season's table or qualified players: its events' views and its own table.
-    Season { season: Uuid, events: Vec<Uuid> },
-    /// The ratings (the leaderboard, a player's history, predictions).
-    Ratings,
-    /// Everything: a player's page shows his events, seasons and rating.
-    Everything,
-    /// Only the copies (a season join that names an event, a decline that names a player).
-    Copies,
-}
 
 /// What the read model included when it was read.
 #[derive(Debug, Clone, Default)]
@@ -57,6 +31,11 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// Whether it was read after `asked`.
+    pub(super) fn taken_since(&self, asked: Instant) -> bool {
+        self.taken.is_some_and(|taken| taken >= asked)
+    }
+
     /// Whether the writes of `position` are all copied, and ranking's own ones committed, as
     /// the snapshot saw them.
     fn copied(&self, position: &Position) -> bool {
@@ -101,7 +80,7 @@ impl Snapshot {
     }
 
     /// Reads what the read model includes now, in one snapshot of the database.
-    fn read(conn: &mut PgConnection) -> Result<Snapshot, ApiError> {
+    pub(super) fn read(conn: &mut PgConnection) -> Result<Snapshot, ApiError> {
         use crate::schema::ranking::{feeds, seasons_stale, stale_views};
         let taken = Some(Instant::now());
         conn.build_transaction()
@@ -210,243 +189,6 @@ fn parse_snapshot(text: &str) -> Option<(u64, u64, HashSet<u64>)> {
             .ok()?,
     };
     parts.next().is_none().then_some((xmin, xmax, in_flight))
-}
-
-/// The follower's rounds: the last begun, and the last that brought every feed and every view
-/// up to date (by the number it began with).
-#[derive(Debug, Default)]
-struct Rounds {
-    begun: AtomicU64,
-    completed: watch::Sender<u64>,
-}
-
-/// What the read model includes, for the reads that wait for it.
-pub struct Progress {
-    wait: Duration,
-    latest: watch::Sender<Arc<Snapshot>>,
-    /// Readers waiting: the snapshot is read again after each step only while there are some.
-    waiting: AtomicUsize,
-    /// One read of the snapshot at a time: a reader who asked while another read was running
-    /// takes the next one.
-    reading: tokio::sync::Mutex<()>,
-    rounds: Rounds,
-    /// Wakes the follower from its rest: a reader waits for it to read the feeds again.
-    pub nudge: Arc<tokio::sync::Notify>,
-}
-
-/// A reader counted as waiting while it lives.
-struct Waiting<'a>(&'a AtomicUsize);
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Progress {
-    pub fn new(wait: Duration) -> Progress {
-        Progress {
-            wait,
-            latest: watch::Sender::new(Arc::new(Snapshot::default())),
-            waiting: AtomicUsize::new(0),
-            reading: tokio::sync::Mutex::new(()),
-            rounds: Rounds::default(),
-            nudge: Arc::new(tokio::sync::Notify::new()),
-        }
-    }
-
-    /// A task of the read model stored something: waiting readers look again.
-    pub async fn stepped(&self, pool: &PgPool) {
-        if self.waiting.load(Ordering::SeqCst) > 0
-            && let Err(e) = self.read_again(pool, Instant::now()).await
-        {
-            tracing::warn!(error = %e, "the read model's progress could not be read");
-        }
-    }
-
-    /// The snapshot read again, unless one was begun after `asked` meanwhile.
-    async fn read_again(&self, pool: &PgPool, asked: Instant) -> Result<(), ApiError> {
-        let _one_at_a_time = self.reading.lock().await;
-        if self
-            .latest
-            .borrow()
-            .taken
-            .is_some_and(|taken| taken >= asked)
-        {
-            return Ok(());
-        }
-        let snapshot = db::run(pool, Snapshot::read).await?;
-        self.latest.send_replace(Arc::new(snapshot));
-        Ok(())
-    }
-
-    /// Waits until what `need` serves includes the writes of `position`: at once when it does,
-    /// else until a snapshot read after a step of the read model says so; 503 with `Retry-After`
-    /// past the wait.
-    pub async fn until(
-        &self,
-        pool: &PgPool,
-        need: &Need,
-        position: &Position,
-    ) -> Result<(), ApiError> {
-        if position.is_empty() || self.latest.borrow().includes(need, position) {
-            return Ok(());
-        }
-        let mut changes = self.latest.subscribe();
-        self.waiting.fetch_add(1, Ordering::SeqCst);
-        let _waiting = Waiting(&self.waiting);
-        self.read_again(pool, Instant::now()).await?;
-        let included = tokio::time::timeout(self.wait, async {
-            loop {
-                if changes.borrow_and_update().includes(need, position) {
-                    return;
-                }
-                if changes.changed().await.is_err() {
-                    return std::future::pending().await;
-                }
-            }
-        })
-        .await;
-        if included.is_ok() {
-            return Ok(());
-        }
-        // One last look, at a snapshot read now.
-        self.read_again(pool, Instant::now()).await?;
-        if self.latest.borrow().includes(need, position) {
-            return Ok(());
-        }
-        Err(not_yet(self.wait))
-    }
-
-    /// A round of the follower begins: its number.
-    pub fn round_begins(&self) -> u64 {
-        self.rounds.begun.fetch_add(1, Ordering::SeqCst) + 1
-    }
-
-    /// The round `number` brought every feed and every view up to date.
-    pub fn round_completed(&self, number: u64) {
-        self.rounds.completed.send_if_modified(|completed| {
-            let later = number > *completed;
-            if later {
-                *completed = number;
-            }
-            later
-        });
-    }
-
-    /// Waits until a round of the follower begun after this call has brought every feed and
-    /// every view up to date: then the read model includes every write committed before the
-    /// call. 503 with `Retry-After` past the wait.
-    pub async fn until_read_again(&self) -> Result<(), ApiError> {
-        let after = self.rounds.begun.load(Ordering::SeqCst);
-        let mut completed = self.rounds.completed.subscribe();
-        self.nudge.notify_one();
-        tokio::time::timeout(self.wait, completed.wait_for(|done| *done > after))
-            .await
-            .map_err(|_| not_yet(self.wait))?
-            .map_err(ApiError::internal)?;
-        Ok(())
-    }
-}
-
-/// What a request of ranking waits for before it answers: the writes it asks to read (its
-/// `Catan-Position` headers and `position` query parameter, merged; 422 `invalid_position` for
-/// one no write answered), and the read model's progress.
-pub struct Waits {
-    progress: actix_web::web::Data<Progress>,
-    pool: PgPool,
-    pub wanted: Position,
-}
-
-impl actix_web::FromRequest for Waits {
-    type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
-
-    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        std::future::ready(waits_of(req))
-    }
-}
-
-fn waits_of(req: &actix_web::HttpRequest) -> Result<Waits, ApiError> {
-    let progress = req
-        .app_data::<actix_web::web::Data<Progress>>()
-        .cloned()
-        .ok_or_else(|| ApiError::internal("no read model progress"))?;
-    let pool = req
-        .app_data::<actix_web::web::Data<crate::State>>()
-        .map(|state| state.pool.clone())
-        .ok_or_else(|| ApiError::internal("no state"))?;
-    Ok(Waits {
-        progress,
-        pool,
-        wanted: wanted_of(req)?,
-    })
-}
-
-impl Waits {
-    /// Waits until what `need` serves includes the writes the request asks to read.
-    pub async fn until(&self, need: &Need) -> Result<(), ApiError> {
-        self.progress.until(&self.pool, need, &self.wanted).await
-    }
-
-    /// What `find` finds once `need` includes the request's writes; when it finds nothing, what
-    /// it finds once the follower has read the feeds again, so that what was made a moment ago
-    /// is found rather than answered 404.
-    pub async fn found<T, F, Fut>(&self, need: &Need, mut find: F) -> Result<Option<T>, ApiError>
-    where
-        F: FnMut() -> Fut,
-        Fut: std::future::Future<Output = Result<Option<T>, ApiError>>,
-    {
-        self.until(need).await?;
-        if let Some(found) = find().await? {
-            return Ok(Some(found));
-        }
-        self.progress.until_read_again().await?;
-        find().await
-    }
-}
-
-fn wanted_of(req: &actix_web::HttpRequest) -> Result<Position, ApiError> {
-    use catan_kit::problem::ErrorCode;
-    let refused = |field: &str| {
-        ApiError::field(
-            field,
-            ErrorCode::InvalidPosition,
-            format!(
-                "{field} must be a Catan-Position a write answered, or several separated by commas"
-            ),
-        )
-    };
-    let mut wanted = Position::default();
-    for value in req.headers().get_all(catan_api::POSITION_HEADER) {
-        let text = value
-            .to_str()
-            .map_err(|_| refused(catan_api::POSITION_HEADER))?;
-        let position = Position::parse(text).map_err(|_| refused(catan_api::POSITION_HEADER))?;
-        wanted = wanted.merge(position);
-    }
-    #[derive(serde::Deserialize)]
-    struct Query {
-        position: Option<String>,
-    }
-    if let Ok(query) = actix_web::web::Query::<Query>::from_query(req.query_string())
-        && let Some(text) = &query.position
-    {
-        let position = Position::parse(text).map_err(|_| refused(catan_api::POSITION_QUERY))?;
-        wanted = wanted.merge(position);
-    }
-    Ok(wanted)
-}
-
-fn not_yet(wait: Duration) -> ApiError {
-    ApiError::Unavailable {
-        detail: format!(
-            "the read model has not taken in the writes this read asks for (its Catan-Position) \
-             within {} ms; retry after Retry-After",
-            wait.as_millis()
-        ),
-        source: None,
-    }
 }
 
 #[cfg(test)]

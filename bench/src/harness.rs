@@ -101,7 +101,11 @@ impl Bench {
                 return Err(e.into());
             }
         };
-        Ok((suite, public.with_token(token), public))
+        // Apart: the public client's reads do not wait for every write the admin's made.
+        let admin = public
+            .with_token(token)
+            .with_position(catan_api::Position::default());
+        Ok((suite, admin, public))
     }
 
     /// The name of the bench's database.
@@ -337,6 +341,14 @@ impl Latencies {
         // The nearest rank ⌈p·n⌉, found by counting so that no float is cast to an index.
         let rank = (1..=n).find(|&r| r as f64 >= p * n as f64).unwrap_or(n);
         self.0.get(rank - 1).map_or(0.0, |&us| us as f64 / 1000.0)
+    }
+
+    /// The mean, in milliseconds; 0 for none.
+    pub fn mean_ms(&self) -> f64 {
+        if self.0.is_empty() {
+            return 0.0;
+        }
+        self.0.iter().map(|&m| m as f64).sum::<f64>() / self.0.len() as f64 / 1000.0
     }
 
     pub fn max_ms(&self) -> f64 {

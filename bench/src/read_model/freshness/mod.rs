@@ -23,6 +23,12 @@ use tokio::sync::{Semaphore, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 use uuid::Uuid;
 
+mod poll;
+mod post;
+
+use poll::poll;
+use post::post;
+
 /// Posts in flight at most: beyond it the posting falls behind its rate, and says so.
 const IN_FLIGHT: usize = 256;
 /// How long after the last post the standings may take to include everything.
@@ -195,7 +201,7 @@ pub(super) async fn run(
     }
 
     let cpu_before = cpu_seconds();
-    let (posted, post_errors, first_sent, last_answered, rating_waits) =
+    let (posted, post_errors, first_sent, last_answered, rating_waits, token_reads) =
         post(bench, options, &events, jobs).await?;
     let cpu_after = cpu_seconds();
     let failed: usize = post_errors.values().sum();
@@ -230,6 +236,17 @@ pub(super) async fn run(
         }
     }
     let rated = Latencies::new(rated_micros);
+    let (mut read_micros, mut reads_without_it, mut read_errors) = (Vec::new(), 0, BTreeMap::new());
+    for read in token_reads {
+        match read.await? {
+            Ok((micros, included)) => {
+                read_micros.push(micros);
+                reads_without_it += usize::from(!included);
+            }
+            Err(status) => *read_errors.entry(status).or_insert(0_usize) += 1,
+        }
+    }
+    let token_reads = Latencies::new(read_micros);
     let posts = Latencies::new(posted.iter().map(|p| p.post_micros).collect());
     let window = last_answered
         .saturating_duration_since(first_sent)
@@ -275,10 +292,11 @@ pub(super) async fn run(
         posts.quantile_ms(0.99),
     );
     eprintln!(
-        "read-model: freshness: POST answered → in the standings ({} results of {} events polled every {} ms): p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {missing} never seen; {poll_count} polls, {poll_errors} failed; the last standings count {counted_at_end} results, {posted_to_polled} posted; the polls saw {updates_while_posting} new standings while posting (target p99 ≤ 1000 ms)",
+        "read-model: freshness: POST answered → in the standings ({} results of {} events polled every {} ms): mean {:.0} ms, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {missing} never seen; {poll_count} polls, {poll_errors} failed; the last standings count {counted_at_end} results, {posted_to_polled} posted; the polls saw {updates_while_posting} new standings while posting (target p99 ≤ 1000 ms)",
         freshness.len(),
         polls.len(),
         options.poll_ms,
+        freshness.mean_ms(),
         freshness.quantile_ms(0.5),
         freshness.quantile_ms(0.99),
         freshness.max_ms(),
@@ -298,6 +316,14 @@ pub(super) async fn run(
         rated.quantile_ms(0.5),
         rated.quantile_ms(0.99),
         rated.max_ms(),
+    );
+    eprintln!(
+        "read-model: freshness: POST answered → a read of its event's standings that carries its Catan-Position answered (1 post in 10, {} reads): mean {:.0} ms, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {reads_without_it} answered without the result; errors {read_errors:?} (target: mean no longer than the standings' freshness above)",
+        token_reads.len(),
+        token_reads.mean_ms(),
+        token_reads.quantile_ms(0.5),
+        token_reads.quantile_ms(0.99),
+        token_reads.max_ms(),
     );
     if freshness.is_empty() {
         bail!("no posted result was seen in the standings");
@@ -327,6 +353,14 @@ pub(super) async fn run(
         "ratings_p99_ms": round1(rated.quantile_ms(0.99)),
         "ratings_max_ms": round1(rated.max_ms()),
         "ratings_missing": rated_missing,
+        "token_reads": token_reads.len(),
+        "token_read_mean_ms": round1(token_reads.mean_ms()),
+        "token_read_p50_ms": round1(token_reads.quantile_ms(0.5)),
+        "token_read_p99_ms": round1(token_reads.quantile_ms(0.99)),
+        "token_read_max_ms": round1(token_reads.max_ms()),
+        "token_reads_without_the_result": reads_without_it,
+        "token_read_errors": read_errors,
+        "mean_ms": round1(freshness.mean_ms()),
         "poll_ms": options.poll_ms,
         "events_polled": polls.len(),
         "polls": poll_count,
@@ -357,157 +391,4 @@ fn time_to_seen(posted: &[Posted], polls: &[Polls]) -> (Latencies, usize) {
         }
     }
     (Latencies::new(micros), missing)
-}
-
-/// Posts `jobs` at `options.rate` a second (open loop: a slow answer does not delay the next
-/// post); the results recorded, how many posts failed by status, when the first was sent and the
-/// last answered (or failed).
-async fn post(
-    bench: &Bench,
-    options: &Options,
-    events: &[Event],
-    jobs: Vec<Job>,
-) -> anyhow::Result<(
-    Vec<Posted>,
-    BTreeMap<String, usize>,
-    Instant,
-    Instant,
-    Vec<RatingWait>,
-)> {
-    let slots = Arc::new(Semaphore::new(IN_FLIGHT));
-    let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(options.rate)));
-    ticker.set_missed_tick_behavior(MissedTickBehavior::Burst);
-    let mut tasks = tokio::task::JoinSet::new();
-    let first_sent = Instant::now();
-    for (n, job) in jobs.into_iter().enumerate() {
-        ticker.tick().await;
-        let slot = slots.clone().acquire_owned().await?;
-        let client = bench.admin.clone();
-        let event_id = events.get(job.event).context("the job's event")?.id;
-        let sampled = (n % RATINGS_SAMPLE_EVERY == RATINGS_SAMPLE_EVERY / 2)
-            .then(|| job.sheet.scores.first().map(|s| s.player_id))
-            .flatten();
-        let public = bench.public.clone();
-        tasks.spawn(async move {
-            let sent = Instant::now();
-            let answer = client
-                .submit_result(event_id, job.round, job.table, &job.sheet)
-                .await;
-            let answered = Instant::now();
-            drop(slot);
-            let rating_wait = match (&answer, sampled) {
-                (Ok(_), Some(player)) => Some(tokio::spawn(rated(
-                    public,
-                    player,
-                    (event_id, job.round, job.table),
-                    answered,
-                ))),
-                _ => None,
-            };
-            let posted = answer.map(|result| Posted {
-                event: job.event,
-                answered,
-                // As stored: PostgreSQL keeps microseconds.
-                recorded_at: result.recorded_at.trunc_subsecs(6),
-                post_micros: u64::try_from(answered.duration_since(sent).as_micros())
-                    .unwrap_or(u64::MAX),
-            });
-            (answered, posted, rating_wait)
-        });
-    }
-    let mut posted = Vec::new();
-    let mut rating_waits = Vec::new();
-    let mut errors = BTreeMap::new();
-    let mut last_answered = first_sent;
-    while let Some(done) = tasks.join_next().await {
-        let (answered, outcome, rating_wait) = done?;
-        last_answered = last_answered.max(answered);
-        rating_waits.extend(rating_wait);
-        match outcome {
-            Ok(p) => posted.push(p),
-            Err(e) => {
-                let kind = e
-                    .status()
-                    .map_or_else(|| "unreachable".to_owned(), |s| s.to_string());
-                if !errors.contains_key(&kind) {
-                    eprintln!("read-model: freshness: a post failed: {e}");
-                }
-                *errors.entry(kind).or_insert(0) += 1;
-            }
-        }
-    }
-    Ok((posted, errors, first_sent, last_answered, rating_waits))
-}
-
-/// A sampled result's wait for the ratings: microseconds from the POST's answer until its first
-/// player's rating history listed the game; none when it did not within [`GIVE_UP`].
-type RatingWait = tokio::task::JoinHandle<Option<u64>>;
-
-async fn rated(
-    public: catan_api::ApiClient,
-    player: Uuid,
-    (event_id, round, table): (Uuid, u32, u32),
-    answered: Instant,
-) -> Option<u64> {
-    let give_up = answered + GIVE_UP;
-    while Instant::now() < give_up {
-        if let Ok(history) = public.player_ratings(player).await
-            && history
-                .games
-                .iter()
-                .any(|g| (g.event_id, g.round, g.table) == (event_id, round, table))
-        {
-            return u64::try_from(answered.elapsed().as_micros()).ok();
-        }
-        tokio::time::sleep(RATINGS_POLL).await;
-    }
-    None
-}
-
-/// Polls `url` every `every` until the target it is given is reached or given up on.
-async fn poll(
-    client: reqwest::Client,
-    url: String,
-    every: Duration,
-    target: watch::Receiver<Target>,
-) -> anyhow::Result<Polls> {
-    let mut etag: Option<String> = None;
-    let mut polls = Polls {
-        seen: Vec::new(),
-        polls: 0,
-        errors: 0,
-    };
-    loop {
-        let mut request = client.get(&url);
-        if let Some(etag) = &etag {
-            request = request.header(IF_NONE_MATCH, etag);
-        }
-        polls.polls += 1;
-        match request.send().await {
-            Ok(response) if response.status() == StatusCode::OK => {
-                etag = response
-                    .headers()
-                    .get(ETAG)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
-                let body = response.bytes().await?;
-                let at = Instant::now();
-                let head: Head = serde_json::from_slice(&body)?;
-                polls.seen.push(Seen {
-                    at,
-                    as_of: head.as_of,
-                    results_counted: head.results_counted,
-                });
-            }
-            Ok(response) if response.status() == StatusCode::NOT_MODIFIED => {}
-            _ => polls.errors += 1,
-        }
-        if let Some((last, give_up)) = *target.borrow() {
-            let reached = polls.seen.last().is_some_and(|s| s.as_of >= last);
-            if reached || Instant::now() > give_up {
-                return Ok(polls);
-            }
-        }
-        tokio::time::sleep(every).await;
-    }
 }

@@ -8,6 +8,7 @@ pub type PlayerId = uuid::Uuid;
 pub mod board;
 pub mod calendar;
 pub mod correction;
+pub mod explain;
 pub mod identity;
 pub mod names;
 pub mod pairing;

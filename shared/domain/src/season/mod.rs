@@ -36,6 +36,7 @@ pub use membership::{
 };
 pub use points::{PlacementPoints, TablePoints};
 pub use qualification::{Qualified, QualifiedVia, qualify};
+pub(crate) use standings::compare_on;
 pub use standings::{
     EventId, EventResult, SeasonEvent, SeasonGame, SeasonRow, SeasonSeat, choose_counted,
     season_standings,

@@ -14,6 +14,7 @@ pub mod names;
 pub mod pairing;
 pub mod partner;
 pub mod playoffs;
+pub mod projection;
 pub mod ratings;
 pub mod results;
 pub mod season;

@@ -7,6 +7,9 @@
 mod event_cases;
 mod event_play;
 mod event_search;
+mod season_cases;
+mod season_play;
+mod season_search;
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -104,4 +107,23 @@ pub(super) fn every_seat_outcome(tables: Tables) -> &'static [Figures] {
         }
         outcomes.into_iter().collect()
     })
+}
+
+/// A validated season scoring from its JSON.
+pub(super) fn season_scoring(value: serde_json::Value) -> crate::season::Scoring {
+    let read: crate::season::SeasonScoring = serde_json::from_value(value).unwrap();
+    crate::season::validate_scoring(&read).unwrap()
+}
+
+/// A finished season event of `field` players placed in the order of `players` (1, 2, ...),
+/// three rounds played, without games.
+pub(super) fn finished(id: u128, field: u32, players: &[PlayerId]) -> crate::season::SeasonEvent {
+    crate::season::SeasonEvent {
+        event: uuid::Uuid::from_u128(0xE000 + id),
+        field_size: field,
+        rounds_played: 3,
+        placements_complete: true,
+        placements: players.iter().copied().zip(1..).collect(),
+        games: Vec::new(),
+    }
 }

@@ -9,6 +9,7 @@ pub mod board;
 pub mod calendar;
 pub mod correction;
 pub mod explain;
+pub mod icalendar;
 pub mod identity;
 pub mod names;
 pub mod pairing;

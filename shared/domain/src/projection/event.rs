@@ -51,6 +51,7 @@ pub struct EventProjection {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CutProjection {
     #[serde(rename = "player_id")]
+    #[cfg_attr(feature = "openapi", schema(value_type = uuid::Uuid))]
     pub player: PlayerId,
     pub outlook: CutOutlook,
     /// For a player who can still make it: what makes him sure. None for the others, and for a
@@ -112,12 +113,12 @@ pub fn project_event(
         PlayoffPlan::FinalOnly { size } => size,
         PlayoffPlan::None => return None,
     };
-    let outlook = Outlook::new(&field, remaining_rounds, cut);
+    let race = Race::new(&field, remaining_rounds, cut);
     let players = standings
         .iter()
         .map(|row| {
             if still_in.contains(&row.player) {
-                outlook.of(row)
+                race.projection_of(row)
             } else {
                 CutProjection {
                     player: row.player,
@@ -134,11 +135,14 @@ pub fn project_event(
     })
 }
 
-/// What the projection of each player is computed from.
-struct Outlook {
+/// The race for the cut: what each player's projection is computed from.
+struct Race {
     tables: Tables,
     rounds: u32,
     cut: usize,
+    /// What the remaining games add at the most, and at the least.
+    most: Figures,
+    least: Figures,
     /// Every player's standing with the most from every remaining game, in order.
     highest: Vec<Standing>,
     /// Every player's standing with the least from every remaining game, in order.
@@ -148,9 +152,13 @@ struct Outlook {
     least_with_total: Vec<Option<Figures>>,
 }
 
-impl Outlook {
-    fn new(field: &[&ClassicRow], rounds: u32, cut: usize) -> Outlook {
+impl Race {
+    fn new(field: &[&ClassicRow], rounds: u32, cut: usize) -> Race {
         let tables = Tables::of_field(field.len());
+        let (most, least) = (
+            tables.best_game().times(rounds),
+            tables.worst_game().times(rounds),
+        );
         let ordered = |added: Figures| {
             let mut standings: Vec<Standing> = field
                 .iter()
@@ -159,28 +167,28 @@ impl Outlook {
             standings.sort_unstable();
             standings
         };
-        Outlook {
+        Race {
             tables,
             rounds,
             cut,
-            highest: ordered(tables.best_game().times(rounds)),
-            lowest: ordered(tables.worst_game().times(rounds)),
+            most,
+            least,
+            highest: ordered(most),
+            lowest: ordered(least),
             least_with_total: least_with_total(tables, rounds),
         }
     }
 
-    fn of(&self, row: &ClassicRow) -> CutProjection {
+    fn projection_of(&self, row: &ClassicRow) -> CutProjection {
         let now = figures_now(row);
-        let at_best = standing(now + self.tables.best_game().times(self.rounds), row.player);
-        let at_worst = standing(
-            now + self.tables.worst_game().times(self.rounds),
-            row.player,
-        );
+        let at_best = standing(now + self.most, row.player);
+        let at_worst = standing(now + self.least, row.player);
+        // Sure with `added` from the remaining games: with every rival at his best, he is in.
         let sure_with = |added: Figures| {
             let mine = standing(now + added, row.player);
             others_ahead(&self.highest, mine, at_best) < self.cut
         };
-        let outlook = if sure_with(self.tables.worst_game().times(self.rounds)) {
+        let outlook = if sure_with(self.least) {
             CutOutlook::AlreadySure
         } else if others_ahead(&self.lowest, at_best, at_worst) < self.cut {
             CutOutlook::CanStillMakeIt

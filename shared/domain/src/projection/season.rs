@@ -98,6 +98,7 @@ pub struct SeasonProjection {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QualificationProjection {
     #[serde(rename = "player_id")]
+    #[cfg_attr(feature = "openapi", schema(value_type = uuid::Uuid))]
     pub player: PlayerId,
     pub outlook: QualificationOutlook,
 }

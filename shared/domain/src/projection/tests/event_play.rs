@@ -59,7 +59,7 @@ fn a_round() -> impl Strategy<Value = Round> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Played for real: the rounds so far and the remaining ones at tables of the field, every
     /// game a legal sheet. Whatever the remaining sheets say, a player called sure makes the

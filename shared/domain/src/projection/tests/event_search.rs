@@ -157,7 +157,7 @@ fn small_event() -> impl Strategy<Value = (Vec<ClassicRow>, Vec<PlayerId>, u32, 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn the_projection_is_the_exhaustive_search_of_the_model(

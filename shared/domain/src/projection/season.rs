@@ -6,9 +6,9 @@
 //!   not play, or scores nothing) to its most points for one player, and players are taken
 //!   apart from each other (the model holds every real outcome, and some no real event gives:
 //!   two players first of the same event).
-//! - A player's points are his best events as the season counts them ([`crate::season::
-//!   choose_counted`]: `best_n`, tier caps), so a remaining event can only add to them, by
-//!   replacing his worst counted result or filling a free place. Under
+//! - A player's points are his best events as the season counts them (`best_n` and the tier
+//!   caps, [`choose_counted`]), so a remaining event can only add to them, by replacing his worst
+//!   counted result or filling a free place. Under
 //!   [`Eligibility::FirstQualifierOnly`] a player of the table has played his one qualifier, so
 //!   remaining events give him nothing.
 //! - Players who have not played yet may come, any number of them, each with what the remaining

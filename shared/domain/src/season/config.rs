@@ -99,12 +99,47 @@ pub struct SeasonScoring {
     pub min_rounds: u32,
     /// The order in which players are ranked, each name once, from `points` (more), `wins`
     /// (more events won), `vp` (more VP, each game's capped at its target), `vp_share` (higher
-    /// average share of the table's VP), `best_place` (the better best place; none is worst) and
-    /// `fewer_events` (fewer events played). `points` comes first unless the list names it
-    /// elsewhere (an empty list ranks by points alone). Default: `points`, `wins`, `vp_share`,
-    /// `best_place`. Players equal on the whole list share the rank.
+    /// average share of the table's VP), `best_place` (the better best place; none is worst),
+    /// `fewer_events` (fewer events played), `vp_capped_at_winning_total` (more VP, each game's
+    /// capped at the VP that wins it: the German championship's name for `vp`) and
+    /// `table_places` (more games finished 1st, then 2nd, then 3rd). `points` comes first unless
+    /// the list names it elsewhere (an empty list ranks by points alone). Default: `points`,
+    /// `wins`, `vp_share`, `best_place`. Players equal on the whole list share the rank.
     #[serde(default = "default_tie_breaks")]
     pub tie_breaks: Vec<String>,
+    /// Which of a player's events count for him: `every_event` (the default) or
+    /// `first_qualifier_only` (only the first counting event he played, as the German
+    /// championship counts one qualifier a player).
+    #[serde(default, skip_serializing_if = "Eligibility::is_every_event")]
+    pub eligibility: Eligibility,
+}
+
+/// Which of a player's events count for him in a season.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Eligibility {
+    /// Every counting event a player plays counts for him.
+    #[default]
+    EveryEvent,
+    /// A player counts in one qualifier of the season: the first counting event he played, in
+    /// play order. His later events give him no points and no figures, and their slots pass him
+    /// over as if he had not played there (the German championship).
+    FirstQualifierOnly,
+}
+
+impl Eligibility {
+    fn is_every_event(&self) -> bool {
+        *self == Eligibility::EveryEvent
+    }
+
+    /// Whether another event counts for a player for whom `counted_before` events already do.
+    pub fn admits_another(self, counted_before: usize) -> bool {
+        match self {
+            Eligibility::EveryEvent => true,
+            Eligibility::FirstQualifierOnly => counted_before == 0,
+        }
+    }
 }
 
 /// `points`, `wins`, `vp_share`, `best_place`.
@@ -141,17 +176,27 @@ pub enum TieBreak {
     BestPlace,
     /// Fewer events played (counting events only): the same points from fewer events.
     FewerEvents,
+    /// More VP, each player's VP in a game capped at the VP that wins the game (10, a partner
+    /// game's team target), summed: the German championship's tie-break. It measures what `vp`
+    /// measures; a season names the one its federation's rules name.
+    VpCappedAtWinningTotal,
+    /// More games finished 1st, then (equal) more finished 2nd, then more finished 3rd, over the
+    /// counted events' games: the German championship's tie-break. Players level at a table
+    /// share the best place they span (two level behind the winner are both 2nd).
+    TablePlaces,
 }
 
 impl TieBreak {
     /// Every tie-break, in the order the documentation lists them.
-    pub const ALL: [TieBreak; 6] = [
+    pub const ALL: [TieBreak; 8] = [
         TieBreak::Points,
         TieBreak::Wins,
         TieBreak::Vp,
         TieBreak::VpShare,
         TieBreak::BestPlace,
         TieBreak::FewerEvents,
+        TieBreak::VpCappedAtWinningTotal,
+        TieBreak::TablePlaces,
     ];
 
     /// The name a season lists it by.
@@ -163,6 +208,8 @@ impl TieBreak {
             TieBreak::VpShare => "vp_share",
             TieBreak::BestPlace => "best_place",
             TieBreak::FewerEvents => "fewer_events",
+            TieBreak::VpCappedAtWinningTotal => "vp_capped_at_winning_total",
+            TieBreak::TablePlaces => "table_places",
         }
     }
 

@@ -12,6 +12,7 @@
 //!   place ([`may_decline`]).
 
 mod config;
+mod eligibility;
 mod membership;
 mod points;
 mod qualification;
@@ -21,11 +22,13 @@ mod validate;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod german_tests;
+#[cfg(test)]
 mod tests;
 
 pub use config::{
-    DEFAULT_TIE_BREAKS, ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak,
-    Tier, default_tie_breaks,
+    DEFAULT_TIE_BREAKS, Eligibility, ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring,
+    TieBreak, Tier, default_tie_breaks,
 };
 pub use membership::{
     Decliner, EventScope, JoinRefusal, RegionId, SeasonEndsBeforeStart, SeasonScope, join_refusals,
@@ -33,6 +36,7 @@ pub use membership::{
 };
 pub use points::{PlacementPoints, TablePoints};
 pub use qualification::{Qualified, QualifiedVia, qualify};
+pub(crate) use standings::compare_on;
 pub use standings::{
     EventId, EventResult, SeasonEvent, SeasonGame, SeasonRow, SeasonSeat, choose_counted,
     season_standings,

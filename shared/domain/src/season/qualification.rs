@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::config::SeasonQualification;
+use super::eligibility::EventsCounted;
 use super::standings::{EventId, SeasonEvent, SeasonRow};
 use super::validate::Scoring;
 use crate::PlayerId;
@@ -39,6 +40,9 @@ pub struct Qualified {
 ///   placements (the slots passing in the order of their places), recording whose slot it was;
 ///   players who qualified before or declined are skipped. Without `pass_down`, or when the event
 ///   has no eligible player left, the slot is lost.
+/// - Under [`super::Eligibility::FirstQualifierOnly`], an event counts only for the players it
+///   is the first counting event of: the others are left out of its placements before the slots
+///   are given, so its slots go to its first K players it counts for.
 /// - Then `season_slots` go to the rows of `standings` (best first, as [`super::season_standings`]
 ///   lists them) not qualified and not declined. Players sharing a rank at the cut are taken in
 ///   the table's order (by player id among equals): the same auditable order the table shows.
@@ -52,11 +56,15 @@ pub fn qualify(
     let mut qualified: Vec<Qualified> = Vec::new();
     let mut taken: HashSet<PlayerId> = HashSet::new();
     let slots = usize::try_from(rules.event_slots).unwrap_or(usize::MAX);
-    for event in events
+    let counted = EventsCounted::new(scoring, events);
+    for (index, event) in events
         .iter()
-        .filter(|event| event.placements_complete && scoring.counts(event))
+        .enumerate()
+        .filter(|(_, event)| event.placements_complete && scoring.counts(event))
     {
-        let order = placement_order(&event.placements);
+        let mut order = placement_order(&event.placements);
+        // An event that does not count for a player passes him over, as if he had not played.
+        order.retain(|&(player, _)| counted.counts_for(player, index));
         let cut = slots.min(order.len());
         let (holders, below) = order.split_at(cut);
         let mut passing: Vec<PlayerId> = Vec::new();
@@ -294,6 +302,7 @@ mod tests {
             best_place: None,
             vp: 0,
             vp_share: BigRational::from_integer(0.into()),
+            table_places: [0; 3],
             results: Vec::new(),
         }
     }

@@ -77,6 +77,9 @@ pub struct SeasonRow {
     /// The average, over the counted events' games, of the player's capped VP divided by the
     /// table's capped total; 0 without games.
     pub vp_share: BigRational,
+    /// Over the counted events' games, how many the player finished 1st, 2nd and 3rd (players
+    /// level at a table share the best place they span).
+    pub table_places: [u32; 3],
     /// Every counting event the player played, in play order.
     pub results: Vec<EventResult>,
 }
@@ -118,6 +121,7 @@ struct Played {
     vp: u64,
     share: BigRational,
     games: u64,
+    table_places: [u32; 3],
 }
 
 impl Played {
@@ -129,6 +133,7 @@ impl Played {
             vp: 0,
             share: BigRational::zero(),
             games: 0,
+            table_places: [0; 3],
         }
     }
 }
@@ -151,7 +156,11 @@ pub fn season_standings(scoring: &Scoring, events: &[SeasonEvent]) -> Vec<Season
             continue;
         }
         for (player, figures) in score_event(scoring, index, event) {
-            played.entry(player).or_default().push(figures);
+            let counted_before = played.entry(player).or_default();
+            // A player's events the eligibility leaves out count as events that do not count.
+            if scoring.eligibility.admits_another(counted_before.len()) {
+                counted_before.push(figures);
+            }
         }
     }
     let caps: Vec<u32> = scoring.tiers.iter().map(|tier| tier.max_counted).collect();
@@ -195,8 +204,9 @@ fn score_event(scoring: &Scoring, index: usize, event: &SeasonEvent) -> Vec<(Pla
         }
     }
     for game in &event.games {
+        let keys = seat_keys(game);
         let table_points = match &scoring.points {
-            EventPoints::TablePoints(scale) => scale.of_game(&seat_keys(game)),
+            EventPoints::TablePoints(scale) => scale.of_game(&keys),
             EventPoints::Placement(_) => None,
         };
         let capped: Vec<u64> = game
@@ -219,6 +229,12 @@ fn score_event(scoring: &Scoring, index: usize, event: &SeasonEvent) -> Vec<(Pla
                 player.share += BigRational::new(BigInt::from(mine), BigInt::from(total));
             }
             player.games += 1;
+            let ahead = keys
+                .get(k)
+                .map(|key| keys.iter().filter(|other| *other < key).count());
+            if let Some(count) = ahead.and_then(|ahead| player.table_places.get_mut(ahead)) {
+                *count += 1;
+            }
         }
     }
     order
@@ -267,6 +283,7 @@ fn row(
     let mut points = BigRational::zero();
     let (mut wins, mut best_place, mut vp, mut games) = (0u32, None::<u32>, 0u64, 0u64);
     let mut shares = BigRational::zero();
+    let mut table_places = [0u32; 3];
     for (p, _) in played.iter().zip(&counted).filter(|(_, counted)| **counted) {
         points += &p.points;
         wins += u32::from(p.place == Some(1));
@@ -276,6 +293,9 @@ fn row(
         vp = vp.saturating_add(p.vp);
         shares += &p.share;
         games += p.games;
+        for (total, count) in table_places.iter_mut().zip(p.table_places) {
+            *total += count;
+        }
     }
     let vp_share = if games == 0 {
         BigRational::zero()
@@ -306,6 +326,7 @@ fn row(
         best_place,
         vp,
         vp_share,
+        table_places,
         results,
     }
 }
@@ -360,21 +381,28 @@ pub fn choose_counted<W: Ord>(
 fn compare(ranking: &[TieBreak], a: &SeasonRow, b: &SeasonRow) -> Ordering {
     ranking
         .iter()
-        .map(|tie_break| match tie_break {
-            TieBreak::Points => b.points.cmp(&a.points),
-            TieBreak::Wins => b.wins.cmp(&a.wins),
-            TieBreak::Vp => b.vp.cmp(&a.vp),
-            TieBreak::VpShare => b.vp_share.cmp(&a.vp_share),
-            TieBreak::BestPlace => match (a.best_place, b.best_place) {
-                (Some(x), Some(y)) => x.cmp(&y),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            },
-            TieBreak::FewerEvents => a.events_played.cmp(&b.events_played),
-        })
+        .map(|&tie_break| compare_on(tie_break, a, b))
         .find(|order| order.is_ne())
         .unwrap_or(Ordering::Equal)
+}
+
+/// The better row first (`Less`) on one tie-break.
+pub(crate) fn compare_on(tie_break: TieBreak, a: &SeasonRow, b: &SeasonRow) -> Ordering {
+    match tie_break {
+        TieBreak::Points => b.points.cmp(&a.points),
+        TieBreak::Wins => b.wins.cmp(&a.wins),
+        TieBreak::Vp | TieBreak::VpCappedAtWinningTotal => b.vp.cmp(&a.vp),
+        TieBreak::VpShare => b.vp_share.cmp(&a.vp_share),
+        TieBreak::BestPlace => match (a.best_place, b.best_place) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        },
+        TieBreak::FewerEvents => a.events_played.cmp(&b.events_played),
+        // More 1st places first, then more 2nd, then more 3rd: the arrays in lexical order.
+        TieBreak::TablePlaces => b.table_places.cmp(&a.table_places),
+    }
 }
 
 #[cfg(test)]
@@ -635,6 +663,7 @@ mod tests {
             best_place,
             vp,
             vp_share: ratio(vp.try_into().unwrap(), 100),
+            table_places: [0; 3],
             results: Vec::new(),
         }
     }

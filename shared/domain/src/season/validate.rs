@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{
-    ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak, Tier,
+    Eligibility, ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak, Tier,
 };
 use super::points::{PlacementPoints, TablePoints};
 
@@ -119,6 +119,8 @@ pub struct Scoring {
     pub min_rounds: u32,
     /// The whole ranking order, `points` included, each tie-break once.
     pub ranking: Vec<TieBreak>,
+    /// Which of a player's events count for him.
+    pub eligibility: Eligibility,
 }
 
 impl Scoring {
@@ -151,6 +153,7 @@ pub fn validate_scoring(scoring: &SeasonScoring) -> Result<Scoring, Vec<SeasonVi
             min_players: scoring.min_players,
             min_rounds: scoring.min_rounds,
             ranking,
+            eligibility: scoring.eligibility,
         }),
         _ => Err(broken),
     }

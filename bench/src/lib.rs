@@ -14,6 +14,7 @@ pub mod chaos;
 pub mod classic;
 pub mod harness;
 pub mod ingest;
+pub mod projection;
 pub mod ratings;
 pub mod read_model;
 pub mod swiss;

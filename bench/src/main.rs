@@ -7,7 +7,7 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{chaos, classic, ingest, ratings, read_model, swiss};
+use catan_bench::{chaos, classic, ingest, projection, ratings, read_model, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -72,6 +72,20 @@ enum Command {
         games: usize,
         #[arg(long, default_value_t = 5_000)]
         players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The playoff projection of a classic event's players (issue 35), computed from its
+    /// standings after `--played` of `--rounds` qualifying rounds of random legal games.
+    Projection {
+        #[arg(long, default_value_t = 1000)]
+        players: usize,
+        #[arg(long, default_value_t = 3)]
+        rounds: u32,
+        #[arg(long, default_value_t = 2)]
+        played: u32,
+        #[arg(long, default_value_t = 21)]
+        repeats: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -144,6 +158,13 @@ fn main() {
             players,
             seed,
         } => ratings::run(games, players, seed),
+        Command::Projection {
+            players,
+            rounds,
+            played,
+            repeats,
+            seed,
+        } => projection::run(players, rounds, played, repeats, seed),
         Command::ReadModel(options) => match read_model::main(&options) {
             Ok(report) => report,
             Err(e) => {

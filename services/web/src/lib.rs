@@ -8,6 +8,7 @@ pub mod i18n;
 mod kept;
 mod layout;
 mod pages;
+mod understood;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};

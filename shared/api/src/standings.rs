@@ -6,8 +6,11 @@ use crate::types::{
     AnyStandings, Entry, EntryStatus, Event, EventFormat, PartnerStandingRow, PartnerStandings,
     PlacementRow, Placements, ResultStatus, StandingRow, Standings, StandingsCount, TableResult,
 };
+use crate::types::{PlayoffCut, Separation};
+use catan_domain::explain::explain_event_standings;
 use catan_domain::partner::{PartnerGame, partner_standings_with_drops};
 use catan_domain::playoffs::{PlayoffPlan, placements, playoff_plan};
+use catan_domain::projection::{CutProjection, EventProjection, project_event};
 use catan_domain::results::Stage;
 use catan_domain::standings::{ClassicRow, Game, classic_standings};
 use chrono::{DateTime, Utc};
@@ -66,14 +69,44 @@ impl EventRecord {
     }
 
     pub fn classic_rows(&self) -> Vec<ClassicRow> {
+        self.classic_rows_through(u32::MAX)
+    }
+
+    /// The qualifying standings of rounds 1 to `last_round`.
+    fn classic_rows_through(&self, last_round: u32) -> Vec<ClassicRow> {
         let games: Vec<Game> = self
             .results
             .iter()
-            .filter(|r| r.stage == Stage::Qualifying)
+            .filter(|r| r.stage == Stage::Qualifying && r.round <= last_round)
             .map(|r| Game::from_result(&r.to_domain()))
             .collect();
         let players: Vec<Uuid> = self.entries.iter().filter_map(|e| e.player_id).collect();
         classic_standings(&players, &games)
+    }
+
+    /// Where every player stands against the playoff cut, as of the last complete qualifying
+    /// round (a round in play would count a game twice for those who played it): none without a
+    /// playoff.
+    fn playoff_projection(&self, after_round: u32) -> Option<(PlayoffCut, EventProjection)> {
+        let remaining_rounds = self.event.qualifying_rounds.saturating_sub(after_round);
+        let still_in: Vec<Uuid> = self
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Active)
+            .filter_map(|e| e.player_id)
+            .collect();
+        let projection = project_event(
+            &self.classic_rows_through(after_round),
+            &still_in,
+            remaining_rounds,
+            self.event.small_field_playoff,
+        )?;
+        let cut = PlayoffCut {
+            cut: projection.cut,
+            after_round,
+            remaining_rounds,
+        };
+        Some((cut, projection))
     }
 
     fn entry_of_player(&self) -> HashMap<Uuid, &Entry> {
@@ -90,11 +123,20 @@ impl EventRecord {
 
     pub fn classic_standings(&self) -> Standings {
         let entry_of = self.entry_of_player();
-        let rows = self
-            .classic_rows()
+        let after_round = complete_rounds(&self.results, Stage::Qualifying);
+        let playoff = self.playoff_projection(after_round);
+        let outlook_of: HashMap<Uuid, &CutProjection> = playoff
             .iter()
-            .filter_map(|row| {
+            .flat_map(|(_, projection)| projection.players.iter().map(|p| (p.player, p)))
+            .collect();
+        let rows = self.classic_rows();
+        let behind = explain_event_standings(&rows);
+        let rows = rows
+            .iter()
+            .zip(behind)
+            .filter_map(|(row, behind)| {
                 let entry = entry_of.get(&row.player)?;
+                let outlook = outlook_of.get(&row.player);
                 Some(StandingRow {
                     rank: row.rank,
                     entry_id: entry.id,
@@ -107,15 +149,19 @@ impl EventRecord {
                     games: row.games,
                     wins: row.wins,
                     three_player_games: row.three_player_games,
+                    playoff: outlook.map(|o| o.outlook),
+                    needs: outlook.and_then(|o| o.need),
+                    behind: behind.map(Separation::from),
                 })
             })
             .collect();
         Standings {
             format: EventFormat::Classic,
             event_id: self.event.id,
-            after_round: complete_rounds(&self.results, Stage::Qualifying),
+            after_round,
             results_counted: self.counted(Stage::Qualifying),
             as_of: self.as_of,
+            playoff: playoff.map(|(cut, _)| cut),
             rows,
         }
     }

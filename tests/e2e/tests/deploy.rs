@@ -447,7 +447,7 @@ fn the_ingress_routes_every_public_path_as_the_gateway_does_and_never_internal()
 }
 
 /// Every environment variable the binary of `crate_dir` (`services/web`) reads: the names the
-/// kit's settings read in shared/kit/src/settings.rs (`vars.parse("NAME", ...)`,
+/// kit's settings read in shared/kit/src/settings/mod.rs (`vars.parse("NAME", ...)`,
 /// `self.text("NAME")`, ...) when the crate's binary starts through them, those read with
 /// `std::env::var` in the crate and the kit, and `RUST_LOG` (tracing's filter, read from the
 /// environment by the kit's telemetry).
@@ -458,7 +458,8 @@ fn variables_read(crate_dir: &str) -> BTreeSet<String> {
     let main = std::fs::read_to_string(repo().join(crate_dir).join("src/main.rs")).unwrap();
     // The services read the kit's settings (`run_alone`); the web app reads its own few.
     if main.contains("run_alone(") {
-        let settings = std::fs::read_to_string(repo().join("shared/kit/src/settings.rs")).unwrap();
+        let settings =
+            std::fs::read_to_string(repo().join("shared/kit/src/settings/mod.rs")).unwrap();
         names.extend(read.captures_iter(&settings).map(|c| c[1].to_owned()));
     }
     let mut sources = vec![

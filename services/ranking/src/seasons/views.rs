@@ -4,8 +4,11 @@
 
 use super::input::EventInput;
 use catan_api::{
-    Event, QualifiedPlayer, QualifiedVia, SeasonEventResult, SeasonQualification, SeasonStandingRow,
+    Event, QualifiedPlayer, QualifiedVia, SeasonEventResult, SeasonQualification,
+    SeasonStandingRow, Separation,
 };
+use catan_domain::explain::explain_season_standings;
+use catan_domain::projection::{QualificationOutlook, RemainingEvent, project_season};
 use catan_domain::season::{
     self as rules, Scoring, SeasonEvent, SeasonRow, qualify, season_standings,
 };
@@ -76,6 +79,8 @@ pub fn compute(
     let qualified = qualification.map_or_else(Vec::new, |rules| {
         qualify(rules, scoring, &events, &table, declined)
     });
+    let outlooks = outlooks(scoring, qualification, members, survivor, declined);
+    let behind = explain_season_standings(&scoring.ranking, &table);
     let holders: HashSet<Uuid> = qualified.iter().map(|q| q.player).collect();
     let by_id: HashMap<Uuid, &Event> = played.iter().map(|e| (e.id, *e)).collect();
     let name_of = |player: Uuid| {
@@ -85,9 +90,12 @@ pub fn compute(
     };
     let rows = table
         .iter()
-        .map(|row| {
+        .zip(behind)
+        .map(|(row, behind)| {
             let region = people.get(&row.player).and_then(|p| p.region_id);
             let mut served = served_row(row, name_of(row.player), region, &holders, &by_id);
+            served.qualification = outlooks.get(&row.player).copied();
+            served.behind = behind.map(Separation::from);
             let body = serde_json::to_string(&served).map_err(ApiError::internal)?;
             served.results = Vec::new();
             Ok(ServedRow {
@@ -144,6 +152,8 @@ fn served_row(
         vp_share: format_percent(&percent),
         vp_share_exact: exact(&percent),
         qualified: holders.contains(&row.player),
+        qualification: None,
+        behind: None,
         results: row
             .results
             .iter()
@@ -161,6 +171,52 @@ fn served_row(
                 }
             })
             .collect(),
+    }
+}
+
+/// Each player's qualification outlook, counting the season's events still to play: those whose
+/// placements are not complete, a running one counted whole (its games so far left out, as a
+/// remaining event may give anything). None without qualification rules; a player with no
+/// complete event yet has none either.
+fn outlooks(
+    scoring: &Scoring,
+    qualification: Option<&SeasonQualification>,
+    members: &[Member],
+    survivor: &HashMap<Uuid, Uuid>,
+    declined: &HashSet<Uuid>,
+) -> HashMap<Uuid, QualificationOutlook> {
+    let Some(rules) = qualification else {
+        return HashMap::new();
+    };
+    let (complete, to_play): (Vec<&Member>, Vec<&Member>) = members
+        .iter()
+        .partition(|m| m.input.as_ref().is_some_and(|i| i.placements_complete));
+    let played: Vec<SeasonEvent> = complete
+        .iter()
+        .filter_map(|m| Some(m.input.as_ref()?.to_season_event(m.event.id, survivor)))
+        .collect();
+    let remaining: Vec<RemainingEvent> = to_play
+        .iter()
+        .filter_map(|m| {
+            let field = m.input.as_ref().map(|i| i.field_size);
+            RemainingEvent::under(scoring, field, games_of(&m.event))
+        })
+        .collect();
+    let table = season_standings(scoring, &played);
+    let qualified = qualify(rules, scoring, &played, &table, declined);
+    project_season(scoring, rules, &table, &qualified, declined, &remaining)
+        .players
+        .into_iter()
+        .map(|p| (p.player, p.outlook))
+        .collect()
+}
+
+/// The most games a player plays in an event: its qualifying or Swiss rounds, and a classic
+/// event's semi-final and final.
+fn games_of(event: &Event) -> u32 {
+    match &event.partner_rules {
+        Some(rules) => rules.rounds,
+        None => event.qualifying_rounds + 2,
     }
 }
 

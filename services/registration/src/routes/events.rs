@@ -241,7 +241,7 @@ async fn get_event(
 }
 
 /// What an event search keeps, checked; `season_events` are the events of the season searched.
-fn event_filter(
+pub(super) fn event_filter(
     search: EventSearch,
     season_events: Option<Vec<Uuid>>,
 ) -> Result<EventFilter, ApiError> {

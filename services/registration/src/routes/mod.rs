@@ -2,6 +2,7 @@
 
 mod api_keys;
 pub(crate) mod audit;
+mod calendars;
 pub(crate) mod dead_letters;
 mod entries;
 mod events;
@@ -19,6 +20,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     regions::register(cfg);
     players::register(cfg);
     events::register(cfg);
+    calendars::register(cfg);
     entries::register(cfg);
     feed::register(cfg);
     webhooks::register(cfg);

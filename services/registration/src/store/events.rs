@@ -224,6 +224,29 @@ pub fn record_play(conn: &mut PgConnection, drawn: &[Uuid], placed: &[Uuid]) -> 
     Ok(())
 }
 
+/// The events `player_id` is entered in (alone or in a team), by first day, then name.
+pub fn of_player(
+    conn: &mut PgConnection,
+    player_id: Uuid,
+    today: NaiveDate,
+) -> Result<Vec<Event>, ApiError> {
+    use crate::schema::registration::entry_players;
+    let rows: Vec<EventRow> = events::table
+        .filter(
+            events::id.eq_any(
+                entry_players::table
+                    .filter(entry_players::player_id.eq(player_id))
+                    .select(entry_players::event_id),
+            ),
+        )
+        .order((events::starts_on, events::name, events::id))
+        .select(EventRow::as_select())
+        .load(conn)?;
+    rows.into_iter()
+        .map(|row| event_from_row(row, today))
+        .collect()
+}
+
 /// How many of `ids` are events.
 pub fn count_known(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<i64> {
     events::table

@@ -5,9 +5,15 @@
 
 use chrono::{Datelike, NaiveDate};
 
+mod en;
+mod es;
 mod words;
+mod zh;
 
-pub use words::{EN, ES, Words, ZH};
+pub use en::EN;
+pub use es::ES;
+pub use words::Words;
+pub use zh::ZH;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {

@@ -6,6 +6,7 @@ use super::table::{Column, data_table, number, text};
 use super::{Ctx, days, format_word, is_active, name_matches, stage_word, status_word};
 use crate::PageResult;
 use crate::i18n::Lang;
+use crate::understood;
 use catan_api::{AnyStandings, Entry, Event, EventFormat, Placements, Round, SeatPosition};
 use maud::{Markup, html};
 use std::collections::HashMap;
@@ -113,6 +114,17 @@ impl Names {
     }
 }
 
+/// The standings table alone, as the page shows it: what `/static/live.js` redraws the page's
+/// table with when the standings change.
+pub async fn standings_fragment(ctx: Ctx) -> PageResult {
+    let id = ctx.id("id")?;
+    let standings = ctx.api.any_standings(id).await?;
+    Ok(ctx
+        .page_response()
+        .content_type("text/html; charset=utf-8")
+        .body(standings_table(ctx.lang, id, &standings).into_string()))
+}
+
 fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
     let w = lang.words();
     let after = match standings {
@@ -126,7 +138,7 @@ fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
         }
         div class="scroll" {
             table id="standings" data-stream=(format!("/v1/events/{id}/standings/stream"))
-                data-player-base="/players/" data-dropped=(w.dropped) {
+                data-fragment=(format!("/events/{id}/standings-table")) {
                 caption class="muted" { (w.standings) }
                 @match standings {
                     AnyStandings::Classic(s) => {
@@ -137,6 +149,7 @@ fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
                             th scope="col" class="num" { (w.vp_share) }
                             th scope="col" class="num" { (w.games) }
                             th scope="col" class="num" { (w.wins) }
+                            @if s.playoff.is_some() { th scope="col" { (w.playoff) } }
                         } }
                         tbody {
                             @for row in &s.rows {
@@ -145,11 +158,21 @@ fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
                                     td {
                                         a href=(format!("/players/{}", row.player_id)) { (row.name) }
                                         @if !is_active(row.status) { " " span class="tag" { (w.dropped) } }
+                                        @if let Some(behind) = &row.behind {
+                                            br; small class="muted why" { (understood::separation(lang, behind)) }
+                                        }
                                     }
                                     td class="num" { (lang.int(u64::from(row.vp))) }
                                     td class="num" { (lang.decimal(&row.vp_share)) }
                                     td class="num" { (lang.int(u64::from(row.games))) }
                                     td class="num" { (lang.int(u64::from(row.wins))) }
+                                    @if s.playoff.is_some() {
+                                        td class="outlook" {
+                                            @if let Some(outlook) = row.playoff {
+                                                (understood::cut(lang, outlook, row.needs))
+                                            }
+                                        }
+                                    }
                                 }
                             }
                         }

@@ -66,6 +66,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
     };
     let body = html! {
         h1 { (w.site) }
+        p { a href="/v1/events.ics" type="text/calendar" { (w.calendar) } }
         section aria-labelledby="running-h" {
             h2 id="running-h" { (w.running_events) }
             (events(&running))

@@ -27,6 +27,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/ratings", web::get().to(wrap(ratings::page)))
         .route("/events/{id}", web::get().to(wrap(event::page)))
         .route(
+            "/events/{id}/standings-table",
+            web::get().to(wrap(event::standings_fragment)),
+        )
+        .route(
             "/events/{id}/standings.csv",
             web::get().to(wrap(event::csv)),
         )

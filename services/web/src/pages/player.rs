@@ -54,6 +54,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         }
         section aria-labelledby="events-h" {
             h2 id="events-h" { (w.events) }
+            p { a href=(format!("/v1/players/{}/events.ics", profile.player_id)) type="text/calendar" { (w.calendar) } }
             @if profile.events.is_empty() { p { (w.none) } }
             @else {
                 (data_table(

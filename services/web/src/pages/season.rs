@@ -5,6 +5,7 @@ use super::table::{data_table, number, text};
 use super::{Ctx, days};
 use crate::i18n::Lang;
 use crate::kept::{KeptPage, Shared};
+use crate::understood;
 use crate::{PageError, PageResult};
 use actix_web::web::Bytes;
 use catan_api::{
@@ -187,6 +188,7 @@ fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Marku
         number(w.wins),
         number(w.best_place),
         text(w.qualified),
+        text(w.outlook),
     ];
     let rows = html! {
         @for (i, row) in rows.iter().enumerate() {
@@ -194,12 +196,22 @@ fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Marku
                 && rows.get(i + 1).is_none_or(|next| next.rank > l));
             tr class=[last_above.then_some("line")] {
                 td class="num" { (lang.int(u64::from(row.rank))) }
-                td { a href=(format!("/players/{}", row.player_id)) { (row.name) } }
+                td {
+                    a href=(format!("/players/{}", row.player_id)) { (row.name) }
+                    @if let Some(behind) = &row.behind {
+                        br; small class="muted why" { (understood::separation(lang, behind)) }
+                    }
+                }
                 td class="num" { (lang.decimal(&row.points)) }
                 td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
                 td class="num" { (lang.int(u64::from(row.wins))) }
                 td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
                 td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
+                td class="outlook" {
+                    @if let Some(outlook) = row.qualification {
+                        (understood::qualification(lang, outlook))
+                    }
+                }
             }
         }
     };

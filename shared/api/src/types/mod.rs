@@ -1,6 +1,7 @@
 //! Request and response bodies of the v1 API, by the service that serves them.
 
 mod auth;
+mod explain;
 mod pairing;
 mod ranking;
 mod registration;
@@ -9,6 +10,7 @@ mod seasons;
 mod whole;
 
 pub use auth::*;
+pub use explain::*;
 pub use pairing::*;
 pub use ranking::*;
 pub use registration::*;

@@ -1,5 +1,6 @@
 //! Standings and placements.
 
+use super::explain::{CutNeed, CutOutlook, EventCriterion, PlayoffCut, Separation};
 use super::registration::{EntryStatus, EventFormat};
 use catan_domain::results::Stage;
 use chrono::{DateTime, Utc};
@@ -24,6 +25,17 @@ pub struct StandingRow {
     pub games: u32,
     pub wins: u32,
     pub three_player_games: u32,
+    /// Where the player stands against the playoff cut, as of the standings' `playoff` (none
+    /// without a playoff).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playoff: Option<CutOutlook>,
+    /// For a player who can still make the cut: what makes him sure, whatever every other table's
+    /// sheets say. None when no score of his own is enough (he also needs rivals to fall short).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs: Option<CutNeed>,
+    /// What separates this row from the row above (none for the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behind: Option<Separation<EventCriterion>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -38,6 +50,9 @@ pub struct Standings {
     pub results_counted: u32,
     /// The last change these standings include.
     pub as_of: DateTime<Utc>,
+    /// The playoff cut the rows' outlooks are told against (none without a playoff).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playoff: Option<PlayoffCut>,
     pub rows: Vec<StandingRow>,
 }
 

@@ -1,6 +1,7 @@
 //! Seasons (circuits) and player pages, served by ranking's read model.
 
-use catan_domain::season::{SeasonQualification, SeasonScoring};
+use super::explain::{QualificationOutlook, Separation};
+use catan_domain::season::{SeasonQualification, SeasonScoring, TieBreak};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -110,6 +111,14 @@ pub struct SeasonStandingRow {
     pub vp_share_exact: String,
     /// Whether the player holds one of the season's qualification places.
     pub qualified: bool,
+    /// Whether he is already qualified, can still qualify or cannot, counting the season's
+    /// events still to be played (those joined whose placements are not complete).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualification: Option<QualificationOutlook>,
+    /// What separates this row from the row above in the season's tie-break order (none for the
+    /// first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behind: Option<Separation<TieBreak>>,
     /// Every counting event the player played, in play order (only when the table is asked for
     /// with `results=true`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -1,12 +1,12 @@
 //! What separates two rows of a classic event's standings.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Explanation, Figure, explain};
 use crate::standings::ClassicRow;
 
 /// A criterion of a classic event's standings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum EventCriterion {

@@ -25,7 +25,7 @@
 use std::cmp::Reverse;
 use std::collections::HashSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::game::{Figures, LEAST_CREDIT, Tables};
 use crate::PlayerId;
@@ -60,7 +60,7 @@ pub struct CutProjection {
 }
 
 /// Where a player stands against the playoff cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum CutOutlook {
@@ -73,7 +73,7 @@ pub enum CutOutlook {
 }
 
 /// What makes a player sure of the playoff, whatever else the remaining games give.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CutNeed {
     /// Credited VP over all the remaining games, however split between them: this many or more

@@ -31,7 +31,7 @@ use std::collections::HashSet;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::PlayerId;
 use crate::season::{
@@ -104,7 +104,7 @@ pub struct QualificationProjection {
 }
 
 /// Where a player stands against the season's qualification.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum QualificationOutlook {

@@ -15,11 +15,13 @@
 //!
 //! - `action`: the director's actions and why one is refused.
 //! - `replay`: the log of actions, checked as it grows, and its readings at an instant.
+//! - `sheets`: whether a results sheet's outcome fits the table's time.
 //! - `defaults`: a game's minutes by the rules, and the `round.ending` lead.
 
 mod action;
 mod defaults;
 mod replay;
+mod sheets;
 
 #[cfg(test)]
 mod strategies;
@@ -33,6 +35,7 @@ pub use defaults::{
     CLASSIC_MINUTES_PER_GAME, DEFAULT_ENDING_NOTICE_MINUTES, default_minutes_per_game,
 };
 pub use replay::{ClockReading, RoundClock, RoundReading, RoundState, TableReading};
+pub use sheets::{MAX_REASON_CHARS, SheetTiming, TimingRefusal, admit_sheet};
 
 /// An instant: milliseconds since the Unix epoch (UTC).
 pub type UnixMillis = i64;

@@ -1,8 +1,9 @@
-//! Tests of the round's clock: what it reads, the actions it refuses and the defaults.
+//! Tests of the round's clock: what it reads, the actions it refuses, the defaults and the
+//! results sheets it lets through.
 
 use super::*;
 use crate::partner::PartnerSettings;
-use crate::results::Stage;
+use crate::results::{OutcomeKind, Stage};
 
 /// 2026-04-18 09:00 UTC, the round's start in these tests.
 pub(super) const T0: UnixMillis = 1_776_502_800_000;
@@ -388,4 +389,97 @@ fn a_classic_game_defaults_to_ninety_minutes_a_partner_game_to_sixty_a_final_to_
     );
     assert_eq!(default_minutes_per_game(Stage::Swiss), Some(60));
     assert_eq!(default_minutes_per_game(Stage::Final), None);
+}
+
+fn time_limit(
+    clock: &RoundClock,
+    table: TableNumber,
+    offset: i64,
+    reason: Option<&str>,
+) -> Result<SheetTiming, TimingRefusal> {
+    admit_sheet(clock, table, at(offset), OutcomeKind::TimeLimit, reason)
+}
+
+#[test]
+fn a_time_limit_sheet_is_refused_until_the_tables_time_is_up() {
+    let clock = clock_of(&[
+        (0, Start { minutes: 90 }),
+        (
+            1,
+            ExtendTable {
+                table: 5,
+                minutes: 7,
+            },
+        ),
+    ]);
+    let refused = time_limit(&clock, 1, 1, None).unwrap_err();
+    assert_eq!(
+        refused,
+        TimingRefusal::TimeNotUp {
+            time_left_ms: minutes(89),
+            ends_at: Some(at(90))
+        }
+    );
+    assert_eq!(
+        (refused.field(), refused.code()),
+        ("outcome", "time_not_up")
+    );
+    assert_eq!(time_limit(&clock, 1, 90, None), Ok(SheetTiming::OnTime));
+    // The table given extra minutes waits for its own end.
+    assert!(time_limit(&clock, 5, 90, None).is_err());
+    assert_eq!(time_limit(&clock, 5, 97, None), Ok(SheetTiming::OnTime));
+}
+
+#[test]
+fn a_time_limit_sheet_is_refused_while_paused_before_the_end() {
+    let clock = clock_of(&[(0, Start { minutes: 90 }), (80, Pause)]);
+    assert_eq!(
+        time_limit(&clock, 1, 200, None),
+        Err(TimingRefusal::TimeNotUp {
+            time_left_ms: minutes(10),
+            ends_at: None
+        })
+    );
+}
+
+#[test]
+fn the_director_may_accept_a_time_limit_sheet_early_with_a_reason() {
+    let clock = clock_of(&[(0, Start { minutes: 90 })]);
+    assert_eq!(
+        time_limit(&clock, 1, 30, Some("  venue closes early \n")),
+        Ok(SheetTiming::EarlyByDirector {
+            reason: "venue closes early".to_string()
+        })
+    );
+    let too_long = "x".repeat(MAX_REASON_CHARS + 1);
+    for bad in ["", "   ", "a\u{7}b", too_long.as_str()] {
+        let refused = time_limit(&clock, 1, 30, Some(bad)).unwrap_err();
+        assert_eq!(refused, TimingRefusal::InvalidReason, "{bad:?}");
+        assert_eq!(
+            (refused.field(), refused.code()),
+            ("reason", "invalid_reason")
+        );
+    }
+}
+
+#[test]
+fn a_won_sheet_is_accepted_at_any_time() {
+    let clock = clock_of(&[(0, Start { minutes: 90 }), (10, Pause)]);
+    for offset in [-5, 1, 20, 500] {
+        assert_eq!(
+            admit_sheet(&clock, 1, at(offset), OutcomeKind::Won, None),
+            Ok(SheetTiming::OnTime)
+        );
+    }
+}
+
+#[test]
+fn a_round_ended_early_takes_time_limit_sheets_and_one_never_started_keeps_the_old_way() {
+    let ended = clock_of(&[(0, Start { minutes: 90 }), (30, EndEarly)]);
+    assert!(time_limit(&ended, 1, 29, None).is_err());
+    assert_eq!(time_limit(&ended, 1, 30, None), Ok(SheetTiming::OnTime));
+    assert_eq!(
+        time_limit(&RoundClock::new(), 1, 0, None),
+        Ok(SheetTiming::WithoutClock)
+    );
 }

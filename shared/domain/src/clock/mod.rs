@@ -15,11 +15,13 @@
 //!
 //! - `action`: the director's actions and why one is refused.
 //! - `replay`: the log of actions, checked as it grows, and its readings at an instant.
+//! - `notices`: when each webhook notice falls due.
 //! - `sheets`: whether a results sheet's outcome fits the table's time.
 //! - `defaults`: a game's minutes by the rules, and the `round.ending` lead.
 
 mod action;
 mod defaults;
+mod notices;
 mod replay;
 mod sheets;
 
@@ -28,12 +30,15 @@ mod strategies;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_notices;
+#[cfg(test)]
 mod tests_properties;
 
 pub use action::{ClockAction, ClockError, DirectorAction, InvalidLog};
 pub use defaults::{
     CLASSIC_MINUTES_PER_GAME, DEFAULT_ENDING_NOTICE_MINUTES, default_minutes_per_game,
 };
+pub use notices::{Notice, NoticeKind};
 pub use replay::{ClockReading, RoundClock, RoundReading, RoundState, TableReading};
 pub use sheets::{MAX_REASON_CHARS, SheetTiming, TimingRefusal, admit_sheet};
 

@@ -132,6 +132,15 @@ impl RoundClock {
         }
     }
 
+    /// The clock with only the actions taken by `at`.
+    pub(super) fn as_of(&self, at: UnixMillis) -> RoundClock {
+        let taken = self.actions.partition_point(|action| action.at <= at);
+        RoundClock {
+            actions: self.actions[..taken].to_vec(),
+            latest: self.replay_until(at),
+        }
+    }
+
     /// The clock as the actions taken by `at` left it.
     pub(super) fn replay_until(&self, at: UnixMillis) -> Replay {
         if self.last_action_at().is_none_or(|last| last <= at) {

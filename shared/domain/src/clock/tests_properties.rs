@@ -1,5 +1,7 @@
 //! Properties of the clock over random logs a director could have made.
 
+use std::num::NonZeroU32;
+
 use proptest::prelude::*;
 
 use super::strategies::{TABLES, instants, valid_clock};
@@ -174,6 +176,52 @@ proptest! {
                     prop_assert!(after.time_up, "table {} got time back", table);
                     prop_assert_eq!(after.ends_at, before.ends_at);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn each_notice_announces_what_the_clock_reads_when_it_falls_due(clock in valid_clock(), lead in 1..=15_u32) {
+        let notices = clock.notices(NonZeroU32::new(lead).unwrap());
+        prop_assert!(notices.windows(2).all(|pair| pair[0].due_at <= pair[1].due_at));
+        prop_assert_eq!(notices.first().map(|n| (n.kind, n.due_at)), Some((NoticeKind::Started, T0)));
+        let lead_ms = i64::from(lead) * MILLIS_PER_MINUTE;
+        for notice in &notices {
+            match notice.kind {
+                NoticeKind::Started => prop_assert_eq!(notice.announces, T0),
+                NoticeKind::Ending => {
+                    prop_assert!(notice.announces - lead_ms <= notice.due_at && notice.due_at < notice.announces);
+                    let round = clock.round_at(notice.due_at);
+                    prop_assert_eq!(round.ends_at, Some(notice.announces));
+                    prop_assert_eq!(round.state, RoundState::Running);
+                }
+                NoticeKind::Ended => {
+                    prop_assert_eq!(notice.due_at, notice.announces);
+                    prop_assert_eq!(clock.round_at(notice.announces).state, RoundState::Ended);
+                    prop_assert_ne!(clock.round_at(notice.announces - 1).state, RoundState::Ended);
+                }
+            }
+        }
+        let ended: Vec<_> = notices.iter().filter(|n| n.kind == NoticeKind::Ended).collect();
+        let last_state = clock.round_at(LATEST_INSTANT).state;
+        prop_assert_eq!(ended.len(), usize::from(last_state == RoundState::Ended));
+        // A round whose own time ran out said it was ending, for the end it had.
+        let round_end = clock.round_at(LATEST_INSTANT).ends_at;
+        if ended_early_at(&clock).is_none() && last_state != RoundState::Paused {
+            prop_assert!(notices.iter().any(|n| n.kind == NoticeKind::Ending && Some(n.announces) == round_end));
+        }
+    }
+
+    #[test]
+    fn a_notice_once_due_stays_due_whatever_the_director_does_next(clock in valid_clock(), lead in 1..=15_u32) {
+        let lead = NonZeroU32::new(lead).unwrap();
+        for at in instants(&clock) {
+            let due_then = clock.as_of(at).notices(lead);
+            let due_then: Vec<_> = due_then.into_iter().filter(|notice| notice.due_at <= at).collect();
+            prop_assert_eq!(clock.notices_due(lead, at), due_then.clone());
+            let due_now = clock.notices(lead);
+            for notice in due_then {
+                prop_assert!(due_now.contains(&notice), "{:?} is no longer due", notice);
             }
         }
     }

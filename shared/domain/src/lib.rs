@@ -1,4 +1,4 @@
-//! The tournament rules as pure functions and types: no I/O, no database, no clock.
+//! The tournament rules as pure functions and types: no I/O, no database, no wall clock.
 //!
 //! Services parse requests, call these functions and persist what they return.
 
@@ -7,6 +7,7 @@ pub type PlayerId = uuid::Uuid;
 
 pub mod board;
 pub mod calendar;
+pub mod clock;
 pub mod correction;
 pub mod explain;
 pub mod icalendar;

@@ -262,8 +262,9 @@ async fn every_service_serves_its_metrics_and_the_public_never_sees_them() {
         value(&ranking, "catan_feed_failing", &[("feed", "results")]),
         Some(0.0)
     );
-    // Only a service with an outbox shows one, only ranking follows feeds.
-    assert_eq!(value(&ranking, "catan_outbox_depth", &[]), None);
+    // A service with an outbox shows it (ranking's announces `event.finished`), only ranking
+    // follows feeds.
+    assert_eq!(value(&ranking, "catan_outbox_depth", &[]), Some(0.0));
     assert_eq!(value(&results, "catan_feed_lag_seconds", &[]), None);
 
     // The public base URL does not serve them, and the spec does not name them.

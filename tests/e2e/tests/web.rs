@@ -389,7 +389,7 @@ async fn the_dashboard_works_in_a_real_browser() {
     browser
         .go(&format!("{base}/seasons/{}", league.season))
         .await;
-    let names = browser.texts("#season tbody tr td:nth-child(2)").await;
+    let names = browser.texts("#season tbody tr td:nth-child(2) a").await;
     assert_eq!(names, league.season_order, "the season's table in order");
     let qualified = browser.texts("#qualified li").await;
     assert_eq!(

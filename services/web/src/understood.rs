@@ -5,37 +5,44 @@
 
 use crate::i18n::{Lang, Words};
 use catan_api::{
-    CutNeed, CutOutlook, EventCriterion, Figure, QualificationOutlook, Separation, TieBreak,
+    CutNeed, CutOutlook, EventCriterion, QualificationOutlook, SeasonStandingRow, Separation,
+    StandingRow, TieBreak,
 };
 
-/// A criterion of a ranking order: its name, and its figures as written with their unit.
-pub trait Criterion: Copy {
-    fn name(self, w: &Words) -> &'static str;
-    fn figure(self, lang: Lang, figure: &Figure) -> String;
+/// A row of a ranking: the criteria its order compares, named and with this row's figure on each
+/// written with its unit.
+pub trait Ranked {
+    type Criterion: Copy;
+    fn name(criterion: Self::Criterion, w: &Words) -> &'static str;
+    fn figure(&self, criterion: Self::Criterion, lang: Lang) -> String;
 }
 
-impl Criterion for EventCriterion {
-    fn name(self, w: &Words) -> &'static str {
-        match self {
+impl Ranked for StandingRow {
+    type Criterion = EventCriterion;
+
+    fn name(criterion: EventCriterion, w: &Words) -> &'static str {
+        match criterion {
             EventCriterion::Vp => w.vp,
             EventCriterion::VpShare => w.vp_share,
             EventCriterion::Wins => w.wins,
         }
     }
 
-    fn figure(self, lang: Lang, figure: &Figure) -> String {
+    fn figure(&self, criterion: EventCriterion, lang: Lang) -> String {
         let w = lang.words();
-        match self {
-            EventCriterion::Vp => with_unit(w.n_vp, whole(lang, figure)),
-            EventCriterion::VpShare => with_unit(w.n_vp_share, decimal(lang, figure)),
-            EventCriterion::Wins => with_unit(w.n_wins, whole(lang, figure)),
+        match criterion {
+            EventCriterion::Vp => with_unit(w.n_vp, lang.int(u64::from(self.vp))),
+            EventCriterion::VpShare => with_unit(w.n_vp_share, lang.decimal(&self.vp_share)),
+            EventCriterion::Wins => with_unit(w.n_wins, lang.int(u64::from(self.wins))),
         }
     }
 }
 
-impl Criterion for TieBreak {
-    fn name(self, w: &Words) -> &'static str {
-        match self {
+impl Ranked for SeasonStandingRow {
+    type Criterion = TieBreak;
+
+    fn name(criterion: TieBreak, w: &Words) -> &'static str {
+        match criterion {
             TieBreak::Points => w.points,
             TieBreak::Wins => w.wins,
             TieBreak::Vp => w.vp,
@@ -47,21 +54,25 @@ impl Criterion for TieBreak {
         }
     }
 
-    fn figure(self, lang: Lang, figure: &Figure) -> String {
+    fn figure(&self, criterion: TieBreak, lang: Lang) -> String {
         let w = lang.words();
-        match self {
-            TieBreak::Points => with_unit(w.n_points, decimal(lang, figure)),
-            TieBreak::Wins => with_unit(w.n_wins, whole(lang, figure)),
-            TieBreak::Vp | TieBreak::VpCappedAtWinningTotal => {
-                with_unit(w.n_vp, whole(lang, figure))
-            }
-            TieBreak::VpShare => with_unit(w.n_vp_share, decimal(lang, figure)),
-            TieBreak::BestPlace => match &figure.shown {
-                Some(_) => with_unit(w.n_place, whole(lang, figure)),
+        match criterion {
+            TieBreak::Points => with_unit(w.n_points, lang.decimal(&self.points)),
+            TieBreak::Wins => with_unit(w.n_wins, lang.int(u64::from(self.wins))),
+            TieBreak::Vp | TieBreak::VpCappedAtWinningTotal => with_unit(w.n_vp, lang.int(self.vp)),
+            TieBreak::VpShare => with_unit(w.n_vp_share, lang.decimal(&self.vp_share)),
+            TieBreak::BestPlace => match self.best_place {
+                Some(place) => with_unit(w.n_place, lang.int(u64::from(place))),
                 None => w.no_place.to_owned(),
             },
-            TieBreak::FewerEvents => with_unit(w.n_events, whole(lang, figure)),
-            TieBreak::TablePlaces => places(w, figure),
+            TieBreak::FewerEvents => with_unit(w.n_events, lang.int(u64::from(self.events_played))),
+            TieBreak::TablePlaces => {
+                let [first, second, third] = self.table_places.map(|n| lang.int(u64::from(n)));
+                w.n_places
+                    .replace("{first}", &first)
+                    .replace("{second}", &second)
+                    .replace("{third}", &third)
+            }
         }
     }
 }
@@ -70,48 +81,30 @@ fn with_unit(pattern: &str, n: String) -> String {
     pattern.replace("{n}", &n)
 }
 
-fn whole(lang: Lang, figure: &Figure) -> String {
-    let shown = figure.shown.as_deref().unwrap_or_default();
-    shown
-        .parse::<u64>()
-        .map_or_else(|_| shown.to_owned(), |n| lang.int(n))
-}
-
-fn decimal(lang: Lang, figure: &Figure) -> String {
-    lang.decimal(figure.shown.as_deref().unwrap_or_default())
-}
-
-/// Games finished 1st, 2nd and 3rd, as the API writes them (`a/b/c`).
-fn places(w: &Words, figure: &Figure) -> String {
-    let shown = figure.shown.as_deref().unwrap_or_default();
-    let mut counts = shown.split('/');
-    let mut next = || counts.next().unwrap_or_default().to_owned();
-    let (first, second, third) = (next(), next(), next());
-    w.n_places
-        .replace("{first}", &first)
-        .replace("{second}", &second)
-        .replace("{third}", &third)
-}
-
-/// What separates a row from the row above, in `lang`: "level on 18 VP; ahead on VP share,
-/// 61.89 % against 60.12 %", or that they are level on everything.
-pub fn separation<C: Criterion>(lang: Lang, separation: &Separation<C>) -> String {
+/// What separates `below` from `above`, the row before it, in `lang`: "level on 18 VP; ahead on
+/// VP share, 61.89 % against 60.12 %", or that they are level on everything.
+pub fn separation<R: Ranked>(
+    lang: Lang,
+    above: &R,
+    below: &R,
+    said: &Separation<R::Criterion>,
+) -> String {
     let w = lang.words();
-    let Some(ahead) = &separation.ahead_on else {
+    let Some(ahead) = said.ahead_on else {
         return w.level_on_everything.to_owned();
     };
     let ahead_on = w
         .ahead_on
-        .replace("{criterion}", ahead.criterion.name(w))
-        .replace("{above}", &ahead.criterion.figure(lang, &ahead.above))
-        .replace("{below}", &ahead.criterion.figure(lang, &ahead.below));
-    if separation.level_on.is_empty() {
+        .replace("{criterion}", R::name(ahead, w))
+        .replace("{above}", &above.figure(ahead, lang))
+        .replace("{below}", &below.figure(ahead, lang));
+    if said.level_on.is_empty() {
         return ahead_on;
     }
-    let level: Vec<String> = separation
+    let level: Vec<String> = said
         .level_on
         .iter()
-        .map(|l| l.criterion.figure(lang, &l.figure))
+        .map(|&criterion| below.figure(criterion, lang))
         .collect();
     let separator = if lang == Lang::Zh { "，" } else { ", " };
     let level_on = w.level_on.replace("{level}", &level.join(separator));
@@ -154,50 +147,45 @@ pub fn qualification(lang: Lang, outlook: QualificationOutlook) -> &'static str 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use catan_api::{AheadOn, LevelOn};
 
-    fn shown(text: &str) -> Figure {
-        Figure {
-            shown: Some(text.to_owned()),
-            exact: None,
-        }
-    }
-
-    fn level_on_vp_ahead_on_share() -> Separation<EventCriterion> {
-        Separation {
-            level_on: vec![LevelOn {
-                criterion: EventCriterion::Vp,
-                figure: shown("18"),
-            }],
-            ahead_on: Some(AheadOn {
-                criterion: EventCriterion::VpShare,
-                above: shown("61.89"),
-                below: shown("60.12"),
-            }),
-        }
+    fn row(vp: u32, vp_share: &str, wins: u32) -> StandingRow {
+        serde_json::from_value(serde_json::json!({
+            "rank": 1, "entry_id": uuid::Uuid::nil(), "player_id": uuid::Uuid::nil(),
+            "name": "Ada", "status": "active", "vp": vp, "vp_share": vp_share,
+            "vp_share_exact": "0/1", "games": 2, "wins": wins, "three_player_games": 0
+        }))
+        .unwrap()
     }
 
     #[test]
-    fn a_separation_is_said_in_each_language() {
-        let said = level_on_vp_ahead_on_share();
+    fn a_separation_is_said_in_each_language_with_the_rows_figures() {
+        let (above, below) = (row(18, "61.89", 1), row(18, "60.12", 1));
+        let said = Separation {
+            level_on: vec![EventCriterion::Vp],
+            ahead_on: Some(EventCriterion::VpShare),
+        };
         assert_eq!(
-            separation(Lang::En, &said),
+            separation(Lang::En, &above, &below, &said),
             "level on 18 VP; ahead on VP share, 61.89 % against 60.12 %"
         );
         assert_eq!(
-            separation(Lang::Es, &said),
+            separation(Lang::Es, &above, &below, &said),
             "empatado a 18 PV; por delante en % de PV: 61,89 % frente a 60,12 %"
         );
         assert_eq!(
-            separation(Lang::Zh, &said),
+            separation(Lang::Zh, &above, &below, &said),
             "18胜利点相同；胜利点占比领先：61.89%对60.12%"
         );
         let level = Separation::<EventCriterion> {
-            level_on: vec![],
+            level_on: vec![
+                EventCriterion::Vp,
+                EventCriterion::VpShare,
+                EventCriterion::Wins,
+            ],
             ahead_on: None,
         };
         assert_eq!(
-            separation(Lang::En, &level),
+            separation(Lang::En, &above, &above, &level),
             "level on everything with the row above"
         );
     }
@@ -219,26 +207,6 @@ mod tests {
         assert_eq!(
             qualification(Lang::Es, QualificationOutlook::CannotQualify),
             "No puede clasificarse"
-        );
-    }
-
-    #[test]
-    fn a_season_tie_break_writes_its_figures_with_their_unit() {
-        let said = Separation {
-            level_on: vec![LevelOn {
-                criterion: TieBreak::Points,
-                figure: shown("43.00"),
-            }],
-            ahead_on: Some(AheadOn {
-                criterion: TieBreak::TablePlaces,
-                above: shown("3/1/0"),
-                below: shown("2/4/1"),
-            }),
-        };
-        assert_eq!(
-            separation(Lang::En, &said),
-            "level on 43.00 points; ahead on 1st, 2nd and 3rd places, 3 1st, 1 2nd, 0 3rd places \
-             against 2 1st, 4 2nd, 1 3rd places"
         );
     }
 }

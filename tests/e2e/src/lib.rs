@@ -19,8 +19,10 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 use uuid::Uuid;
 
+pub mod browser;
 pub mod fixtures;
 pub mod http;
+pub mod league;
 pub mod problem;
 pub mod webhooks;
 

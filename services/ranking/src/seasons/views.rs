@@ -151,6 +151,7 @@ fn served_row(
         vp: row.vp,
         vp_share: format_percent(&percent),
         vp_share_exact: exact(&percent),
+        table_places: row.table_places,
         qualified: holders.contains(&row.player),
         qualification: None,
         behind: None,

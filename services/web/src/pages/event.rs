@@ -152,14 +152,14 @@ fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
                             @if s.playoff.is_some() { th scope="col" { (w.playoff) } }
                         } }
                         tbody {
-                            @for row in &s.rows {
+                            @for (i, row) in s.rows.iter().enumerate() {
                                 tr data-id=(row.player_id) {
                                     td class="num" { (lang.int(u64::from(row.rank))) }
                                     td {
                                         a href=(format!("/players/{}", row.player_id)) { (row.name) }
                                         @if !is_active(row.status) { " " span class="tag" { (w.dropped) } }
-                                        @if let Some(behind) = &row.behind {
-                                            br; small class="muted why" { (understood::separation(lang, behind)) }
+                                        @if let (Some(behind), Some(above)) = (&row.behind, i.checked_sub(1).and_then(|a| s.rows.get(a))) {
+                                            br; small class="muted why" { (understood::separation(lang, above, row, behind)) }
                                         }
                                     }
                                     td class="num" { (lang.int(u64::from(row.vp))) }

@@ -198,8 +198,8 @@ fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Marku
                 td class="num" { (lang.int(u64::from(row.rank))) }
                 td {
                     a href=(format!("/players/{}", row.player_id)) { (row.name) }
-                    @if let Some(behind) = &row.behind {
-                        br; small class="muted why" { (understood::separation(lang, behind)) }
+                    @if let (Some(behind), Some(above)) = (&row.behind, i.checked_sub(1).and_then(|a| rows.get(a))) {
+                        br; small class="muted why" { (understood::separation(lang, above, row, behind)) }
                     }
                 }
                 td class="num" { (lang.decimal(&row.points)) }

@@ -82,7 +82,7 @@ pub struct SeasonEventResult {
 
 /// A player's line of the season table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"rank": 1, "player_id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "points": "43.00", "points_exact": "43/1", "events_played": 3, "events_counted": 2, "wins": 1, "best_place": 1, "vp": 52, "vp_share": "31.25", "vp_share_exact": "125/4", "qualified": true, "results": [{"event_id": "00000000-0000-4000-8000-0000000000e1", "event_name": "Spring open", "starts_on": "2027-04-18", "place": 1, "field_size": 13, "points": "25.00", "points_exact": "25/1", "counted": true}]}))]
+#[schema(example = json!({"rank": 1, "player_id": "00000000-0000-4000-8000-000000000001", "name": "Ada Lovelace", "region_id": "00000000-0000-4000-8000-0000000000a1", "points": "43.00", "points_exact": "43/1", "events_played": 3, "events_counted": 2, "wins": 1, "best_place": 1, "vp": 52, "vp_share": "31.25", "vp_share_exact": "125/4", "table_places": [3, 2, 1], "qualified": true, "qualification": "already_qualified", "results": [{"event_id": "00000000-0000-4000-8000-0000000000e1", "event_name": "Spring open", "starts_on": "2027-04-18", "place": 1, "field_size": 13, "points": "25.00", "points_exact": "25/1", "counted": true}]}))]
 pub struct SeasonStandingRow {
     /// The rank in the whole season's table, also when the rows are filtered by region; players
     /// equal on every tie-break share it ("1, 2, 2, 4").
@@ -109,6 +109,10 @@ pub struct SeasonStandingRow {
     pub vp_share: String,
     /// The same, exact, as `numerator/denominator` (in percent).
     pub vp_share_exact: String,
+    /// Games finished 1st, 2nd and 3rd over the counted events' games (players level at a table
+    /// share the best place they span).
+    #[serde(default)]
+    pub table_places: [u32; 3],
     /// Whether the player holds one of the season's qualification places.
     pub qualified: bool,
     /// Whether he is already qualified, can still qualify or cannot, counting the season's

@@ -27,7 +27,9 @@ pub const EVENT_CRITERIA: [EventCriterion; 3] = [
 
 /// What puts `below` under `above`, two rows of an event's standings in that order.
 pub fn explain_event_rows(above: &ClassicRow, below: &ClassicRow) -> Explanation<EventCriterion> {
-    explain(EVENT_CRITERIA.map(|criterion| {
+    // Lazily, criterion by criterion: the exact shares are worked out only when the rows get to
+    // them (most rows differ on VP), and they cost most of an explanation.
+    explain(EVENT_CRITERIA.into_iter().map(|criterion| {
         let (order, figure_above, figure_below) = match criterion {
             EventCriterion::Vp => (
                 below.vp.cmp(&above.vp),

@@ -64,6 +64,10 @@ pub struct Options {
     /// their results are timed, the others' are posted all the same.
     #[arg(long, default_value_t = 8)]
     pub poll_events: usize,
+    /// One post in this many is followed by a read of its event's standings that carries the
+    /// post's `Catan-Position` (0: none).
+    #[arg(long, default_value_t = 10)]
+    pub token_reads_every: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Skip the standings read ratio.

@@ -318,7 +318,8 @@ pub(super) async fn run(
         rated.max_ms(),
     );
     eprintln!(
-        "read-model: freshness: POST answered → a read of its event's standings that carries its Catan-Position answered (1 post in 10, {} reads): mean {:.0} ms, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {reads_without_it} answered without the result; errors {read_errors:?} (target: mean no longer than the standings' freshness above)",
+        "read-model: freshness: POST answered → a read of its event's standings that carries its Catan-Position answered (1 post in {}, {} reads): mean {:.0} ms, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {reads_without_it} answered without the result; errors {read_errors:?} (target: mean no longer than the standings' freshness above)",
+        options.token_reads_every,
         token_reads.len(),
         token_reads.mean_ms(),
         token_reads.quantile_ms(0.5),

@@ -30,7 +30,8 @@ pub(super) async fn post(
         let slot = slots.clone().acquire_owned().await?;
         // A position of its own: what this post's write answered, not the others' too.
         let client = bench.admin.with_position(Position::default());
-        let read_with_position = n % TOKEN_READ_EVERY == 0;
+        let every = options.token_reads_every;
+        let read_with_position = every > 0 && n % every == 0;
         let event_id = events.get(job.event).context("the job's event")?.id;
         let sampled = (n % RATINGS_SAMPLE_EVERY == RATINGS_SAMPLE_EVERY / 2)
             .then(|| job.sheet.scores.first().map(|s| s.player_id))
@@ -104,10 +105,6 @@ pub(super) async fn post(
         token_reads,
     ))
 }
-
-/// One post in this many is followed by a read of its event's standings that carries the post's
-/// `Catan-Position`, as a table app that posts and then reads does.
-const TOKEN_READ_EVERY: usize = 10;
 
 /// What a read that carried a post's position found: microseconds from the POST's answer to the
 /// read's, and whether the standings included the result; an error's status otherwise.

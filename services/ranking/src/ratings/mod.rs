@@ -224,8 +224,11 @@ pub fn replay(conn: &mut PgConnection) -> Result<(), ApiError> {
         // Every mark left was made again meanwhile, or first made since the replay read the
         // marks: either way it waits only for what was copied after `read`.
         for table in ["ratings_stale", "ratings_stale_games"] {
+            // Only the marks whose bounds it raises: a row rewritten to the same bounds would
+            // cost a new version of it at every replay.
             diesel::sql_query(format!(
-                "UPDATE {table} SET {}",
+                "UPDATE {table} SET {} \
+                 WHERE pending_registration <= $1 OR pending_results <= $2",
                 raise_sql(&["registration", "results"], 1)
             ))
             .bind::<diesel::sql_types::BigInt, _>(read.registration)

@@ -101,8 +101,14 @@ impl Bench {
                 return Err(e.into());
             }
         };
-        // Apart: the public client's reads do not wait for every write the admin's made.
-        let admin = public
+        // Apart: the public client's reads do not wait for every write the admin's made. Its
+        // seeding writes thousands of players at once, and a read after them may find the read
+        // model still taking them in (503 past the consistency wait): it tries longer.
+        let seeding = catan_api::RetryPolicy {
+            attempts: 8,
+            ..catan_api::RetryPolicy::default()
+        };
+        let admin = ApiClient::with_policy(&suite.url(), seeding)
             .with_token(token)
             .with_position(catan_api::Position::default());
         Ok((suite, admin, public))

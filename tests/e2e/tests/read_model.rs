@@ -2,16 +2,31 @@
 //! keep answering while a producer is down, and ratings replayed after a correction.
 
 use catan_e2e::http::{Method, StatusCode};
-use catan_e2e::{seated, spawn_suite_with_event, won_by_first};
+use catan_e2e::{
+    EventFixture, TestSuite, eventually, seated, spawn_suite_with_event, won_by_first,
+};
 use catan_suite::Owner;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+/// Draws the event's first round and waits until its standings include the play registration
+/// records from the draw's delivery (a change of the event): from then on the results are the
+/// only changes, so each new version is a result's.
+async fn draw_first_round(ts: &TestSuite, fx: &EventFixture) -> catan_api::Round {
+    let unplayed = ts.standings(fx.event.id).await.as_of;
+    let round = fx.draw().await;
+    eventually(10, "the event's play in its standings", async || {
+        (ts.standings(fx.event.id).await.as_of > unplayed).then_some(())
+    })
+    .await;
+    round
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn standings_carry_an_etag_answer_304_while_unchanged_and_say_how_fresh_they_are() {
     let (ts, fx) = spawn_suite_with_event(8, Some(2)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let round = fx.draw().await;
+    let round = draw_first_round(&ts, &fx).await;
     let first = fx.submit_random(&round, &round.tables[0], &mut rng).await;
     ts.settled().await;
     let path = format!("/v1/events/{}/standings", fx.event.id);
@@ -68,7 +83,7 @@ async fn a_client_that_accepts_gzip_gets_the_same_standings_gzipped_through_the_
     use std::io::Read;
     let (ts, fx) = spawn_suite_with_event(12, Some(3)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let round = fx.draw().await;
+    let round = draw_first_round(&ts, &fx).await;
     fx.submit_random(&round, &round.tables[0], &mut rng).await;
     ts.settled().await;
     let path = format!("/v1/events/{}/standings", fx.event.id);
@@ -139,7 +154,7 @@ async fn a_client_that_accepts_gzip_gets_the_same_standings_gzipped_through_the_
 async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
     let (mut ts, fx) = spawn_suite_with_event(8, Some(2)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let round = fx.draw().await;
+    let round = draw_first_round(&ts, &fx).await;
     fx.submit_random(&round, &round.tables[0], &mut rng).await;
     let before = ts.standings(fx.event.id).await;
 
@@ -193,7 +208,7 @@ async fn while_a_producer_is_down_reads_serve_the_last_state_and_say_so() {
 async fn a_correction_replays_the_ratings_from_the_game_it_changes() {
     let (ts, fx) = spawn_suite_with_event(8, Some(3)).await;
     // Round 1: table 1's first seat wins; round 2 is played on top of it.
-    let round1 = fx.draw().await;
+    let round1 = draw_first_round(&ts, &fx).await;
     let players1: Vec<_> = round1.tables.iter().map(seated).collect();
     let first = fx
         .submit(1, 1, &won_by_first(&players1[0], &[10, 5, 4, 3]))

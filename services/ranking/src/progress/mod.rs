@@ -1,7 +1,7 @@
 //! Read your own writes: a read that carries a `Catan-Position` answers once the read model
 //! includes those writes, or 503 past `CATAN_CONSISTENCY_WAIT_MS`; a read or a write that names
-//! an event or player ranking has not seen waits for the follower to read the feeds once more
-//! before it answers 404.
+//! an event or player ranking has not seen waits (as long at the most) for the follower to read
+//! the feeds once more before it answers 404.
 //!
 //! What the model includes is read from its tables ([`Snapshot`]: how far each feed is copied,
 //! and what each stale mark still waits for, see `crate::pending`), once for every reader that
@@ -158,16 +158,15 @@ impl Progress {
 
     /// Waits until a round of the follower begun after this call has brought every feed and
     /// every view up to date: then the read model includes every write committed before the
-    /// call. 503 with `Retry-After` past the wait.
-    pub async fn until_read_again(&self) -> Result<(), ApiError> {
+    /// call. False past the wait.
+    pub async fn until_read_again(&self) -> bool {
         let after = self.rounds.begun.load(Ordering::SeqCst);
         let mut completed = self.rounds.completed.subscribe();
         self.nudge.notify_one();
-        tokio::time::timeout(self.wait, completed.wait_for(|done| *done > after))
-            .await
-            .map_err(|_| not_yet(self.wait))?
-            .map_err(ApiError::internal)?;
-        Ok(())
+        matches!(
+            tokio::time::timeout(self.wait, completed.wait_for(|done| *done > after)).await,
+            Ok(Ok(_))
+        )
     }
 }
 

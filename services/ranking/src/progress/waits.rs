@@ -47,7 +47,8 @@ impl Waits {
 
     /// What `find` finds once `need` includes the request's writes; when it finds nothing, what
     /// it finds once the follower has read the feeds again, so that what was made a moment ago
-    /// is found rather than answered 404.
+    /// is found rather than answered 404. A follower that does not read them again within the
+    /// wait leaves the miss as it is: nothing says the thing exists, so a 404 and not a 503.
     pub async fn found<T, F, Fut>(&self, need: &Need, mut find: F) -> Result<Option<T>, ApiError>
     where
         F: FnMut() -> Fut,
@@ -57,8 +58,11 @@ impl Waits {
         if let Some(found) = find().await? {
             return Ok(Some(found));
         }
-        self.progress.until_read_again().await?;
-        find().await
+        if self.progress.until_read_again().await {
+            find().await
+        } else {
+            Ok(None)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The pairing service's HTTP surface, one module per resource.
 
 mod boards;
+mod clock;
 mod keep_apart;
 mod rounds;
 
@@ -8,4 +9,5 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     rounds::register(cfg);
     boards::register(cfg);
     keep_apart::register(cfg);
+    clock::register(cfg);
 }

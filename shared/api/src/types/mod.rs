@@ -1,6 +1,7 @@
 //! Request and response bodies of the v1 API, by the service that serves them.
 
 mod auth;
+mod clock;
 mod explain;
 mod pairing;
 mod ranking;
@@ -10,6 +11,7 @@ mod seasons;
 mod whole;
 
 pub use auth::*;
+pub use clock::*;
 pub use explain::*;
 pub use pairing::*;
 pub use ranking::*;

@@ -1,0 +1,167 @@
+//! A round's clock: the director starts, pauses, resumes, extends and ends it; anyone reads it.
+
+use crate::State;
+use crate::clock::{self, ClockSettings, notices, store as clock_store};
+use crate::store;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, post, web};
+use catan_api::{ClockActionKind, ClockChange, Problem, Role, Round, RoundClockReading};
+use catan_domain::clock::{ClockAction, ClockError, DirectorAction, default_minutes_per_game};
+use catan_kit::idempotency::Reply;
+use catan_kit::path::Ordinal;
+use catan_kit::problem::ErrorCode;
+use catan_kit::{ApiError, IdempotentWrite, db};
+use uuid::Uuid;
+
+pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(change_clock).service(read_clock);
+}
+
+/// Acts on the round's clock (the event's director): `start` (with `minutes`, else the event's
+/// minutes per game), `pause`, `resume`, `extend_round` by `minutes`, `extend_table` (one
+/// `table`'s extra `minutes`, e.g. one that started late), `end_early`. The server stamps the
+/// action with its time. `round.started` goes out on start; `round.ending` and `round.ended` as
+/// the clock reaches them.
+#[utoipa::path(
+    tag = "pairing",
+    params(("event_id" = Uuid, Path), ("number" = u32, Path)),
+    request_body = ClockChange,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The clock after the action", body = RoundClockReading),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The clock is not in a state for the action: started already, not started, not running, not paused, ended, or the time to extend is up", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`minutes` missing or outside 1 to 1440, `table` missing or not a table of the round", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/rounds/{number}/clock")]
+async fn change_clock(
+    state: web::Data<State>,
+    settings: web::Data<ClockSettings>,
+    write: IdempotentWrite<web::Json<ClockChange>>,
+    path: web::Path<(Uuid, Ordinal)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, Ordinal(number)) = path.into_inner();
+    write.require_event(event_id, &[Role::Director])?;
+    let round = super::rounds::round_of(&state, event_id, number).await?;
+    let action = director_action(&round, write.body())?;
+    let taken_by = write.principal().key_id();
+    let lead = settings.ending_lead;
+    write
+        .write(move |conn| {
+            // One action at a time per event, stamped after the lock, so the log's instants keep
+            // its order on every replica (and the notices' ticker sees every earlier action).
+            db::lock_event(conn, event_id)?;
+            let mut clock = clock_store::clock_of(conn, event_id, number)?;
+            let now = chrono::Utc::now().timestamp_millis();
+            let at = clock.last_action_at().map_or(now, |last| now.max(last));
+            let taken = ClockAction::new(at, action);
+            clock.push(taken).map_err(refused)?;
+            let seq = clock.actions().len();
+            clock_store::append(conn, event_id, number, seq, &taken, taken_by)?;
+            notices::send_due(conn, event_id, number, &clock, lead, at)?;
+            Reply::new(StatusCode::OK, &clock::reading(&round, &clock, at)?)
+        })
+        .await
+}
+
+/// The round's clock now: its state, the round's and each table's time left and end, the
+/// director's actions, and the server's time, by which a client corrects its own clock.
+#[utoipa::path(
+    tag = "pairing",
+    params(("event_id" = Uuid, Path), ("number" = u32, Path)),
+    responses(
+        (status = 200, body = RoundClockReading),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/events/{event_id}/rounds/{number}/clock")]
+async fn read_clock(
+    state: web::Data<State>,
+    path: web::Path<(Uuid, Ordinal)>,
+) -> Result<web::Json<RoundClockReading>, ApiError> {
+    let (event_id, Ordinal(number)) = path.into_inner();
+    let reading = db::run(&state.pool, move |conn| {
+        let round =
+            store::round_of(conn, event_id, number)?.ok_or_else(|| not_drawn(event_id, number))?;
+        let clock = clock_store::clock_of(conn, event_id, number)?;
+        clock::reading(&round, &clock, chrono::Utc::now().timestamp_millis())
+    })
+    .await?;
+    Ok(web::Json(reading))
+}
+
+pub(crate) fn not_drawn(event_id: Uuid, number: u32) -> ApiError {
+    ApiError::NotFound(format!(
+        "round {number} of event {event_id} has not been drawn"
+    ))
+}
+
+/// The domain's action for `change`, its fields checked against the round.
+fn director_action(round: &Round, change: &ClockChange) -> Result<DirectorAction, ApiError> {
+    let minutes = || {
+        change
+            .minutes
+            .ok_or_else(|| ApiError::field("minutes", ErrorCode::Required, "minutes is required"))
+    };
+    Ok(match change.action {
+        ClockActionKind::Start => DirectorAction::Start {
+            minutes: match change.minutes {
+                Some(minutes) => minutes,
+                None => minutes_per_game(round).ok_or_else(|| {
+                    ApiError::field(
+                        "minutes",
+                        ErrorCode::Required,
+                        "the final is played until won: give the minutes to start its clock",
+                    )
+                })?,
+            },
+        },
+        ClockActionKind::Pause => DirectorAction::Pause,
+        ClockActionKind::Resume => DirectorAction::Resume,
+        ClockActionKind::ExtendRound => DirectorAction::ExtendRound {
+            minutes: minutes()?,
+        },
+        ClockActionKind::ExtendTable => {
+            let table = change.table.ok_or_else(|| {
+                ApiError::field("table", ErrorCode::Required, "table is required")
+            })?;
+            if !round.tables.iter().any(|t| t.number == table) {
+                return Err(ApiError::field(
+                    "table",
+                    ErrorCode::OutOfRange,
+                    format!("round {} has no table {table}", round.number),
+                ));
+            }
+            DirectorAction::ExtendTable {
+                table,
+                minutes: minutes()?,
+            }
+        }
+        ClockActionKind::EndEarly => DirectorAction::EndEarly,
+    })
+}
+
+/// A game's minutes when the director gives none: the partner rules' the round carries, else
+/// what the tournament rules suggest for its stage (none for the final).
+fn minutes_per_game(round: &Round) -> Option<i64> {
+    let minutes = match round.partner_rules {
+        Some(rules) => Some(rules.minutes_per_game),
+        None => default_minutes_per_game(round.stage),
+    };
+    minutes.map(i64::from)
+}
+
+/// A refused action as the API answers it.
+fn refused(error: ClockError) -> ApiError {
+    match error {
+        ClockError::MinutesOutOfRange { .. } => {
+            ApiError::field("minutes", ErrorCode::OutOfRange, error.to_string())
+        }
+        // The server stamps the instants: a refusal of them is its own fault.
+        ClockError::OutOfOrder { .. } | ClockError::InstantOutOfRange { .. } => {
+            ApiError::internal(error.to_string())
+        }
+        _ => ApiError::Conflict(error.to_string()),
+    }
+}

@@ -21,6 +21,7 @@ pub use seasons::*;
 
 pub use catan_domain::board::BoardMode;
 pub use catan_domain::calendar::EventStatus;
+pub use catan_domain::clock::{DirectorAction, RoundState};
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::results::{OutcomeKind, Stage};

@@ -25,11 +25,15 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         ending_lead: settings.round_ending_notice,
     };
     let handlers_clock = actix_web::web::Data::new(clock_settings);
+    let (hub, close_streams) = clock::hub::ClockHub::new();
+    let hub = actix_web::web::Data::new(hub);
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
-            cfg.app_data(handlers_clock.clone());
+            cfg.app_data(handlers_clock.clone()).app_data(hub.clone());
         })
         .await?;
     let notices = tokio::spawn(clock::notices::tick(state, clock_settings.ending_lead));
-    Ok(server.with_background(notices))
+    Ok(server
+        .with_background(close_streams)
+        .with_background(notices))
 }

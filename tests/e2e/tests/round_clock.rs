@@ -6,6 +6,7 @@ use catan_api::{
     ScoreInput, SubmitResult, WebhookEventType, WebhookMessage,
 };
 use catan_e2e::fixtures::{seated, won_by_first};
+use catan_e2e::http::{Method, next_event};
 use catan_e2e::webhooks::{Receiver, verified};
 use catan_e2e::{
     EventFixture, assert_refused, eventually, fast_webhooks, names, problem_of, spawn_suite_with,
@@ -277,5 +278,52 @@ async fn the_clocks_webhooks_arrive_once_each_with_their_times() {
             .iter()
             .all(|m| m.event_id == fx.event.id && notice(m).round == 1)
     );
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_clock_stream_sends_each_change_through_the_gateway() {
+    let (ts, fx) = spawn_suite_with_event(8, Some(2)).await;
+    fx.draw().await;
+    let path = format!("/v1/events/{}/rounds/1/clock/stream", fx.event.id);
+    let missing = ts.http(
+        Method::GET,
+        &format!("/v1/events/{}/rounds/7/clock/stream", fx.event.id),
+    );
+    assert_eq!(missing.response().await.status(), 404);
+    let mut stream = ts.http(Method::GET, &path).response().await;
+    assert_eq!(stream.status(), 200);
+    let content_type = stream.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        content_type.starts_with("text/event-stream"),
+        "{content_type}"
+    );
+    let mut buffer = String::new();
+    let state = |wanted: &'static str| move |c: &serde_json::Value| c["state"] == wanted;
+    let first = next_event(&mut stream, &mut buffer, "clock", state("not_started")).await;
+    assert!(first["server_time"].is_string());
+
+    act(&fx, 1, change(ClockActionKind::Start, Some(20), None)).await;
+    let running = next_event(&mut stream, &mut buffer, "clock", state("running")).await;
+    assert_eq!(running["actions"].as_array().map(Vec::len), Some(1));
+    act(&fx, 1, change(ClockActionKind::Pause, None, None)).await;
+    let paused = next_event(&mut stream, &mut buffer, "clock", state("paused")).await;
+    assert!(paused["ends_at"].is_null());
+    act(&fx, 1, change(ClockActionKind::Resume, None, None)).await;
+    act(
+        &fx,
+        1,
+        change(ClockActionKind::ExtendTable, Some(5), Some(2)),
+    )
+    .await;
+    let extended = |c: &serde_json::Value| c["actions"].as_array().map(Vec::len) == Some(4);
+    let late = next_event(&mut stream, &mut buffer, "clock", extended).await;
+    assert_eq!(late["tables"][1]["extra_minutes"], 5);
+    act(&fx, 1, change(ClockActionKind::EndEarly, None, None)).await;
+    next_event(&mut stream, &mut buffer, "clock", state("ended")).await;
+    drop(stream);
     ts.shutdown().await;
 }

@@ -1,6 +1,7 @@
 //! A round's clock (issue 32): its log of the director's actions, stored here beside the round,
 //! read with the domain's `RoundClock`, announced by webhooks and streamed to screens.
 
+pub mod hub;
 pub mod notices;
 pub mod store;
 

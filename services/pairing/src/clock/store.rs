@@ -62,16 +62,6 @@ pub fn append(
     Ok(())
 }
 
-/// The log's length for every round of `event_id` with a clock: what changes when an action is
-/// taken, cheap to poll.
-pub fn log_lengths(conn: &mut PgConnection, event_id: Uuid) -> Result<Vec<(i32, i64)>, ApiError> {
-    Ok(round_clock_actions::table
-        .filter(round_clock_actions::event_id.eq(event_id))
-        .group_by(round_clock_actions::round)
-        .select((round_clock_actions::round, diesel::dsl::count_star()))
-        .load(conn)?)
-}
-
 /// The rounds whose clock started and whose end of play was not announced yet: those that may
 /// still have notices to send.
 pub fn rounds_to_notice(conn: &mut PgConnection) -> Result<Vec<(Uuid, i32)>, ApiError> {

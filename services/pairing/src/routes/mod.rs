@@ -2,6 +2,7 @@
 
 mod boards;
 mod clock;
+mod clock_stream;
 mod keep_apart;
 mod rounds;
 
@@ -10,4 +11,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     boards::register(cfg);
     keep_apart::register(cfg);
     clock::register(cfg);
+    clock_stream::register(cfg);
 }
+
+pub(crate) use clock::not_drawn;

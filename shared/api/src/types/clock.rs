@@ -88,3 +88,58 @@ pub struct RoundClockNotice {
     /// What it announces: the start, the end of the round's time, or the end of play.
     pub announces: DateTime<Utc>,
 }
+
+/// One server-sent event of `GET /v1/events/{id}/rounds/{n}/clock/stream`, as OpenAPI 3.1
+/// describes the events of a `text/event-stream`: `event` is `clock` and `data` the clock's
+/// reading as JSON. Documentation only; the stream is written by hand.
+pub struct ClockEvent;
+
+impl utoipa::PartialSchema for ClockEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::Ref;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "One server-sent event: `event: clock`, `data:` the round's clock as JSON.",
+            ))
+            .property(
+                "event",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["clock"])),
+            )
+            .property(
+                "data",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some("The clock, as `GET .../clock` answers it."))
+                    .content_media_type("application/json")
+                    .content_schema(Some(Ref::from_schema_name("RoundClockReading"))),
+            )
+            .property(
+                "retry",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .description(Some("Milliseconds a client waits before it reconnects.")),
+            )
+            .required("data")
+            .into()
+    }
+}
+
+impl ToSchema for ClockEvent {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            RoundClockReading::name().into(),
+            <RoundClockReading as utoipa::PartialSchema>::schema(),
+        ));
+        <RoundClockReading as ToSchema>::schemas(schemas);
+    }
+}

@@ -9,8 +9,8 @@ use catan_e2e::fixtures::{seated, won_by_first};
 use catan_e2e::http::{Method, next_event};
 use catan_e2e::webhooks::{Receiver, verified};
 use catan_e2e::{
-    EventFixture, assert_refused, eventually, fast_webhooks, names, problem_of, spawn_suite_with,
-    spawn_suite_with_event,
+    EventFixture, assert_refused, eventually, fast_webhooks, names, problem_of, spawn_suite,
+    spawn_suite_with, spawn_suite_with_event,
 };
 use chrono::{TimeDelta, Utc};
 use std::time::Duration;
@@ -325,5 +325,42 @@ async fn the_clock_stream_sends_each_change_through_the_gateway() {
     act(&fx, 1, change(ClockActionKind::EndEarly, None, None)).await;
     next_event(&mut stream, &mut buffer, "clock", state("ended")).await;
     drop(stream);
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_starts_with_the_events_minutes_per_game_else_the_rules_ninety() {
+    let ts = spawn_suite().await;
+    let start = change(ClockActionKind::Start, None, None);
+    let set = catan_api::CreateEvent {
+        qualifying_rounds: Some(2),
+        minutes_per_game: Some(45),
+        ..catan_api::CreateEvent::classic(&format!("Quick open {}", Uuid::new_v4().simple()))
+    };
+    let quick = ts.classic_event_as(&set, 8).await;
+    assert_eq!(quick.event.minutes_per_game, Some(45));
+    quick.draw().await;
+    let started = act(&quick, 1, start.clone()).await;
+    assert_eq!(started.time_left_ms, Some(45 * 60_000));
+
+    let usual = ts.classic_event(8, Some(2)).await;
+    assert_eq!(usual.event.minutes_per_game, Some(90));
+    usual.draw().await;
+    let started = act(&usual, 1, start).await;
+    assert_eq!(started.time_left_ms, Some(90 * 60_000));
+
+    let too_long = catan_api::CreateEvent {
+        minutes_per_game: Some(601),
+        ..catan_api::CreateEvent::classic("Endless open")
+    };
+    let problem = problem_of(assert_refused(
+        ts.admin.create_event(&too_long).await,
+        422,
+        "601",
+    ));
+    assert!(
+        names(&problem, Some("minutes_per_game"), "out_of_range"),
+        "{problem:?}"
+    );
     ts.shutdown().await;
 }

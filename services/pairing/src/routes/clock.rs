@@ -44,7 +44,16 @@ async fn change_clock(
     let (event_id, Ordinal(number)) = path.into_inner();
     write.require_event(event_id, &[Role::Director])?;
     let round = super::rounds::round_of(&state, event_id, number).await?;
-    let action = director_action(&round, write.body())?;
+    let change = write.body();
+    // The event's minutes a game are asked for only when the director gives none.
+    let event_minutes = match (change.action, change.minutes) {
+        (ClockActionKind::Start, None) => {
+            let event = state.peers.registration.event(event_id).await?;
+            minutes_per_game(&round, event.minutes_per_game)
+        }
+        _ => None,
+    };
+    let action = director_action(&round, change, event_minutes)?;
     let taken_by = write.principal().key_id();
     let lead = settings.ending_lead;
     write
@@ -97,8 +106,13 @@ pub(crate) fn not_drawn(event_id: Uuid, number: u32) -> ApiError {
     ))
 }
 
-/// The domain's action for `change`, its fields checked against the round.
-fn director_action(round: &Round, change: &ClockChange) -> Result<DirectorAction, ApiError> {
+/// The domain's action for `change`, its fields checked against the round; a start without
+/// minutes takes `event_minutes`.
+fn director_action(
+    round: &Round,
+    change: &ClockChange,
+    event_minutes: Option<i64>,
+) -> Result<DirectorAction, ApiError> {
     let minutes = || {
         change
             .minutes
@@ -108,7 +122,7 @@ fn director_action(round: &Round, change: &ClockChange) -> Result<DirectorAction
         ClockActionKind::Start => DirectorAction::Start {
             minutes: match change.minutes {
                 Some(minutes) => minutes,
-                None => minutes_per_game(round).ok_or_else(|| {
+                None => event_minutes.ok_or_else(|| {
                     ApiError::field(
                         "minutes",
                         ErrorCode::Required,
@@ -142,14 +156,12 @@ fn director_action(round: &Round, change: &ClockChange) -> Result<DirectorAction
     })
 }
 
-/// A game's minutes when the director gives none: the partner rules' the round carries, else
-/// what the tournament rules suggest for its stage (none for the final).
-fn minutes_per_game(round: &Round) -> Option<i64> {
-    let minutes = match round.partner_rules {
-        Some(rules) => Some(rules.minutes_per_game),
-        None => default_minutes_per_game(round.stage),
-    };
-    minutes.map(i64::from)
+/// A game's minutes when the director gives none: the event's (`event_minutes`, which
+/// registration fills from the partner rules or the rules' default), else what the rules suggest
+/// for the round's stage; none for the final, played until won.
+fn minutes_per_game(round: &Round, event_minutes: Option<u32>) -> Option<i64> {
+    let by_rules = default_minutes_per_game(round.stage)?;
+    Some(i64::from(event_minutes.unwrap_or(by_rules)))
 }
 
 /// A refused action as the API answers it.

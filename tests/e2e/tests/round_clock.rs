@@ -364,3 +364,75 @@ async fn a_round_starts_with_the_events_minutes_per_game_else_the_rules_ninety()
     );
     ts.shutdown().await;
 }
+
+/// A round started 90 seconds ago with 1 minute, as its log would hold it: what the ticker finds
+/// when a round's time runs out, without a test waiting for it.
+fn started_long_ago(database_url: &str, event_id: Uuid) {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let mut conn = PgConnection::establish(database_url).expect("test database");
+    diesel::sql_query(format!(
+        "INSERT INTO pairing.round_clock_actions (event_id, round, seq, at, action, taken_by) \
+         VALUES ('{event_id}', 1, 1, date_trunc('milliseconds', now()) - interval '90 seconds', \
+         '{{\"kind\": \"start\", \"minutes\": 1}}', '{event_id}')"
+    ))
+    .execute(&mut conn)
+    .expect("a start in the log");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_whose_time_ran_out_is_announced_once_and_takes_time_limit_sheets() {
+    let ts = spawn_suite_with(fast_webhooks()).await;
+    let fx = ts.classic_event(8, Some(2)).await;
+    let receiver = Receiver::start(0).await;
+    let types = [
+        WebhookEventType::RoundStarted,
+        WebhookEventType::RoundEnding,
+        WebhookEventType::RoundEnded,
+    ];
+    let hook = ts.subscribe(&fx, &receiver.url, &types).await;
+    let round = fx.draw().await;
+    started_long_ago(&ts.database_url, fx.event.id);
+
+    let clock = ts
+        .anonymous
+        .round_clock(fx.event.id, 1)
+        .await
+        .expect("clock");
+    assert_eq!(clock.state, RoundState::Ended);
+    let start = clock.actions[0].at;
+    let end = start + TimeDelta::minutes(1);
+    assert_eq!(clock.ends_at, Some(end));
+    // The ticker finds the three notices due, and sends each once.
+    eventually(30, "three notices", async || {
+        (receiver.messages().len() >= 3).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let notices: Vec<(WebhookEventType, RoundClockNotice)> = receiver
+        .messages()
+        .iter()
+        .map(|m| verified(&hook.secret, m))
+        .map(|m| {
+            (
+                m.event_type,
+                serde_json::from_value(m.data).expect("a notice"),
+            )
+        })
+        .collect();
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    let of = |wanted: WebhookEventType| {
+        let found = notices.iter().find(|(t, _)| *t == wanted).expect("sent");
+        (found.1.due_at, found.1.announces)
+    };
+    assert_eq!(of(WebhookEventType::RoundStarted), (start, start));
+    // One minute is less than the five of the lead: the ending was due at the start.
+    assert_eq!(of(WebhookEventType::RoundEnding), (start, end));
+    assert_eq!(of(WebhookEventType::RoundEnded), (end, end));
+
+    // The time is up: a game stopped at the limit is taken from the scorer.
+    let result = fx
+        .submit(1, 1, &stopped(&seated(&round.tables[0]), None))
+        .await;
+    assert_eq!(result.version, 1);
+    ts.shutdown().await;
+}

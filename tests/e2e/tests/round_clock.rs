@@ -3,7 +3,7 @@
 
 use catan_api::{
     ClockActionKind, ClockChange, OutcomeKind, RoundClockNotice, RoundClockReading, RoundState,
-    ScoreInput, SubmitResult, WebhookEventType, WebhookMessage,
+    ScoreInput, SubmitResult, SubmitResults, TableSheet, WebhookEventType, WebhookMessage,
 };
 use catan_e2e::fixtures::{seated, won_by_first};
 use catan_e2e::http::{Method, next_event};
@@ -191,6 +191,24 @@ async fn a_time_limit_sheet_waits_for_the_tables_time_unless_the_director_says_w
             "{problem:?}"
         );
     }
+    // So in a batch: that sheet alone is refused, for the same reason.
+    let batch = SubmitResults {
+        sheets: vec![TableSheet {
+            table: 1,
+            sheet: stopped(&players(0), None),
+        }],
+    };
+    let outcome = fx
+        .scorer
+        .submit_results(id, 1, &batch)
+        .await
+        .expect("a batch");
+    let problem = outcome.results[0].problem.clone().expect("refused");
+    assert_eq!(outcome.results[0].status, 422);
+    assert!(
+        names(&problem, Some("outcome"), "time_not_up"),
+        "{problem:?}"
+    );
     assert_eq!(ts.count("SELECT count(*) AS n FROM results.results"), 0);
     // A game won is taken at any time.
     fx.submit(1, 2, &won_by_first(&players(1), &[10, 7, 6, 5]))

@@ -385,6 +385,10 @@ async fn a_round_starts_with_the_events_minutes_per_game_else_the_rules_ninety()
 
 /// A round started 90 seconds ago with 1 minute, as its log would hold it: what the ticker finds
 /// when a round's time runs out, without a test waiting for it.
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: a database that cannot be written fails the test"
+)]
 fn started_long_ago(database_url: &str, event_id: Uuid) {
     use diesel::{Connection, PgConnection, RunQueryDsl};
     let mut conn = PgConnection::establish(database_url).expect("test database");

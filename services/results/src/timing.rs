@@ -16,17 +16,19 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    /// The clock of round `round` if any of `sheets` stops at the time limit.
+    /// The clock of round `round` if any of `sheets` (table, sheet) stops at the time limit. The
+    /// replay needs only the log: one table's reading (the first such) is asked for, not every
+    /// table's.
     pub(crate) async fn for_sheets<'a>(
         pairing: &ApiClient,
         event_id: Uuid,
         round: u32,
-        mut sheets: impl Iterator<Item = &'a SubmitResult>,
+        mut sheets: impl Iterator<Item = (u32, &'a SubmitResult)>,
     ) -> Result<Clock, ApiError> {
-        if !sheets.any(|s| s.outcome == OutcomeKind::TimeLimit) {
+        let Some((table, _)) = sheets.find(|(_, s)| s.outcome == OutcomeKind::TimeLimit) else {
             return Ok(Clock { clock: None });
-        }
-        let reading = pairing.round_clock(event_id, round).await?;
+        };
+        let reading = pairing.table_clock(event_id, round, table).await?;
         let actions: Vec<ClockAction> = reading
             .actions
             .iter()

@@ -63,6 +63,17 @@ async fn the_director_starts_pauses_resumes_extends_and_ends_a_round_and_anyone_
     assert!(before.actions.is_empty() && before.ends_at.is_none());
     assert!((Utc::now() - before.server_time).abs() < TimeDelta::seconds(5));
     assert_refused(ts.anonymous.round_clock(id, 9).await, 404, "no round 9");
+    let one = ts
+        .anonymous
+        .table_clock(id, 1, 2)
+        .await
+        .expect("a table's clock");
+    assert_eq!(one.tables.iter().map(|t| t.table).collect::<Vec<_>>(), [2]);
+    assert_refused(
+        ts.anonymous.table_clock(id, 1, 99).await,
+        404,
+        "no table 99",
+    );
 
     // Only the director acts, and only as the clock allows.
     let pause = change(ClockActionKind::Pause, None, None);
@@ -167,6 +178,9 @@ async fn the_director_starts_pauses_resumes_extends_and_ends_a_round_and_anyone_
     );
     let read = ts.anonymous.round_clock(id, 1).await.expect("clock");
     assert_eq!(read.actions.len(), 6, "{:?}", read.actions);
+    let late_table = ts.anonymous.table_clock(id, 1, 1).await.expect("table 1");
+    assert_eq!(late_table.tables[0].extra_minutes, 10);
+    assert_eq!(late_table.actions, read.actions);
     assert!(read.actions.windows(2).all(|w| w[0].at <= w[1].at));
     ts.shutdown().await;
 }

@@ -5,12 +5,12 @@
 //! anyone watches, and every watcher gets each new reading. A reading is new when the log grew or
 //! the clock's state changed as time passed (the round's time up, every table's time up).
 
+use super::ClockedRound;
 use super::store as clock_store;
 use crate::State;
-use crate::store;
 use actix_web::web;
 use actix_web::web::Bytes;
-use catan_api::{Round, RoundState};
+use catan_api::RoundState;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -61,7 +61,7 @@ impl ClockHub {
     pub(crate) fn watch(
         self: &Arc<Self>,
         state: web::Data<State>,
-        round: Round,
+        round: ClockedRound,
     ) -> watch::Receiver<Latest> {
         let key = (round.event_id, round.number);
         let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
@@ -78,7 +78,7 @@ impl ClockHub {
     async fn poll(
         self: Arc<Self>,
         state: web::Data<State>,
-        round: Round,
+        round: ClockedRound,
         sender: Arc<watch::Sender<Latest>>,
     ) {
         let key = (round.event_id, round.number);
@@ -115,23 +115,13 @@ impl ClockHub {
 /// The round's clock now as an SSE event, and its signature.
 pub(crate) fn reading_event(
     conn: &mut diesel::PgConnection,
-    round: &Round,
+    round: &ClockedRound,
 ) -> Result<(Signature, Bytes), catan_kit::ApiError> {
     let clock = clock_store::clock_of(conn, round.event_id, round.number)?;
     let reading = super::reading(round, &clock, chrono::Utc::now().timestamp_millis())?;
     let json = serde_json::to_string(&reading).map_err(catan_kit::ApiError::internal)?;
     let event = Bytes::from(format!("event: clock\ndata: {json}\n\n"));
     Ok(((reading.actions.len(), reading.state), event))
-}
-
-/// Round `number` of the event, or 404.
-pub(crate) fn drawn(
-    conn: &mut diesel::PgConnection,
-    event_id: Uuid,
-    number: u32,
-) -> Result<Round, catan_kit::ApiError> {
-    store::round_of(conn, event_id, number)?
-        .ok_or_else(|| crate::routes::not_drawn(event_id, number))
 }
 
 /// A watcher's connection: the signature it was sent last, and the first event not yet sent.

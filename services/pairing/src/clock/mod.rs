@@ -5,11 +5,12 @@ pub mod hub;
 pub mod notices;
 pub mod store;
 
-use catan_api::{ClockLogEntry, Round, RoundClockReading, TableClock};
+use catan_api::{ClockLogEntry, RoundClockReading, TableClock};
 use catan_domain::clock::{RoundClock, UnixMillis};
 use catan_kit::ApiError;
 use std::num::NonZeroU32;
 use store::instant;
+use uuid::Uuid;
 
 /// What the clock's handlers and ticker are told by the settings.
 #[derive(Debug, Clone, Copy)]
@@ -18,14 +19,21 @@ pub struct ClockSettings {
     pub ending_lead: NonZeroU32,
 }
 
-/// The clock of `round` as it reads at `now`, with every table of the round.
+/// Which round a clock is of: its event, its number and its tables' numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockedRound {
+    pub event_id: Uuid,
+    pub number: u32,
+    pub tables: Vec<u32>,
+}
+
+/// The clock of `round` as it reads at `now`, with `tables` of it.
 pub fn reading(
-    round: &Round,
+    round: &ClockedRound,
     clock: &RoundClock,
     now: UnixMillis,
 ) -> Result<RoundClockReading, ApiError> {
-    let numbers: Vec<u32> = round.tables.iter().map(|t| t.number).collect();
-    let read = clock.reading_at(now, &numbers);
+    let read = clock.reading_at(now, &round.tables);
     let optional = |at: Option<UnixMillis>| at.map(instant).transpose();
     Ok(RoundClockReading {
         event_id: round.event_id,

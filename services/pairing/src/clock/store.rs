@@ -1,6 +1,7 @@
 //! A round's clock log and the notices it sent, in pairing's schema.
 
-use crate::schema::pairing::{round_clock_actions, round_clock_notices};
+use super::ClockedRound;
+use crate::schema::pairing::{round_clock_actions, round_clock_notices, round_tables, rounds};
 use catan_domain::clock::{
     ClockAction, DirectorAction, Notice, NoticeKind, RoundClock, UnixMillis,
 };
@@ -37,6 +38,45 @@ pub fn clock_of(
         .collect::<Result<Vec<_>, ApiError>>()?;
     // Only actions the clock allowed were stored: a refused log is a bug, not a request's fault.
     RoundClock::from_log(&actions).map_err(ApiError::internal)
+}
+
+/// The numbers of round `round`'s tables, in order; none when the round is not drawn. What the
+/// clock reads, without the seats a whole round carries (165 KB for 1,000 players).
+pub fn table_numbers(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+) -> Result<Option<Vec<u32>>, ApiError> {
+    let drawn: i64 = rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .filter(rounds::number.eq(round as i32))
+        .count()
+        .get_result(conn)?;
+    if drawn == 0 {
+        return Ok(None);
+    }
+    let numbers: Vec<i32> = round_tables::table
+        .filter(round_tables::event_id.eq(event_id))
+        .filter(round_tables::round.eq(round as i32))
+        .order(round_tables::number)
+        .select(round_tables::number)
+        .load(conn)?;
+    Ok(Some(numbers.into_iter().map(|n| n as u32).collect()))
+}
+
+/// Round `round` as its clock knows it, or 404 when it is not drawn.
+pub fn clocked(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+) -> Result<ClockedRound, ApiError> {
+    let tables = table_numbers(conn, event_id, round)?
+        .ok_or_else(|| crate::routes::not_drawn(event_id, round))?;
+    Ok(ClockedRound {
+        event_id,
+        number: round,
+        tables,
+    })
 }
 
 /// Appends `action` as the log's action number `seq` (from 1).

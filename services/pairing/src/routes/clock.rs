@@ -1,8 +1,7 @@
 //! A round's clock: the director starts, pauses, resumes, extends and ends it; anyone reads it.
 
 use crate::State;
-use crate::clock::{self, ClockSettings, notices, store as clock_store};
-use crate::store;
+use crate::clock::{self, ClockSettings, ClockedRound, notices, store as clock_store};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{ClockActionKind, ClockChange, Problem, Role, Round, RoundClockReading};
@@ -11,6 +10,8 @@ use catan_kit::idempotency::Reply;
 use catan_kit::path::Ordinal;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -69,30 +70,57 @@ async fn change_clock(
             let seq = clock.actions().len();
             clock_store::append(conn, event_id, number, seq, &taken, taken_by)?;
             notices::send_due(conn, event_id, number, &clock, lead, at)?;
-            Reply::new(StatusCode::OK, &clock::reading(&round, &clock, at)?)
+            let clocked = ClockedRound {
+                event_id,
+                number,
+                tables: round.tables.iter().map(|t| t.number).collect(),
+            };
+            Reply::new(StatusCode::OK, &clock::reading(&clocked, &clock, at)?)
         })
         .await
 }
 
-/// The round's clock now: its state, the round's and each table's time left and end, the
-/// director's actions, and the server's time, by which a client corrects its own clock.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ClockQuery {
+    /// Only this table (a table's console, the results service): 404 when the round lacks it.
+    #[param(nullable = false, minimum = 1)]
+    table: Option<u32>,
+}
+
+/// The round's clock now: its state, the round's and each table's (or only `table`'s) time left
+/// and end, the director's actions, and the server's time, by which a client corrects its own
+/// clock.
 #[utoipa::path(
     tag = "pairing",
-    params(("event_id" = Uuid, Path), ("number" = u32, Path)),
+    params(("event_id" = Uuid, Path), ("number" = u32, Path), ClockQuery),
     responses(
         (status = 200, body = RoundClockReading),
-        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round, or no such table of it", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/events/{event_id}/rounds/{number}/clock")]
 async fn read_clock(
     state: web::Data<State>,
     path: web::Path<(Uuid, Ordinal)>,
+    query: web::Query<ClockQuery>,
 ) -> Result<web::Json<RoundClockReading>, ApiError> {
     let (event_id, Ordinal(number)) = path.into_inner();
+    let only = query.table;
     let reading = db::run(&state.pool, move |conn| {
-        let round =
-            store::round_of(conn, event_id, number)?.ok_or_else(|| not_drawn(event_id, number))?;
+        let round = clock_store::clocked(conn, event_id, number)?;
+        let round = match only {
+            Some(table) if !round.tables.contains(&table) => {
+                return Err(ApiError::NotFound(format!(
+                    "round {number} has no table {table}"
+                )));
+            }
+            Some(table) => ClockedRound {
+                tables: vec![table],
+                ..round
+            },
+            None => round,
+        };
         let clock = clock_store::clock_of(conn, event_id, number)?;
         clock::reading(&round, &clock, chrono::Utc::now().timestamp_millis())
     })

@@ -1,7 +1,8 @@
 //! A round's clock as it changes, for the venue's screens and the consoles.
 
 use crate::State;
-use crate::clock::hub::{ClockHub, RECONNECT, Watcher, drawn, reading_event};
+use crate::clock::hub::{ClockHub, RECONNECT, Watcher, reading_event};
+use crate::clock::store::clocked;
 use actix_web::{HttpResponse, get, web};
 use catan_api::Problem;
 use catan_kit::client::{Client, ClientLimits};
@@ -40,7 +41,7 @@ async fn clock_stream(
     let slot = limits.open_stream(client)?;
     // No such round is answered as a problem before the stream starts.
     let (round, (signature, event)) = db::run(&state.pool, move |conn| {
-        let round = drawn(conn, event_id, number)?;
+        let round = clocked(conn, event_id, number)?;
         let first = reading_event(conn, &round)?;
         Ok((round, first))
     })

@@ -79,7 +79,11 @@ async fn submit_results(
         &state.peers.pairing,
         event_id,
         round_number,
-        sheets.iter().map(|s| &s.sheet),
+        // A sheet for a table the round lacks is refused on its own (404), not asked about.
+        sheets
+            .iter()
+            .filter(|s| round.tables.iter().any(|t| t.number == s.table))
+            .map(|s| (s.table, &s.sheet)),
     )
     .await?;
     let mut early_reasons = serde_json::Map::new();

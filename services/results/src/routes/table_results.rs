@@ -69,7 +69,7 @@ async fn submit_result(
         &state.peers.pairing,
         event_id,
         round_number,
-        [&**sheet].into_iter(),
+        [(table_number, &**sheet)].into_iter(),
     )
     .await?;
     if let Some(reason) = clock.admit(principal, table_number, sheet)? {

@@ -35,6 +35,19 @@ impl ApiClient {
             .await
     }
 
+    /// The round's clock now with table `table` alone.
+    pub async fn table_clock(
+        &self,
+        event_id: Uuid,
+        number: u32,
+        table: u32,
+    ) -> ClientResult<RoundClockReading> {
+        self.get(&format!(
+            "/v1/events/{event_id}/rounds/{number}/clock?table={table}"
+        ))
+        .await
+    }
+
     /// An action on the round's clock (the director).
     pub async fn change_clock(
         &self,

@@ -1,6 +1,10 @@
 //! Results that follow the round's clock (issue 32): a `time_limit` sheet is taken only once its
 //! table's time is up, unless the tournament director says why the game stopped sooner; a `won`
 //! sheet any time, and every sheet of a round whose clock never started.
+//!
+//! A sheet is still posted as a `KeyFoundByTheWrite`, whose checks must pass again on a retry:
+//! they do, as a table's time once up stays up and a reason once valid stays valid, so a sheet the
+//! clock let through is let through again.
 
 use catan_api::{ApiClient, OutcomeKind, Role, SubmitResult};
 use catan_domain::clock::{ClockAction, RoundClock, SheetTiming, TimingRefusal, admit_sheet};

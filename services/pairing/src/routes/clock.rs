@@ -205,3 +205,7 @@ fn refused(error: ClockError) -> ApiError {
         _ => ApiError::Conflict(error.to_string()),
     }
 }
+
+#[cfg(test)]
+#[path = "clock_tests.rs"]
+mod tests;

@@ -6,8 +6,9 @@ pub mod notices;
 pub mod store;
 
 use catan_api::{ClockLogEntry, RoundClockReading, TableClock};
-use catan_domain::clock::{RoundClock, UnixMillis};
+use catan_domain::clock::{ClockAction, ClockError, DirectorAction, RoundClock, UnixMillis};
 use catan_kit::ApiError;
+use catan_kit::problem::ErrorCode;
 use std::num::NonZeroU32;
 use store::instant;
 use uuid::Uuid;
@@ -25,6 +26,50 @@ pub struct ClockedRound {
     pub event_id: Uuid,
     pub number: u32,
     pub tables: Vec<u32>,
+}
+
+/// Takes the director's `action` on `round`'s clock now, in the caller's transaction: stored in
+/// the log with the notices it makes due, or refused; the clock as the action left it.
+pub fn take(
+    conn: &mut diesel::PgConnection,
+    round: &ClockedRound,
+    action: DirectorAction,
+    taken_by: Uuid,
+    lead: NonZeroU32,
+) -> Result<RoundClockReading, ApiError> {
+    let (event_id, number) = (round.event_id, round.number);
+    // One action at a time per event, stamped after the lock, so the log's instants keep its
+    // order on every replica (and the notices' ticker sees every earlier action).
+    catan_kit::db::lock_event(conn, event_id)?;
+    let mut clock = store::clock_of(conn, event_id, number)?;
+    let now = chrono::Utc::now().timestamp_millis();
+    let at = clock.last_action_at().map_or(now, |last| now.max(last));
+    let taken = ClockAction::new(at, action);
+    clock.push(taken).map_err(refused)?;
+    store::append(
+        conn,
+        event_id,
+        number,
+        clock.actions().len(),
+        &taken,
+        taken_by,
+    )?;
+    notices::send_due(conn, event_id, number, &clock, lead, at)?;
+    reading(round, &clock, at)
+}
+
+/// A refused action as the API answers it.
+pub fn refused(error: ClockError) -> ApiError {
+    match error {
+        ClockError::MinutesOutOfRange { .. } => {
+            ApiError::field("minutes", ErrorCode::OutOfRange, error.to_string())
+        }
+        // The server stamps the instants: a refusal of them is its own fault.
+        ClockError::OutOfOrder { .. } | ClockError::InstantOutOfRange { .. } => {
+            ApiError::internal(error.to_string())
+        }
+        _ => ApiError::Conflict(error.to_string()),
+    }
 }
 
 /// The clock of `round` as it reads at `now`, with `tables` of it.

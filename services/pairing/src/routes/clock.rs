@@ -1,11 +1,11 @@
 //! A round's clock: the director starts, pauses, resumes, extends and ends it; anyone reads it.
 
 use crate::State;
-use crate::clock::{self, ClockSettings, ClockedRound, notices, store as clock_store};
+use crate::clock::{self, ClockSettings, ClockedRound, store as clock_store};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{ClockActionKind, ClockChange, Problem, Role, Round, RoundClockReading};
-use catan_domain::clock::{ClockAction, ClockError, DirectorAction, default_minutes_per_game};
+use catan_domain::clock::{DirectorAction, default_minutes_per_game};
 use catan_kit::idempotency::Reply;
 use catan_kit::path::Ordinal;
 use catan_kit::problem::ErrorCode;
@@ -55,27 +55,17 @@ async fn change_clock(
         _ => None,
     };
     let action = director_action(&round, change, event_minutes)?;
+    let clocked = ClockedRound {
+        event_id,
+        number,
+        tables: round.tables.iter().map(|t| t.number).collect(),
+    };
     let taken_by = write.principal().key_id();
     let lead = settings.ending_lead;
     write
         .write(move |conn| {
-            // One action at a time per event, stamped after the lock, so the log's instants keep
-            // its order on every replica (and the notices' ticker sees every earlier action).
-            db::lock_event(conn, event_id)?;
-            let mut clock = clock_store::clock_of(conn, event_id, number)?;
-            let now = chrono::Utc::now().timestamp_millis();
-            let at = clock.last_action_at().map_or(now, |last| now.max(last));
-            let taken = ClockAction::new(at, action);
-            clock.push(taken).map_err(refused)?;
-            let seq = clock.actions().len();
-            clock_store::append(conn, event_id, number, seq, &taken, taken_by)?;
-            notices::send_due(conn, event_id, number, &clock, lead, at)?;
-            let clocked = ClockedRound {
-                event_id,
-                number,
-                tables: round.tables.iter().map(|t| t.number).collect(),
-            };
-            Reply::new(StatusCode::OK, &clock::reading(&clocked, &clock, at)?)
+            let reading = clock::take(conn, &clocked, action, taken_by, lead)?;
+            Reply::new(StatusCode::OK, &reading)
         })
         .await
 }
@@ -190,20 +180,6 @@ fn director_action(
 fn minutes_per_game(round: &Round, event_minutes: Option<u32>) -> Option<i64> {
     let by_rules = default_minutes_per_game(round.stage)?;
     Some(i64::from(event_minutes.unwrap_or(by_rules)))
-}
-
-/// A refused action as the API answers it.
-fn refused(error: ClockError) -> ApiError {
-    match error {
-        ClockError::MinutesOutOfRange { .. } => {
-            ApiError::field("minutes", ErrorCode::OutOfRange, error.to_string())
-        }
-        // The server stamps the instants: a refusal of them is its own fault.
-        ClockError::OutOfOrder { .. } | ClockError::InstantOutOfRange { .. } => {
-            ApiError::internal(error.to_string())
-        }
-        _ => ApiError::Conflict(error.to_string()),
-    }
 }
 
 #[cfg(test)]

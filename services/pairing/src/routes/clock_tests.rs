@@ -1,6 +1,7 @@
 //! The director's requests as clock actions: what each field becomes, and what is refused.
 
-use super::{director_action, minutes_per_game, refused};
+use super::{director_action, minutes_per_game};
+use crate::clock::refused;
 use catan_api::{
     BoardMode, ClockActionKind, ClockChange, EventFormat, Round, RoundFigures, Stage, Table,
 };

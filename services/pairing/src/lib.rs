@@ -1,6 +1,7 @@
 //! Pairing service: draws an event's rounds (qualifying rounds, then the semi-finals, then the
 //! final) with the domain's pairing engine, and stores each with its seed and the engine's figures.
 
+mod clock;
 mod draw;
 mod record;
 mod routes;
@@ -20,5 +21,19 @@ pub const SERVICE: Service = Service::new("pairing", || MIGRATIONS, routes::regi
 pub(crate) type State = catan_kit::service::ServiceState;
 
 pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<RunningServer> {
-    SERVICE.start(settings, listener, |_| {}).await
+    let clock_settings = clock::ClockSettings {
+        ending_lead: settings.round_ending_notice,
+    };
+    let handlers_clock = actix_web::web::Data::new(clock_settings);
+    let (hub, close_streams) = clock::hub::ClockHub::new();
+    let hub = actix_web::web::Data::new(hub);
+    let (server, state) = SERVICE
+        .start_with_state(settings, listener, move |cfg| {
+            cfg.app_data(handlers_clock.clone()).app_data(hub.clone());
+        })
+        .await?;
+    let notices = tokio::spawn(clock::notices::tick(state, clock_settings.ending_lead));
+    Ok(server
+        .with_background(close_streams)
+        .with_background(notices))
 }

@@ -19,6 +19,28 @@ pub mod pairing {
     }
 
     diesel::table! {
+        pairing.round_clock_actions (event_id, round, seq) {
+            event_id -> Uuid,
+            round -> Int4,
+            seq -> Int4,
+            at -> Timestamptz,
+            action -> Jsonb,
+            taken_by -> Uuid,
+        }
+    }
+
+    diesel::table! {
+        pairing.round_clock_notices (event_id, round, kind, announces) {
+            event_id -> Uuid,
+            round -> Int4,
+            kind -> Text,
+            announces -> Timestamptz,
+            due_at -> Timestamptz,
+            sent_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
         pairing.round_tables (event_id, round, number) {
             event_id -> Uuid,
             round -> Int4,
@@ -48,6 +70,8 @@ pub mod pairing {
     diesel::allow_tables_to_appear_in_same_query!(
         keep_apart_pairs,
         participants,
+        round_clock_actions,
+        round_clock_notices,
         round_tables,
         rounds,
     );

@@ -74,6 +74,7 @@ pub mod registration {
             practice -> Bool,
             play_started_at -> Nullable<Timestamptz>,
             play_finished_at -> Nullable<Timestamptz>,
+            minutes_per_game -> Nullable<Int4>,
         }
     }
 

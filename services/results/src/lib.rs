@@ -8,6 +8,7 @@ mod schema;
 mod sheet;
 mod store;
 mod submission;
+mod timing;
 mod webhook_events;
 
 use catan_kit::server::RunningServer;

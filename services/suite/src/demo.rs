@@ -21,6 +21,7 @@ pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> Submit
         None
     };
     SubmitResult {
+        early_reason: None,
         outcome: if finished {
             OutcomeKind::Won
         } else {
@@ -93,6 +94,7 @@ pub fn random_partner_sheet(
         }
     }
     SubmitResult {
+        early_reason: None,
         outcome: if finished {
             OutcomeKind::Won
         } else {

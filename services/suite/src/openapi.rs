@@ -47,6 +47,9 @@ mod tests {
             ("/v1/events/{event_id}/entries/{entry_id}/drop", "post"),
             ("/v1/events/{event_id}/rounds", "post"),
             ("/v1/events/{event_id}/rounds/{number}", "get"),
+            ("/v1/events/{event_id}/rounds/{number}/clock", "get"),
+            ("/v1/events/{event_id}/rounds/{number}/clock", "post"),
+            ("/v1/events/{event_id}/rounds/{number}/clock/stream", "get"),
             (
                 "/v1/events/{event_id}/rounds/{round}/tables/{table}/result",
                 "put",

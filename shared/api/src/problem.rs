@@ -85,6 +85,8 @@ catan_domain::with_rule_codes!(with_season_codes! {
         NotForFormat = "not_for_format",
         InvalidName = "invalid_name",
         InvalidReason = "invalid_reason",
+        /// A `time_limit` sheet for a table whose time is not up (issue 32).
+        TimeNotUp = "time_not_up",
         // Registration's rules.
         UnknownEvent = "unknown_event",
         UnknownRegion = "unknown_region",
@@ -202,6 +204,7 @@ mod tests {
             "not_for_format",
             "invalid_name",
             "invalid_reason",
+            "time_not_up",
             "unknown_event",
             "unknown_region",
             "unplayable",
@@ -225,7 +228,7 @@ mod tests {
             "other_region"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 44);
+        assert_eq!(all.len(), 45);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

@@ -29,16 +29,30 @@ pub enum WebhookEventType {
     /// event without a playoff): `data` is the placements. Sent once an event.
     #[serde(rename = "event.finished")]
     EventFinished,
+    /// The director started a round's clock: `data` is a `RoundClockNotice`.
+    #[serde(rename = "round.started")]
+    RoundStarted,
+    /// A round's own time will be up at `data.announces` (a `RoundClockNotice`), sent
+    /// `CATAN_ROUND_ENDING_MINUTES` before it (5); again if the end moves.
+    #[serde(rename = "round.ending")]
+    RoundEnding,
+    /// Play in a round stopped at `data.announces` (a `RoundClockNotice`): every table's time is
+    /// up, or the director ended the round.
+    #[serde(rename = "round.ended")]
+    RoundEnded,
 }
 
 impl WebhookEventType {
-    pub const ALL: [WebhookEventType; 6] = [
+    pub const ALL: [WebhookEventType; 9] = [
         WebhookEventType::RoundDrawn,
         WebhookEventType::ResultPosted,
         WebhookEventType::ResultConfirmed,
         WebhookEventType::ResultDisputed,
         WebhookEventType::StandingsUpdated,
         WebhookEventType::EventFinished,
+        WebhookEventType::RoundStarted,
+        WebhookEventType::RoundEnding,
+        WebhookEventType::RoundEnded,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +63,9 @@ impl WebhookEventType {
             WebhookEventType::ResultDisputed => "result.disputed",
             WebhookEventType::StandingsUpdated => "standings.updated",
             WebhookEventType::EventFinished => "event.finished",
+            WebhookEventType::RoundStarted => "round.started",
+            WebhookEventType::RoundEnding => "round.ending",
+            WebhookEventType::RoundEnded => "round.ended",
         }
     }
 

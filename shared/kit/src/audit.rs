@@ -6,7 +6,9 @@
 //! Only changes are recorded: a refused call changes nothing, and recording refusals would let
 //! any caller fill the trail. A record holds who (the key and its role), what (the method, the
 //! route's pattern, the path's ids and the ids of what the answer created or concerns), when,
-//! and the answer's status; never a body, so no secret, PIN or token.
+//! and the answer's status; never a body, so no secret, PIN or token. A handler may add a note
+//! the trail must keep (the director's reason for a results sheet sent before the time was up,
+//! issue 32): text the caller wrote to be kept, never a secret.
 //!
 //! [`IdempotentWrite`]: crate::IdempotentWrite
 
@@ -65,6 +67,12 @@ impl AuditEntry {
     /// The same entry, concerning `events` too.
     pub fn concerning_events(mut self, events: impl IntoIterator<Item = Uuid>) -> AuditEntry {
         add(&mut self.event_ids, events);
+        self
+    }
+
+    /// The same entry with `note` kept under `name` among its targets.
+    pub fn noting(mut self, name: &str, note: Value) -> AuditEntry {
+        self.targets.insert(name.to_owned(), note);
         self
     }
 

@@ -119,6 +119,7 @@ impl TestSuite {
 /// A classic results sheet the first of `players` won: each player's VP in seat order.
 pub fn won_by_first(players: &[Uuid], vps: &[i64]) -> catan_api::SubmitResult {
     catan_api::SubmitResult {
+        early_reason: None,
         outcome: catan_api::OutcomeKind::Won,
         winner_player_id: players.first().copied(),
         winner_entry_id: None,

@@ -797,6 +797,16 @@ async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -> Option<Ca
             }
             return Some(request_for(operation, r));
         }
+        "POST /v1/events/{event_id}/rounds/{number}/clock" => {
+            // Round 1's clock: started by the first call, given a minute more by the others.
+            let clock = ts.admin.round_clock(event, 1).await.unwrap();
+            let body = if clock.actions.is_empty() {
+                json!({"action": "start", "minutes": 60})
+            } else {
+                json!({"action": "extend_round", "minutes": 1})
+            };
+            (format!("/v1/events/{event}/rounds/1/clock"), Some(body))
+        }
         "PUT /v1/events/{event_id}/rounds/{round}/tables/{table}/result" => {
             let (round, table) = unscored_table(ts, event).await;
             (

@@ -246,6 +246,7 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
         seat(SeatPosition::E).entry_id,
     );
     let sheet = |winner: Option<Uuid>, vps: [i64; 4]| SubmitResult {
+        early_reason: None,
         outcome: if winner.is_some() {
             OutcomeKind::Won
         } else {

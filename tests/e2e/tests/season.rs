@@ -383,6 +383,7 @@ fn sheet(players: &[Uuid], stage: Stage, star: Uuid, rng: &mut ChaCha8Rng) -> Su
         return random_sheet(players, stage, rng);
     }
     SubmitResult {
+        early_reason: None,
         outcome: OutcomeKind::Won,
         winner_player_id: Some(star),
         winner_entry_id: None,
@@ -1082,6 +1083,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         .await
         .expect("ratings");
     let correction = SubmitResult {
+        early_reason: None,
         outcome: OutcomeKind::Won,
         winner_player_id: Some(new_winner),
         winner_entry_id: None,

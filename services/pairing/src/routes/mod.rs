@@ -1,6 +1,8 @@
 //! The pairing service's HTTP surface, one module per resource.
 
 mod boards;
+mod clock;
+mod clock_stream;
 mod keep_apart;
 mod rounds;
 
@@ -8,4 +10,8 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     rounds::register(cfg);
     boards::register(cfg);
     keep_apart::register(cfg);
+    clock::register(cfg);
+    clock_stream::register(cfg);
 }
+
+pub(crate) use clock::not_drawn;

@@ -79,6 +79,18 @@ fn partner_rules(body: &CreateEvent) -> Result<PartnerSettings, ApiError> {
     Ok(rules)
 }
 
+/// A classic event's minutes a game, when the request sets them (1 to 600, as a partner
+/// event's).
+fn classic_minutes(body: &CreateEvent) -> Result<Option<i32>, ApiError> {
+    match body.format {
+        EventFormat::Classic if body.minutes_per_game.is_some() => {
+            let minutes: u32 = setting("minutes_per_game", body.minutes_per_game, 0, 1..=600)?;
+            Ok(Some(i32::try_from(minutes).map_err(ApiError::internal)?))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// The rounds and the partner rules of the event the request asks for: the settings of its
 /// format, with those of the other format refused.
 fn format_settings(body: &CreateEvent) -> Result<(u32, Option<PartnerSettings>), ApiError> {
@@ -88,7 +100,6 @@ fn format_settings(body: &CreateEvent) -> Result<(u32, Option<PartnerSettings>),
                 &[
                     ("swiss_rounds", body.swiss_rounds.is_some()),
                     ("team_target_vp", body.team_target_vp.is_some()),
-                    ("minutes_per_game", body.minutes_per_game.is_some()),
                     (
                         "thinking_seconds_per_turn",
                         body.thinking_seconds_per_turn.is_some(),
@@ -153,6 +164,7 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
             .transpose()
             .map_err(ApiError::internal)?,
         practice: body.practice.unwrap_or(false),
+        minutes_per_game: classic_minutes(body)?,
     })
 }
 

@@ -4,6 +4,8 @@ use super::{fold_name, strpos};
 use crate::schema::registration::events;
 use catan_api::{BoardMode, Event, EventFormat, EventStatus, PartnerSettings, SmallFieldRule};
 use catan_domain::calendar::{EventDays, Play};
+use catan_domain::clock::default_minutes_per_game;
+use catan_domain::results::Stage;
 use catan_kit::ApiError;
 use catan_kit::db::enum_from_text;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -29,6 +31,7 @@ struct EventRow {
     practice: bool,
     play_started_at: Option<DateTime<Utc>>,
     play_finished_at: Option<DateTime<Utc>>,
+    minutes_per_game: Option<i32>,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -43,6 +46,21 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         drawn: row.play_started_at.is_some(),
         placed: row.play_finished_at.is_some(),
     };
+    let partner_rules = row
+        .partner_rules
+        .map(serde_json::from_value::<PartnerSettings>)
+        .transpose()
+        .map_err(ApiError::internal)?;
+    // A partner event's minutes are its rules'; a classic event's its own, else the rules'.
+    let minutes_per_game = match &partner_rules {
+        Some(rules) => Some(rules.minutes_per_game),
+        None => row
+            .minutes_per_game
+            .map(u32::try_from)
+            .transpose()
+            .map_err(ApiError::internal)?
+            .or(default_minutes_per_game(Stage::Qualifying)),
+    };
     Ok(Event {
         id: row.id,
         name: row.name,
@@ -56,11 +74,8 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         small_field_playoff: enum_from_text::<SmallFieldRule>(&row.small_field_playoff)?,
         board_mode: enum_from_text::<BoardMode>(&row.board_mode)?,
         standings_count: enum_from_text(&row.standings_count)?,
-        partner_rules: row
-            .partner_rules
-            .map(serde_json::from_value::<PartnerSettings>)
-            .transpose()
-            .map_err(ApiError::internal)?,
+        partner_rules,
+        minutes_per_game,
         practice: row.practice,
         created_at: row.created_at,
     })
@@ -80,6 +95,8 @@ pub struct NewEvent {
     pub standings_count: String,
     pub partner_rules: Option<serde_json::Value>,
     pub practice: bool,
+    /// A classic event's minutes a game, when it sets them.
+    pub minutes_per_game: Option<i32>,
 }
 
 /// Stores `event` under a new id.
@@ -99,6 +116,7 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
             events::standings_count.eq(event.standings_count),
             events::partner_rules.eq(event.partner_rules),
             events::practice.eq(event.practice),
+            events::minutes_per_game.eq(event.minutes_per_game),
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;

@@ -4,6 +4,7 @@ use crate::State;
 use crate::drawn_rounds::DrawnRounds;
 use crate::store;
 use crate::submission::Submission;
+use crate::timing::Clock;
 use actix_web::{HttpResponse, get, post, web};
 use catan_api::{BatchOutcome, Problem, ResultList, Role, SheetOutcome, SubmitResults};
 use catan_domain::correction::Precondition;
@@ -63,7 +64,7 @@ async fn round_results(
 async fn submit_results(
     state: web::Data<State>,
     rounds: web::Data<DrawnRounds>,
-    write: KeyFoundByTheWrite<BatchJson<SubmitResults>>,
+    mut write: KeyFoundByTheWrite<BatchJson<SubmitResults>>,
     path: web::Path<(Uuid, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, Ordinal(round_number)) = path.into_inner();
@@ -74,14 +75,36 @@ async fn submit_results(
     let round = rounds
         .get(&state.peers.pairing, event_id, round_number)
         .await?;
+    let clock = Clock::for_sheets(
+        &state.peers.pairing,
+        event_id,
+        round_number,
+        // A sheet for a table the round lacks is refused on its own (404), not asked about.
+        sheets
+            .iter()
+            .filter(|s| round.tables.iter().any(|t| t.number == s.table))
+            .map(|s| (s.table, &s.sheet)),
+    )
+    .await?;
+    let mut early_reasons = serde_json::Map::new();
     let submissions: Vec<(u32, Result<Submission, ApiError>)> = sheets
         .iter()
         .map(|s| {
             let checked =
-                Submission::checked(principal, &round, s.table, &s.sheet, Precondition::Absent);
+                Submission::checked(principal, &round, s.table, &s.sheet, Precondition::Absent)
+                    .and_then(|checked| {
+                        if let Some(reason) = clock.admit(principal, s.table, &s.sheet)? {
+                            early_reasons.insert(s.table.to_string(), reason.into());
+                        }
+                        Ok(checked)
+                    });
             (s.table, checked)
         })
         .collect();
+    if !early_reasons.is_empty() {
+        // By table: a batch is one change in the audit trail.
+        write.note_in_audit("early_reasons", early_reasons.into());
+    }
     write
         .write(move |conn| {
             let results = submissions

@@ -5,6 +5,7 @@ use crate::drawn_rounds::DrawnRounds;
 use crate::first_sheets::FirstSheets;
 use crate::store;
 use crate::submission::{Submission, etag, reply};
+use crate::timing::Clock;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
@@ -25,6 +26,9 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// Records a table's results sheet (the event's scorer or director). It must name exactly the
 /// players seated at the table, with VP the game allows. Once recorded, only the tournament
 /// director can replace it: every version is kept. Sending the same sheet again changes nothing.
+/// Once the round's clock has started, a `time_limit` sheet waits for its table's time to be up
+/// (422 `time_not_up` on `outcome`) unless the director gives an `early_reason`, which the audit
+/// trail keeps; a `won` sheet is taken at any time.
 #[utoipa::path(
     tag = "results",
     params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
@@ -35,7 +39,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
         (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field (`time_not_up` on `outcome` for a `time_limit` sheet before the table's time is up)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[put("/v1/events/{event_id}/rounds/{round}/tables/{table}/result")]
@@ -44,7 +48,7 @@ async fn submit_result(
     rounds: web::Data<DrawnRounds>,
     first_sheets: web::Data<FirstSheets>,
     request: HttpRequest,
-    write: KeyFoundByTheWrite<web::Json<SubmitResult>>,
+    mut write: KeyFoundByTheWrite<web::Json<SubmitResult>>,
     path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, Ordinal(round_number), Ordinal(table_number)) = path.into_inner();
@@ -60,6 +64,17 @@ async fn submit_result(
         write.body(),
         precondition(&request),
     )?;
+    let sheet = write.body();
+    let clock = Clock::for_sheets(
+        &state.peers.pairing,
+        event_id,
+        round_number,
+        [(table_number, &**sheet)].into_iter(),
+    )
+    .await?;
+    if let Some(reason) = clock.admit(principal, table_number, sheet)? {
+        write.note_in_audit("early_reason", reason.into());
+    }
     let submission = std::sync::Arc::new(submission);
     let first = std::sync::Arc::clone(&submission);
     let producer = write.producer();

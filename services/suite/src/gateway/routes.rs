@@ -149,6 +149,10 @@ mod tests {
             Some(Owner::Ranking)
         );
         assert_eq!(
+            owner_of(&format!("/v1/events/{e}/rounds/2/clock/stream")),
+            Some(Owner::Pairing)
+        );
+        assert_eq!(
             owner_of(&format!("/v1/webhooks/{e}/deliveries")),
             Some(Owner::Registration)
         );
@@ -186,7 +190,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_standings_stream_is_a_stream() {
+    fn only_the_standings_and_clock_streams_are_streams() {
         let routes = Routes::of_services();
         let e = "3f1c6a0e-0000-4000-8000-000000000000";
         let streams = |path: &str| routes.route_of(path).map(|r| r.streams);
@@ -195,5 +199,13 @@ mod tests {
             Some(true)
         );
         assert_eq!(streams(&format!("/v1/events/{e}/standings")), Some(false));
+        assert_eq!(
+            streams(&format!("/v1/events/{e}/rounds/2/clock/stream")),
+            Some(true)
+        );
+        assert_eq!(
+            streams(&format!("/v1/events/{e}/rounds/2/clock")),
+            Some(false)
+        );
     }
 }

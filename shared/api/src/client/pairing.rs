@@ -25,6 +25,43 @@ impl ApiClient {
             .await
     }
 
+    /// The round's clock now, with the server's time and the director's actions.
+    pub async fn round_clock(
+        &self,
+        event_id: Uuid,
+        number: u32,
+    ) -> ClientResult<RoundClockReading> {
+        self.get(&format!("/v1/events/{event_id}/rounds/{number}/clock"))
+            .await
+    }
+
+    /// The round's clock now with table `table` alone.
+    pub async fn table_clock(
+        &self,
+        event_id: Uuid,
+        number: u32,
+        table: u32,
+    ) -> ClientResult<RoundClockReading> {
+        self.get(&format!(
+            "/v1/events/{event_id}/rounds/{number}/clock?table={table}"
+        ))
+        .await
+    }
+
+    /// An action on the round's clock (the director).
+    pub async fn change_clock(
+        &self,
+        event_id: Uuid,
+        number: u32,
+        change: &ClockChange,
+    ) -> ClientResult<RoundClockReading> {
+        self.post(
+            &format!("/v1/events/{event_id}/rounds/{number}/clock"),
+            change,
+        )
+        .await
+    }
+
     /// Every round of the event (all pages).
     pub async fn rounds(&self, event_id: Uuid) -> ClientResult<Vec<Round>> {
         self.all_pages(&format!("/v1/events/{event_id}/rounds"))

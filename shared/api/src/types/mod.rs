@@ -1,6 +1,7 @@
 //! Request and response bodies of the v1 API, by the service that serves them.
 
 mod auth;
+mod clock;
 mod explain;
 mod pairing;
 mod ranking;
@@ -10,6 +11,7 @@ mod seasons;
 mod whole;
 
 pub use auth::*;
+pub use clock::*;
 pub use explain::*;
 pub use pairing::*;
 pub use ranking::*;
@@ -19,6 +21,7 @@ pub use seasons::*;
 
 pub use catan_domain::board::BoardMode;
 pub use catan_domain::calendar::EventStatus;
+pub use catan_domain::clock::{DirectorAction, RoundState};
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::results::{OutcomeKind, Stage};

@@ -129,7 +129,9 @@ pub struct CreateEvent {
     /// Partner events: the VP a team's two players need together to win (default 20).
     #[serde(default, deserialize_with = "super::whole::optional::team_target_vp")]
     pub team_target_vp: Option<i64>,
-    /// Partner events: minutes a game (default 60).
+    /// Minutes a game, what a round's clock starts with when the director gives none (1 to 600):
+    /// classic events' qualifying rounds and semi-finals (default 90, the final has no time
+    /// limit), partner events' games (default 60).
     #[serde(default, deserialize_with = "super::whole::optional::minutes_per_game")]
     pub minutes_per_game: Option<i64>,
     /// Partner events: thinking time per player per turn, in seconds (default 120).
@@ -220,6 +222,11 @@ pub struct Event {
     /// Partner events: the event's rules, as the table apps show them (target VP, minutes per
     /// game, thinking time, no trading between players, rounds, points, time-limit and bye rules).
     pub partner_rules: Option<PartnerSettings>,
+    /// Minutes a game, what a round's clock starts with when the director gives none: a classic
+    /// event's qualifying rounds and semi-finals (its own, else the rules' 90; the final has no
+    /// time limit), a partner event's games (its rules').
+    #[serde(default)]
+    pub minutes_per_game: Option<u32>,
     /// A practice event: its director may choose a draw's seed.
     #[serde(default)]
     pub practice: bool,

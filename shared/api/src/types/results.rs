@@ -45,6 +45,12 @@ pub struct SubmitResult {
     #[serde(default)]
     pub winner_entry_id: Option<Uuid>,
     pub scores: Vec<ScoreInput>,
+    /// The tournament director's reason for a `time_limit` sheet sent before the table's time is
+    /// up (1 to 500 characters), kept in the audit trail; ignored from anyone else, and when the
+    /// time is up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 500)]
+    pub early_reason: Option<String>,
 }
 
 /// A team's line of a partner table's result.

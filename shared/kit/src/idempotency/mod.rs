@@ -286,6 +286,11 @@ impl<B, const REPLAY_FIRST: bool> IdempotentWrite<B, REPLAY_FIRST> {
         self.principal.require_admin()
     }
 
+    /// Keeps `note` under `name` in the write's audit record (see [`AuditEntry::noting`]).
+    pub fn note_in_audit(&mut self, name: &str, note: serde_json::Value) {
+        self.audit = self.audit.clone().noting(name, note);
+    }
+
     /// Runs `work` in one transaction with the key's record and the change's audit record, and
     /// answers with its reply.
     pub async fn write<F>(self, work: F) -> Result<HttpResponse, ApiError>

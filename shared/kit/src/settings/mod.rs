@@ -40,6 +40,9 @@ pub struct Settings {
     /// `CATAN_CONSISTENCY_WAIT_MS`: how long a ranking read that carries a `Catan-Position`
     /// waits for the read model to include it before answering 503 (2000).
     pub consistency_wait: Duration,
+    /// `CATAN_ROUND_ENDING_MINUTES`: how long before a round's end its `round.ending` webhook
+    /// goes out (5, at least 1).
+    pub round_ending_notice: std::num::NonZeroU32,
 }
 
 #[derive(Debug, Clone)]
@@ -231,6 +234,7 @@ impl Settings {
             standings_poll: Duration::from_millis(1000),
             follow_interval: Duration::from_millis(100),
             consistency_wait: Duration::from_millis(2000),
+            round_ending_notice: catan_domain::clock::DEFAULT_ENDING_NOTICE_MINUTES,
         }
     }
 
@@ -319,6 +323,8 @@ impl Settings {
             follow_interval: vars.millis("CATAN_FOLLOW_MS", defaults.follow_interval)?,
             consistency_wait: vars
                 .millis("CATAN_CONSISTENCY_WAIT_MS", defaults.consistency_wait)?,
+            round_ending_notice: vars
+                .parse("CATAN_ROUND_ENDING_MINUTES", defaults.round_ending_notice)?,
         })
     }
 }

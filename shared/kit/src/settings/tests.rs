@@ -143,3 +143,13 @@ fn backoff_doubles_from_the_first_retry() {
     // 8 tries over about an hour.
     assert!(total > Duration::from_secs(55 * 60) && total < Duration::from_secs(70 * 60));
 }
+
+#[test]
+fn the_round_ending_notice_is_at_least_a_minute_and_five_by_default() {
+    let default = settings(&[]).unwrap().round_ending_notice;
+    assert_eq!(default, catan_domain::clock::DEFAULT_ENDING_NOTICE_MINUTES);
+    let set = settings(&[("CATAN_ROUND_ENDING_MINUTES", "10")]).unwrap();
+    assert_eq!(set.round_ending_notice.get(), 10);
+    let e = settings(&[("CATAN_ROUND_ENDING_MINUTES", "0")]).unwrap_err();
+    assert_eq!(e.name, "CATAN_ROUND_ENDING_MINUTES");
+}

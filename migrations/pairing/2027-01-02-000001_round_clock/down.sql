@@ -1,0 +1,2 @@
+DROP TABLE round_clock_notices;
+DROP TABLE round_clock_actions;

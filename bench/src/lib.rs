@@ -12,6 +12,7 @@
 pub mod baseline;
 pub mod chaos;
 pub mod classic;
+pub mod clock_watchers;
 pub mod harness;
 pub mod ingest;
 pub mod projection;

@@ -7,7 +7,7 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{chaos, classic, ingest, projection, ratings, read_model, swiss};
+use catan_bench::{chaos, classic, clock_watchers, ingest, projection, ratings, read_model, swiss};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -99,6 +99,9 @@ enum Command {
     /// PostgreSQL, while PostgreSQL restarts and services are SIGKILLed; then every result,
     /// the feed, the standings, the webhooks and the outboxes checked (RELIABILITY.md).
     Chaos(chaos::Options),
+    /// Screens and phones watching one round's clock through the gateway of the whole suite:
+    /// how long each takes to see the director pause and resume it.
+    ClockWatchers(clock_watchers::Options),
     /// One service as a process of its own, configured from the environment (the chaos
     /// harness's).
     #[command(hide = true)]
@@ -176,6 +179,13 @@ fn main() {
             Ok(report) => report,
             Err(e) => {
                 eprintln!("catan-bench ingest: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::ClockWatchers(options) => match clock_watchers::main(&options) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("catan-bench clock-watchers: {e:#}");
                 std::process::exit(1);
             }
         },

@@ -290,3 +290,51 @@ async fn the_venue_screen_follows_the_clock_offline_too_in_the_events_language()
     browser.close().await;
     ts.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn between_rounds_the_screen_shows_the_standings_in_english_by_default() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(4, None).await;
+    assert_eq!(fx.event.language, EventLanguage::En, "English by default");
+    let id = fx.event.id;
+    // A viewer who chose Spanish still sees the event's English: the screen speaks to the room.
+    let page = ts
+        .http(Method::GET, &format!("/events/{id}/screen"))
+        .header("cookie", "lang=es")
+        .send()
+        .await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert_eq!(page.header("content-language"), Some("en"));
+    assert_eq!(page.header("cache-control"), Some("no-store"));
+    assert!(
+        page.text.contains("<html lang=\"en\">")
+            && page.text.contains("No round in play")
+            && page.text.contains("data-standings>")
+            && !page.text.contains("data-tables"),
+        "no round drawn: the standings, nothing hidden: {}",
+        page.text
+    );
+    let none = ts
+        .http(
+            Method::GET,
+            &format!("/events/{}/screen", uuid::Uuid::new_v4()),
+        )
+        .send()
+        .await;
+    assert_eq!(none.status, 404);
+
+    // Only the screen's three languages are taken.
+    let refused = ts
+        .http(Method::POST, "/v1/events")
+        .token(&ts.admin_token)
+        .json(&json!({"name": "Open", "format": "classic", "language": "fr"}))
+        .send()
+        .await;
+    assert!(
+        [400, 422].contains(&refused.status.as_u16()),
+        "{}: {}",
+        refused.status,
+        refused.text
+    );
+    ts.shutdown().await;
+}

@@ -87,11 +87,11 @@
       .catch(function () { /* offline: keep what is shown */ });
   }, 60 * 1000);
 
-  // A long list of tables scrolls by itself, so that everyone sees his own in turn; unless the
-  // viewer asked for less motion.
-  var list = document.querySelector("[data-scroll]");
+  // A long list (the tables, the standings) scrolls by itself, so that everyone sees his own in
+  // turn; unless the viewer asked for less motion. A hidden list has nothing to scroll.
   var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  if (list && !still) {
+  Array.prototype.forEach.call(document.querySelectorAll("[data-scroll]"), function (list) {
+    if (still) { return; }
     var waited = 0;
     setInterval(function () {
       if (list.scrollHeight <= list.clientHeight + 1) { return; }
@@ -103,7 +103,7 @@
       }
       list.scrollTop += 1;
     }, 50);
-  }
+  });
 
   if (!clock || !countdown || !status) { return; }
   read({

@@ -211,6 +211,26 @@ async fn the_venue_screen_follows_the_clock_offline_too_in_the_events_language()
     .await;
     assert!(!extended.late, "over five minutes is not red: {extended:?}");
 
+    // A table given minutes of its own shows them at once.
+    let table = ClockChange {
+        action: ClockActionKind::ExtendTable,
+        minutes: Some(5),
+        table: Some(round.tables[0].number),
+    };
+    fx.director
+        .change_clock(id, 1, &table)
+        .await
+        .expect("extend a table");
+    let since = Instant::now();
+    let extra = format!("[data-extra-of=\"{}\"]", round.tables[0].number);
+    loop {
+        if browser.texts(&extra).await == ["+5 min"] {
+            break;
+        }
+        assert!(since.elapsed() < Duration::from_secs(1), "no +5 min shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
     // A pause freezes the countdown within a second, and it stays frozen.
     let since = act(&fx, ClockActionKind::Pause, None).await;
     let paused = within(&browser, Duration::from_secs(1), since, "the pause", |s| {

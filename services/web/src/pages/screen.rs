@@ -82,8 +82,10 @@ pub async fn page(ctx: Ctx) -> PageResult {
             }
             section class="screen-standings" aria-labelledby="standings-h" data-standings hidden[!between] {
                 h2 id="standings-h" { (w.standings) }
-                @if let Some(standings) = &standings {
-                    (standings_table(lang, id, standings, &format!("/events/{id}/screen/standings-table")))
+                div class="screen-scroll" data-scroll tabindex="0" {
+                    @if let Some(standings) = &standings {
+                        (standings_table(lang, id, standings, &format!("/events/{id}/screen/standings-table")))
+                    }
                 }
             }
         }
@@ -168,7 +170,7 @@ fn clock(lang: Lang, id: Uuid, round: u32, reading: &RoundClockReading) -> Marku
 fn tables(lang: Lang, round: &Round, reading: &RoundClockReading, names: &Names) -> Markup {
     let w = lang.words();
     html! {
-        div class="screen-scroll" data-scroll {
+        div class="screen-scroll" data-scroll tabindex="0" {
             ol class="screen-table-list" {
                 @for table in &round.tables {
                     li data-table=(table.number) {

@@ -274,7 +274,23 @@ async fn the_venue_screen_follows_the_clock_offline_too_in_the_events_language()
     assert!((1000..=4000).contains(&counted), "{first:?} then {later:?}");
     let drift = (later.left_ms() - left_now(&reading)).abs();
     assert!(drift <= 2000, "offline, on time: {later:?} {reading:?}");
-    // With the network back, the screen reads the clock again: the extra minute shows.
+    // Offline the screen counts on its own to 0:00 and says the time is up: here its own clock
+    // jumps 20 minutes ahead (a laptop's clock set wrong would be as far off)...
+    browser
+        .js("const real = Date.now; Date.now = () => real() + 20 * 60 * 1000; return null;")
+        .await;
+    let up = within(
+        &browser,
+        Duration::from_secs(1),
+        Instant::now(),
+        "0:00",
+        |s| s.countdown == "0:00",
+    )
+    .await;
+    assert!(up.offline && up.late, "{up:?}");
+    assert_eq!(up.status, "La ronda ha terminado");
+    // ...and with the network back, the screen reads the clock again, corrects its clock by the
+    // server's time, and shows the extra minute given meanwhile.
     browser.offline(false).await;
     let back = Instant::now();
     let reading = ts.anonymous.round_clock(id, 1).await.expect("clock");

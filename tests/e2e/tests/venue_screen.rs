@@ -350,6 +350,13 @@ async fn between_rounds_the_screen_shows_the_standings_in_english_by_default() {
         "no round drawn: the standings, nothing hidden: {}",
         page.text
     );
+    let event_page = ts.http(Method::GET, &format!("/events/{id}")).send().await;
+    assert!(
+        event_page
+            .text
+            .contains(&format!("href=\"/events/{id}/screen\"")),
+        "the event's page links its screen"
+    );
     let none = ts
         .http(
             Method::GET,

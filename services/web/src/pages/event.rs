@@ -57,6 +57,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         }
         section aria-labelledby="rounds-h" {
             h2 id="rounds-h" { (w.rounds) }
+            p class="no-print" { a href=(format!("/events/{id}/screen")) { (w.screen) } }
             @if rounds.is_empty() { p { (w.no_rounds) } }
             @for (i, round) in rounds.iter().enumerate().rev() {
                 (round_block(lang, id, round, &names, i + 1 == rounds.len()))

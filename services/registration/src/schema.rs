@@ -75,6 +75,7 @@ pub mod registration {
             play_started_at -> Nullable<Timestamptz>,
             play_finished_at -> Nullable<Timestamptz>,
             minutes_per_game -> Nullable<Int4>,
+            language -> Text,
         }
     }
 

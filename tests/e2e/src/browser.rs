@@ -129,6 +129,28 @@ impl Browser {
         .await
     }
 
+    /// Sends the DevTools protocol command `cmd` (chromedriver's `goog/cdp/execute`).
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.call(
+            Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({"cmd": cmd, "params": params})),
+        )
+        .await
+    }
+
+    /// Cuts the page's network (`true`) or gives it back, as DevTools' "Offline" does: requests
+    /// fail and open connections drop.
+    pub async fn offline(&self, offline: bool) {
+        self.cdp("Network.enable", json!({})).await;
+        self.cdp(
+            "Network.emulateNetworkConditions",
+            json!({"offline": offline, "latency": 0,
+                   "downloadThroughput": -1, "uploadThroughput": -1}),
+        )
+        .await;
+    }
+
     pub async fn element(&self, css: &str) -> String {
         let found = self
             .call(

@@ -165,6 +165,7 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
             .map_err(ApiError::internal)?,
         practice: body.practice.unwrap_or(false),
         minutes_per_game: classic_minutes(body)?,
+        language: enum_to_text(&body.language.unwrap_or_default()),
     })
 }
 

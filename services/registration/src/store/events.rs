@@ -32,6 +32,7 @@ struct EventRow {
     play_started_at: Option<DateTime<Utc>>,
     play_finished_at: Option<DateTime<Utc>>,
     minutes_per_game: Option<i32>,
+    language: String,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -77,6 +78,7 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         partner_rules,
         minutes_per_game,
         practice: row.practice,
+        language: enum_from_text(&row.language)?,
         created_at: row.created_at,
     })
 }
@@ -97,6 +99,8 @@ pub struct NewEvent {
     pub practice: bool,
     /// A classic event's minutes a game, when it sets them.
     pub minutes_per_game: Option<i32>,
+    /// The venue screen's language, as stored text.
+    pub language: String,
 }
 
 /// Stores `event` under a new id.
@@ -117,6 +121,7 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
             events::partner_rules.eq(event.partner_rules),
             events::practice.eq(event.practice),
             events::minutes_per_game.eq(event.minutes_per_game),
+            events::language.eq(event.language),
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;

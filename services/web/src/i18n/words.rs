@@ -133,4 +133,17 @@ pub struct Words {
     pub vp_capped: &'static str,
     pub table_places: &'static str,
     pub calendar: &'static str,
+    /// The venue screen (issue 32): its title, the clock's states, and `{n}` minutes a table
+    /// was given beyond the round's.
+    pub screen: &'static str,
+    pub time_left: &'static str,
+    pub tables: &'static str,
+    pub clock_not_started: &'static str,
+    pub clock_running: &'static str,
+    pub clock_paused: &'static str,
+    pub clock_overtime: &'static str,
+    pub clock_ended: &'static str,
+    pub no_round_in_play: &'static str,
+    pub offline: &'static str,
+    pub extra_minutes: &'static str,
 }

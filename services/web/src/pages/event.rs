@@ -38,7 +38,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         section aria-labelledby="standings-h" {
             h2 id="standings-h" { (w.standings) }
             @if let Some(standings) = &standings {
-                (standings_table(lang, id, standings))
+                (standings_table(lang, id, standings, &format!("/events/{id}/standings-table")))
             }
             p { a href=(format!("/events/{id}/standings.csv")) download { (w.download_csv) } }
         }
@@ -57,6 +57,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         }
         section aria-labelledby="rounds-h" {
             h2 id="rounds-h" { (w.rounds) }
+            p class="no-print" { a href=(format!("/events/{id}/screen")) { (w.screen) } }
             @if rounds.is_empty() { p { (w.no_rounds) } }
             @for (i, round) in rounds.iter().enumerate().rev() {
                 (round_block(lang, id, round, &names, i + 1 == rounds.len()))
@@ -122,10 +123,19 @@ pub async fn standings_fragment(ctx: Ctx) -> PageResult {
     Ok(ctx
         .page_response()
         .content_type("text/html; charset=utf-8")
-        .body(standings_table(ctx.lang, id, &standings).into_string()))
+        .body(
+            standings_table(
+                ctx.lang,
+                id,
+                &standings,
+                &format!("/events/{id}/standings-table"),
+            )
+            .into_string(),
+        ))
 }
 
-fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
+/// The standings table, redrawn live from `fragment` (the page's or the screen's own).
+pub fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings, fragment: &str) -> Markup {
     let w = lang.words();
     let after = match standings {
         AnyStandings::Classic(s) => s.after_round,
@@ -138,7 +148,7 @@ fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings) -> Markup {
         }
         div class="scroll" {
             table id="standings" data-stream=(format!("/v1/events/{id}/standings/stream"))
-                data-fragment=(format!("/events/{id}/standings-table")) {
+                data-fragment=(fragment) {
                 caption class="muted" { (w.standings) }
                 @match standings {
                     AnyStandings::Classic(s) => {

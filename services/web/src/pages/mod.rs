@@ -4,6 +4,7 @@ mod event;
 mod home;
 mod player;
 mod ratings;
+mod screen;
 mod season;
 mod sheets;
 mod table;
@@ -24,11 +25,17 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/health", web::get().to(health))
         .route("/static/style.css", web::get().to(style))
         .route("/static/live.js", web::get().to(script))
+        .route("/static/screen.js", web::get().to(screen_script))
         .route("/ratings", web::get().to(wrap(ratings::page)))
         .route("/events/{id}", web::get().to(wrap(event::page)))
         .route(
             "/events/{id}/standings-table",
             web::get().to(wrap(event::standings_fragment)),
+        )
+        .route("/events/{id}/screen", web::get().to(wrap(screen::page)))
+        .route(
+            "/events/{id}/screen/standings-table",
+            web::get().to(wrap(screen::standings_fragment)),
         )
         .route(
             "/events/{id}/standings.csv",
@@ -216,6 +223,13 @@ async fn script() -> HttpResponse {
         .content_type("text/javascript; charset=utf-8")
         .insert_header(("cache-control", "public, max-age=300"))
         .body(include_str!("../../static/live.js"))
+}
+
+async fn screen_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header(("cache-control", "public, max-age=300"))
+        .body(include_str!("../../static/screen.js"))
 }
 
 /// A CSV download named `file`.

@@ -155,6 +155,20 @@ pub struct CreateEvent {
     /// draw. A real event's seeds come from the server's CSPRNG.
     #[serde(default)]
     pub practice: Option<bool>,
+    /// The language the venue's screen speaks: `en` (default), `es` or `zh`, whatever each
+    /// viewer's own choice.
+    #[serde(default)]
+    pub language: Option<EventLanguage>,
+}
+
+/// The language of an event's venue screen (issue 32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventLanguage {
+    #[default]
+    En,
+    Es,
+    Zh,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
@@ -186,6 +200,7 @@ impl CreateEvent {
             bye_points: None,
             standings_count: None,
             practice: None,
+            language: None,
         }
     }
 
@@ -199,7 +214,7 @@ impl CreateEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "practice": false, "created_at": "2026-03-01T08:00:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "practice": false, "language": "en", "created_at": "2026-03-01T08:00:00Z"}))]
 pub struct Event {
     pub id: Uuid,
     pub name: String,
@@ -230,6 +245,9 @@ pub struct Event {
     /// A practice event: its director may choose a draw's seed.
     #[serde(default)]
     pub practice: bool,
+    /// The language the venue's screen speaks.
+    #[serde(default)]
+    pub language: EventLanguage,
     pub created_at: DateTime<Utc>,
 }
 

@@ -1,0 +1,383 @@
+//! The venue screen (issue 32) in a real browser: headless Chromium over WebDriver against the
+//! whole suite. The countdown follows the director's clock at once, turns red in the last five
+//! minutes, keeps counting with the network cut (DevTools' offline emulation) and says so, and
+//! at the end of the round reads 0:00 and gives way to the standings; all in the event's
+//! language, whatever the browser's.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a failed step fails the test"
+)]
+
+use catan_api::{ClockActionKind, ClockChange, CreateEvent, EventLanguage, RoundClockReading};
+use catan_e2e::browser::Browser;
+use catan_e2e::http::Method;
+use catan_e2e::{EventFixture, spawn_suite};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+async fn act(fx: &EventFixture, action: ClockActionKind, minutes: Option<i64>) -> Instant {
+    let change = ClockChange {
+        action,
+        minutes,
+        table: None,
+    };
+    fx.director
+        .change_clock(fx.event.id, 1, &change)
+        .await
+        .unwrap_or_else(|e| panic!("{change:?}: {e}"));
+    Instant::now()
+}
+
+/// What the screen shows: the clock's state, the countdown, whether it is red, the status line,
+/// whether it says it is offline, and which of the tables and the standings are shown.
+#[derive(Debug)]
+struct Shown {
+    state: String,
+    countdown: String,
+    late: bool,
+    status: String,
+    offline: bool,
+    tables: bool,
+    standings: bool,
+}
+
+impl Shown {
+    fn left_ms(&self) -> i64 {
+        self.countdown
+            .split(':')
+            .map(|part| part.parse::<i64>().unwrap_or_else(|_| panic!("{self:?}")))
+            .fold(0, |total, part| total * 60 + part)
+            * 1000
+    }
+}
+
+async fn shown(browser: &Browser) -> Shown {
+    let v = browser
+        .js("const q = s => document.querySelector(s);
+             return {state: q('[data-clock]').dataset.state,
+                     countdown: q('[data-countdown]').textContent.trim(),
+                     late: q('[data-clock]').classList.contains('late'),
+                     status: q('[data-status]').textContent.trim(),
+                     offline: !q('[data-offline]').hidden,
+                     tables: !q('[data-tables]').hidden,
+                     standings: !q('[data-standings]').hidden};")
+        .await;
+    let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    let yes = |k: &str| v[k].as_bool().unwrap_or_default();
+    Shown {
+        state: text("state"),
+        countdown: text("countdown"),
+        late: yes("late"),
+        status: text("status"),
+        offline: yes("offline"),
+        tables: yes("tables"),
+        standings: yes("standings"),
+    }
+}
+
+/// Waits at most `within` for the screen to show what `done` looks for.
+async fn within(
+    browser: &Browser,
+    within: Duration,
+    since: Instant,
+    what: &str,
+    done: impl Fn(&Shown) -> bool,
+) -> Shown {
+    loop {
+        let now = shown(browser).await;
+        if done(&now) {
+            return now;
+        }
+        assert!(
+            since.elapsed() < within,
+            "{what} not shown within {within:?}: {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The round's own time left now by the API's reading.
+fn left_now(reading: &RoundClockReading) -> i64 {
+    let ends = reading.ends_at.expect("a running clock ends");
+    (ends - chrono::Utc::now()).num_milliseconds()
+}
+
+/// What a person would trip over, checked in the page (no axe-core in the suite): the language,
+/// one title and `h1`, every landmark labelled by a heading that exists, unique ids, pictures
+/// described, and WCAG AA contrast (4.5:1) for every visible text against its background.
+const ACCESSIBILITY: &str = r#"
+const problems = [];
+const root = document.documentElement;
+if (!root.lang) problems.push("no lang");
+if (!document.title.trim()) problems.push("no title");
+if (document.querySelectorAll("h1").length !== 1) problems.push("not one h1");
+if (!document.querySelector("main")) problems.push("no main");
+const ids = new Set();
+document.querySelectorAll("[id]").forEach(e => { if (ids.has(e.id)) problems.push("duplicate id " + e.id); ids.add(e.id); });
+document.querySelectorAll("[aria-labelledby]").forEach(e => {
+  const target = document.getElementById(e.getAttribute("aria-labelledby"));
+  if (!target || !target.textContent.trim()) problems.push("no label " + e.getAttribute("aria-labelledby"));
+});
+document.querySelectorAll("img").forEach(i => { if (!i.hasAttribute("alt")) problems.push("img without alt"); });
+const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+const lum = c => { const [r, g, b] = rgb(c).slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const background = e => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; const a = rgb(c); if (a.length === 3 || (a.length === 4 && a[3] > 0)) return c; } return "rgb(255, 255, 255)"; };
+document.querySelectorAll("body *").forEach(e => {
+  if (e.closest("[hidden]") || !e.getClientRects().length) return;
+  if (!Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())) return;
+  const a = lum(getComputedStyle(e).color), b = lum(background(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < 4.5) problems.push(e.tagName + " '" + e.textContent.trim().slice(0, 30) + "' " + ratio.toFixed(2));
+});
+return problems;
+"#;
+
+async fn accessible(browser: &Browser, when: &str) {
+    let problems = browser.js(ACCESSIBILITY).await;
+    assert_eq!(problems, json!([]), "the screen {when}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_venue_screen_follows_the_clock_offline_too_in_the_events_language() {
+    let ts = spawn_suite().await;
+    let body = CreateEvent {
+        qualifying_rounds: Some(2),
+        language: Some(EventLanguage::Es),
+        ..CreateEvent::classic(&format!(
+            "Open de la sala {}",
+            uuid::Uuid::new_v4().simple()
+        ))
+    };
+    let fx = ts.classic_event_as(&body, 8).await;
+    assert_eq!(fx.event.language, EventLanguage::Es);
+    let round = fx.draw().await;
+    let id = fx.event.id;
+    let path = format!("/events/{id}/screen");
+    // The browser asks for English (`--lang=en-US`): the screen speaks the event's Spanish.
+    let browser = Browser::open().await;
+    browser.go(&format!("{}{path}", ts.suite.url())).await;
+    assert_eq!(
+        browser.js("return document.documentElement.lang;").await,
+        json!("es")
+    );
+    let before = shown(&browser).await;
+    assert_eq!(
+        (before.state.as_str(), before.countdown.as_str()),
+        ("not_started", "–:––"),
+        "{before:?}"
+    );
+    assert_eq!(before.status, "La ronda no ha empezado");
+    assert!(
+        before.tables && !before.standings && !before.late,
+        "{before:?}"
+    );
+    // Every table with its players, for each to find his own.
+    let tables = browser.texts("[data-table]").await;
+    assert_eq!(tables.len(), round.tables.len(), "{tables:?}");
+    for entry in &fx.entries {
+        assert!(
+            tables.iter().any(|t| t.contains(&entry.name)),
+            "{} has a table: {tables:?}",
+            entry.name
+        );
+    }
+    assert!(tables[0].starts_with("Mesa 1"), "{tables:?}");
+    accessible(&browser, "before the start").await;
+
+    // Four minutes: red at once, and counting.
+    let since = act(&fx, ClockActionKind::Start, Some(4)).await;
+    let started = within(&browser, Duration::from_secs(1), since, "the start", |s| {
+        s.state == "running" && s.late
+    })
+    .await;
+    assert!(
+        (230_000..=240_000).contains(&started.left_ms()),
+        "{started:?}"
+    );
+    assert_eq!(started.status, "En juego");
+    accessible(&browser, "in red").await;
+
+    // Ten more minutes show at once, out of the red.
+    let since = act(&fx, ClockActionKind::ExtendRound, Some(10)).await;
+    let extended = within(
+        &browser,
+        Duration::from_secs(1),
+        since,
+        "the extension",
+        |s| s.left_ms() > 13 * 60_000,
+    )
+    .await;
+    assert!(!extended.late, "over five minutes is not red: {extended:?}");
+
+    // A table given minutes of its own shows them at once.
+    let table = ClockChange {
+        action: ClockActionKind::ExtendTable,
+        minutes: Some(5),
+        table: Some(round.tables[0].number),
+    };
+    fx.director
+        .change_clock(id, 1, &table)
+        .await
+        .expect("extend a table");
+    let since = Instant::now();
+    let extra = format!("[data-extra-of=\"{}\"]", round.tables[0].number);
+    loop {
+        if browser.texts(&extra).await == ["+5 min"] {
+            break;
+        }
+        assert!(since.elapsed() < Duration::from_secs(1), "no +5 min shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // A pause freezes the countdown within a second, and it stays frozen.
+    let since = act(&fx, ClockActionKind::Pause, None).await;
+    let paused = within(&browser, Duration::from_secs(1), since, "the pause", |s| {
+        s.state == "paused"
+    })
+    .await;
+    assert_eq!(paused.status, "En pausa");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(shown(&browser).await.countdown, paused.countdown, "frozen");
+    // Without JavaScript the page shows the same reading, and draws itself again.
+    let page = ts.http(Method::GET, &path).send().await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert_eq!(page.header("content-language"), Some("es"));
+    assert!(
+        page.text
+            .contains(&format!("data-countdown>{}</p>", paused.countdown))
+            && page.text.contains("<noscript><meta http-equiv=\"refresh\""),
+        "{}",
+        page.text
+    );
+
+    // With the network cut, the screen says it is offline and keeps counting from the reading.
+    let since = act(&fx, ClockActionKind::Resume, None).await;
+    within(&browser, Duration::from_secs(1), since, "the resume", |s| {
+        s.state == "running"
+    })
+    .await;
+    browser.offline(true).await;
+    let cut = Instant::now();
+    let first = within(&browser, Duration::from_secs(5), cut, "offline", |s| {
+        s.offline
+    })
+    .await;
+    // What the director does meanwhile does not reach the screen, which counts on as it read.
+    let reading = ts.anonymous.round_clock(id, 1).await.expect("clock");
+    act(&fx, ClockActionKind::ExtendRound, Some(1)).await;
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let later = shown(&browser).await;
+    assert!(later.offline, "{later:?}");
+    let counted = first.left_ms() - later.left_ms();
+    assert!((1000..=4000).contains(&counted), "{first:?} then {later:?}");
+    let drift = (later.left_ms() - left_now(&reading)).abs();
+    assert!(drift <= 2000, "offline, on time: {later:?} {reading:?}");
+    // Offline the screen counts on its own to 0:00 and says the time is up: here its own clock
+    // jumps 20 minutes ahead (a laptop's clock set wrong would be as far off)...
+    browser
+        .js("const real = Date.now; Date.now = () => real() + 20 * 60 * 1000; return null;")
+        .await;
+    let up = within(
+        &browser,
+        Duration::from_secs(1),
+        Instant::now(),
+        "0:00",
+        |s| s.countdown == "0:00",
+    )
+    .await;
+    assert!(up.offline && up.late, "{up:?}");
+    assert_eq!(up.status, "La ronda ha terminado");
+    // ...and with the network back, the screen reads the clock again, corrects its clock by the
+    // server's time, and shows the extra minute given meanwhile.
+    browser.offline(false).await;
+    let back = Instant::now();
+    let reading = ts.anonymous.round_clock(id, 1).await.expect("clock");
+    within(
+        &browser,
+        Duration::from_secs(10),
+        back,
+        "back online",
+        |s| !s.offline && (s.left_ms() - left_now(&reading)).abs() <= 2000,
+    )
+    .await;
+
+    // Ended early: 0:00 within a second, the round over, and the standings in the tables' place.
+    let since = act(&fx, ClockActionKind::EndEarly, None).await;
+    let ended = within(&browser, Duration::from_secs(1), since, "the end", |s| {
+        s.state == "ended"
+    })
+    .await;
+    assert_eq!(ended.countdown, "0:00");
+    assert_eq!(ended.status, "La ronda ha terminado");
+    assert!(ended.standings && !ended.tables, "{ended:?}");
+    accessible(&browser, "between rounds").await;
+    let headings: Value = browser
+        .js("return Array.from(document.querySelectorAll('h2')).filter(h => !h.closest('[hidden]')).map(h => h.textContent);")
+        .await;
+    assert!(
+        headings
+            .as_array()
+            .unwrap()
+            .contains(&json!("Clasificación")),
+        "{headings}"
+    );
+    browser.close().await;
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn between_rounds_the_screen_shows_the_standings_in_english_by_default() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(4, None).await;
+    assert_eq!(fx.event.language, EventLanguage::En, "English by default");
+    let id = fx.event.id;
+    // A viewer who chose Spanish still sees the event's English: the screen speaks to the room.
+    let page = ts
+        .http(Method::GET, &format!("/events/{id}/screen"))
+        .header("cookie", "lang=es")
+        .send()
+        .await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert_eq!(page.header("content-language"), Some("en"));
+    assert_eq!(page.header("cache-control"), Some("no-store"));
+    assert!(
+        page.text.contains("<html lang=\"en\">")
+            && page.text.contains("No round in play")
+            && page.text.contains("data-standings>")
+            && !page.text.contains("data-tables"),
+        "no round drawn: the standings, nothing hidden: {}",
+        page.text
+    );
+    let event_page = ts.http(Method::GET, &format!("/events/{id}")).send().await;
+    assert!(
+        event_page
+            .text
+            .contains(&format!("href=\"/events/{id}/screen\"")),
+        "the event's page links its screen"
+    );
+    let none = ts
+        .http(
+            Method::GET,
+            &format!("/events/{}/screen", uuid::Uuid::new_v4()),
+        )
+        .send()
+        .await;
+    assert_eq!(none.status, 404);
+
+    // Only the screen's three languages are taken.
+    let refused = ts
+        .http(Method::POST, "/v1/events")
+        .token(&ts.admin_token)
+        .json(&json!({"name": "Open", "format": "classic", "language": "fr"}))
+        .send()
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains("unknown variant `fr`"),
+        "{}",
+        refused.text
+    );
+    ts.shutdown().await;
+}

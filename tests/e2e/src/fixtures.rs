@@ -230,3 +230,21 @@ impl EventFixture {
         self.submit(round.number, table.number, &sheet).await
     }
 }
+
+/// A one-round classic event of `region`.
+pub fn regional_event(name: &str, region: Uuid) -> catan_api::CreateEvent {
+    catan_api::CreateEvent {
+        region_id: Some(region),
+        qualifying_rounds: Some(1),
+        ..catan_api::CreateEvent::classic(name)
+    }
+}
+
+/// A season placement-scored (25, 18, 15, 12; best 4) over 2020 to 2040, of `region` or of all.
+pub fn season_body(name: &str, region: Option<Uuid>) -> catan_api::CreateSeason {
+    serde_json::from_value(serde_json::json!({
+        "name": name, "region_id": region, "starts_on": "2020-01-01", "ends_on": "2040-12-31",
+        "scoring": {"mode": "placement", "points": [25, 18, 15, 12], "best_n": 4},
+    }))
+    .expect("a season")
+}

@@ -25,7 +25,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         ending_lead: settings.round_ending_notice,
     };
     let handlers_clock = actix_web::web::Data::new(clock_settings);
-    let (hub, close_streams) = clock::hub::ClockHub::new();
+    let (hub, close_streams) = clock::hub::ClockHub::new(clock::hub::POLL);
     let hub = actix_web::web::Data::new(hub);
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {

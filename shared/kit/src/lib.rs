@@ -9,6 +9,7 @@ pub mod conditional;
 pub mod db;
 pub mod feed;
 pub mod idempotency;
+pub mod live;
 pub mod local_app;
 pub mod metrics;
 pub mod optional_body;

@@ -1,13 +1,14 @@
 //! A round's clock as it changes, for the venue's screens and the consoles.
 
 use crate::State;
-use crate::clock::hub::{ClockHub, RECONNECT, Watcher, reading_event};
+use crate::clock::hub::{ClockHub, reading_event};
 use crate::clock::store::clocked;
 use actix_web::{HttpResponse, get, web};
 use catan_api::Problem;
 use catan_kit::client::{Client, ClientLimits};
 use catan_kit::path::Ordinal;
 use catan_kit::{ApiError, db};
+use std::sync::Arc;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -40,25 +41,17 @@ async fn clock_stream(
     // Held by the stream: its place is free again when the stream ends.
     let slot = limits.open_stream(client)?;
     // No such round is answered as a problem before the stream starts.
-    let (round, (signature, event)) = db::run(&state.pool, move |conn| {
+    let (round, first) = db::run(&state.pool, move |conn| {
         let round = clocked(conn, event_id, number)?;
         let first = reading_event(conn, &round)?;
         Ok((round, first))
     })
     .await?;
-    let mut first = RECONNECT.as_bytes().to_vec();
-    first.extend_from_slice(&event);
-    let watcher = Watcher {
-        closing: hub.closing.clone(),
-        receiver: hub.into_inner().watch(state, round),
-        first: Some(web::Bytes::from(first)),
-        last_sent: signature,
-        _slot: slot,
-    };
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header(("Cache-Control", "no-cache"))
-        // Proxies such as nginx would otherwise buffer the stream.
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(futures_util::stream::unfold(watcher, Watcher::next_event)))
+    let (pool, round) = (state.pool.clone(), Arc::new(round));
+    Ok(hub
+        .into_inner()
+        .stream((event_id, number), first, slot, move || {
+            let (pool, round) = (pool.clone(), round.clone());
+            async move { db::run(&pool, move |conn| reading_event(conn, &round).map(Some)).await }
+        }))
 }

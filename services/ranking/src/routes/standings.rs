@@ -1,15 +1,15 @@
 //! An event's standings: read once, or as a stream of server-sent events while they change.
 
 use crate::State;
-use crate::hub::{RECONNECT, StandingsHub, Watcher, standings_event};
+use crate::hub::{StandingsHub, StandingsJson};
 use crate::progress::{Need, Waits};
 use crate::served_cache::ServedCache;
 use crate::store::{self, View};
-use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{AnyStandings, Problem};
 use catan_kit::ApiError;
 use catan_kit::client::{Client, ClientLimits};
+use std::sync::Arc;
 use uuid::Uuid;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -78,19 +78,16 @@ async fn standings_stream(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no event {event_id} is known to ranking")))?
         .body;
-    let mut first = RECONNECT.as_bytes().to_vec();
-    first.extend_from_slice(&standings_event(&json));
-    let watcher = Watcher {
-        closing: hub.closing.clone(),
-        receiver: hub.into_inner().watch(state, event_id),
-        first: Some(Bytes::from(first)),
-        last_sent: json,
-        _slot: slot,
-    };
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header(("Cache-Control", "no-cache"))
-        // Proxies such as nginx would otherwise buffer the stream.
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(futures_util::stream::unfold(watcher, Watcher::next_event)))
+    let pool = state.pool.clone();
+    let first = StandingsJson(Arc::new(json));
+    Ok(hub.into_inner().stream(event_id, first, slot, move || {
+        let pool = pool.clone();
+        async move {
+            let stored = catan_kit::db::run(&pool, move |conn| {
+                store::stored(conn, event_id, View::Standings)
+            })
+            .await?;
+            Ok(stored.map(|stored| StandingsJson(Arc::new(stored.body))))
+        }
+    }))
 }

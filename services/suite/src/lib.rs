@@ -122,6 +122,7 @@ impl Suite {
             web_listener,
             &suite.url(),
             catan_kit::client::ProxyTrust::new(suite.settings.clients.proxy_secret.clone()),
+            catan_web::SessionKey::from_env(),
         )?);
         Ok(suite)
     }

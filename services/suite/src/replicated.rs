@@ -121,6 +121,7 @@ impl ReplicatedSuite {
             web_listener,
             &gateway_url,
             catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
+            catan_web::SessionKey::from_env(),
         )?;
         Ok(ReplicatedSuite {
             replicas,

@@ -2,11 +2,36 @@
 //! remember the choice in a cookie) and the style sheet.
 
 use crate::i18n::{LANGS, Lang};
+use crate::session::Session;
 use actix_web::HttpRequest;
 use maud::{DOCTYPE, Markup, html};
 
-/// A whole page titled `title` around `body`.
+/// A whole page titled `title` around `body`, the same for every visitor (public pages are kept
+/// as rendered and shared): its navigation offers the staff sign-in.
 pub fn page(lang: Lang, req: &HttpRequest, title: &str, body: Markup) -> Markup {
+    frame(lang, req, title, body, None)
+}
+
+/// A page for the visitor of `session`: once signed in, its navigation leads to the console and
+/// signs out.
+pub fn page_for(
+    lang: Lang,
+    req: &HttpRequest,
+    title: &str,
+    body: Markup,
+    session: &Session,
+) -> Markup {
+    frame(lang, req, title, body, Some(session))
+}
+
+fn frame(
+    lang: Lang,
+    req: &HttpRequest,
+    title: &str,
+    body: Markup,
+    session: Option<&Session>,
+) -> Markup {
+    let signed_in = session.filter(|s| s.signed_in.is_some());
     let w = lang.words();
     let here = req
         .uri()
@@ -28,6 +53,15 @@ pub fn page(lang: Lang, req: &HttpRequest, title: &str, body: Markup) -> Markup 
                         a class="brand" href="/" { (w.site) }
                         a href="/" { (w.home) }
                         a href="/ratings" { (w.ratings) }
+                        @if let Some(session) = signed_in {
+                            a href="/console" { (w.console) }
+                            form class="sign-out" method="post" action="/sign-out" {
+                                (crate::console::form_fields(session))
+                                button type="submit" { (w.sign_out) }
+                            }
+                        } @else {
+                            a href="/sign-in" { (w.sign_in) }
+                        }
                     }
                     nav class="langs" aria-label=(w.language) {
                         @for other in LANGS {

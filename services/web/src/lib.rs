@@ -4,10 +4,12 @@
 //! The suite serves it at `/` on the API's base URL (`/v1/...` stays the API's).
 
 pub mod chart;
+mod console;
 pub mod i18n;
 mod kept;
 mod layout;
 mod pages;
+pub mod session;
 mod understood;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -15,6 +17,7 @@ use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
 use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
 pub use i18n::Lang;
+pub use session::SessionKey;
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -33,6 +36,8 @@ pub struct State {
     cache: Mutex<HashMap<String, Cached>>,
     /// Pages kept as rendered while the API's answer they show is unchanged.
     pages: kept::KeptPages,
+    /// What the signed-in visitors' sessions are sealed with.
+    sessions: SessionKey,
 }
 
 /// A cached read and when it was made.
@@ -45,12 +50,13 @@ pub const CACHE_TTL: Duration = Duration::from_secs(2);
 const CACHE_ENTRIES: usize = 4096;
 
 impl State {
-    pub fn new(api: ApiClient, trust: ProxyTrust) -> Self {
+    pub fn new(api: ApiClient, trust: ProxyTrust, sessions: SessionKey) -> Self {
         State {
             api,
             trust,
             cache: Mutex::new(HashMap::new()),
             pages: kept::KeptPages::default(),
+            sessions,
         }
     }
 
@@ -89,11 +95,13 @@ impl State {
 }
 
 /// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway) on
-/// behalf of each visitor as `trust` says (see [`State::api_for`]).
+/// behalf of each visitor as `trust` says (see [`State::api_for`]), sealing the signed-in
+/// visitors' sessions with `sessions`.
 pub fn start(
     listener: TcpListener,
     api_url: &str,
     trust: ProxyTrust,
+    sessions: SessionKey,
 ) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let retry = RetryPolicy {
@@ -101,11 +109,16 @@ pub fn start(
         first_backoff: Duration::from_millis(50),
         timeout: Duration::from_secs(10),
     };
-    let state = web::Data::new(State::new(ApiClient::with_policy(api_url, retry), trust));
+    let state = web::Data::new(State::new(
+        ApiClient::with_policy(api_url, retry),
+        trust,
+        sessions,
+    ));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .app_data(state.clone())
             .configure(pages::routes)
+            .configure(console::routes)
             .default_service(web::to(not_found))
             .wrap(actix_web::middleware::from_fn(
                 catan_kit::telemetry::propagate_request_id,
@@ -195,7 +208,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_cached_read_is_made_once_within_its_time_to_live() {
-        let state = State::new(ApiClient::new("http://127.0.0.1:9"), ProxyTrust::default());
+        let state = State::new(
+            ApiClient::new("http://127.0.0.1:9"),
+            ProxyTrust::default(),
+            SessionKey::new(None),
+        );
         let calls = AtomicU32::new(0);
         let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };
         assert_eq!(*state.cached("a".into(), read()).await.unwrap(), 1);

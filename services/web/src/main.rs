@@ -1,6 +1,7 @@
 //! `catan-web` alone: serves the dashboard on `HOST` (127.0.0.1) and `PORT` (8085), reading the
 //! v1 API at `API_URL` (the suite's base URL, `http://127.0.0.1:8080` by default), telling it each
-//! visitor's address with `CATAN_PROXY_SECRET` when that is set.
+//! visitor's address with `CATAN_PROXY_SECRET` when that is set, sealing sessions with
+//! `CATAN_WEB_SESSION_KEY` (a random key when unset: sessions then end with the process).
 
 use catan_kit::client::ProxyTrust;
 use catan_kit::settings::SecretString;
@@ -18,7 +19,8 @@ async fn main() -> anyhow::Result<()> {
         .ok()
         .filter(|secret| !secret.trim().is_empty());
     let trust = ProxyTrust::new(secret.map(SecretString::from));
-    let server = catan_web::start(listener, &api, trust)?;
+    // CATAN_WEB_SESSION_KEY: what signed-in sessions are sealed with; every replica needs the same.
+    let server = catan_web::start(listener, &api, trust, catan_web::SessionKey::from_env())?;
     server.wait().await?;
     Ok(())
 }

@@ -129,6 +129,17 @@ impl Browser {
         .await
     }
 
+    /// Runs `script` (a function body whose last argument is the callback it answers through)
+    /// and answers what it hands the callback.
+    pub async fn js_async(&self, script: &str) -> Value {
+        self.call(
+            Method::POST,
+            "/execute/async",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+    }
+
     /// Sends the DevTools protocol command `cmd` (chromedriver's `goog/cdp/execute`).
     pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
         self.call(
@@ -185,6 +196,21 @@ impl Browser {
             &format!("/element/{element}/click"),
             Some(json!({})),
         )
+        .await;
+    }
+
+    /// Clicks `css` (a form's button, a link) and waits until the page it leads to has loaded:
+    /// a click answers as soon as the browser took it, which may be before the next page is in.
+    pub async fn click_to_next_page(&self, css: &str) {
+        self.js("window.__catan_previous_page = true;").await;
+        self.click(css).await;
+        eventually(20, "the next page to load", async || {
+            let loaded = self
+                .js("return window.__catan_previous_page === undefined \
+                     && document.readyState === 'complete';")
+                .await;
+            loaded.as_bool().filter(|l| *l)
+        })
         .await;
     }
 

@@ -19,6 +19,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 use uuid::Uuid;
 
+pub mod axe;
 pub mod browser;
 pub mod fixtures;
 pub mod http;

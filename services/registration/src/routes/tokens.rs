@@ -7,7 +7,7 @@ use crate::store;
 use crate::store::pins::PinCheck;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use catan_api::{PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
+use catan_api::{Caller, PlayerTokenRequest, Problem, Role, TokenRequest, TokenResponse};
 use catan_kit::audit::AuditEntry;
 use catan_kit::auth::{Claims, Principal, Verifier, claims_for};
 use catan_kit::client::{Client, ClientLimits};
@@ -15,6 +15,7 @@ use catan_kit::{ApiError, db};
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(issue_token)
+        .service(caller)
         .service(jwks)
         .service(player_token)
         .service(rotate_signing_key)
@@ -66,6 +67,30 @@ async fn issue_token(
     let mut claims = claims_for(id, role, events, state.token_ttl);
     claims.regions = regions;
     signed(&state, &claims)
+}
+
+/// Who the bearer token speaks for: its role, the events or regions it is limited to, and when
+/// it expires. A console asks it once at sign-in, to show its holder what he may do.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The token's holder", body = Caller),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/auth/me")]
+async fn caller(principal: Principal) -> Result<web::Json<Caller>, ApiError> {
+    let claims = principal.0;
+    let expires_at = chrono::DateTime::from_timestamp(claims.exp, 0)
+        .ok_or_else(|| ApiError::internal(format!("token expiry {}", claims.exp)))?;
+    Ok(web::Json(Caller {
+        subject: claims.sub,
+        role: claims.role,
+        event_ids: claims.events,
+        region_ids: claims.regions,
+        expires_at,
+    }))
 }
 
 /// A player's token for one event, from the PIN he got when he was entered: with it he (or the

@@ -7,11 +7,13 @@ use chrono::{Datelike, NaiveDate};
 
 mod en;
 mod es;
+mod rules;
 mod words;
 mod zh;
 
 pub use en::EN;
 pub use es::ES;
+pub use rules::rule_message;
 pub use words::Words;
 pub use zh::ZH;
 

@@ -362,7 +362,7 @@ pub async fn board(ctx: Ctx) -> PageResult {
     ))
 }
 
-fn placements_block(lang: Lang, placements: Option<&Placements>) -> Markup {
+pub(crate) fn placements_block(lang: Lang, placements: Option<&Placements>) -> Markup {
     let w = lang.words();
     match placements {
         Some(p) if p.complete => data_table(

@@ -1,13 +1,13 @@
 //! The pages and their routes.
 
-mod event;
+pub(crate) mod event;
 mod home;
 mod player;
 mod ratings;
 mod screen;
 mod season;
 mod sheets;
-mod table;
+pub(crate) mod table;
 
 use crate::i18n::Lang;
 use crate::kept::KeptPage;
@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/static/style.css", web::get().to(style))
         .route("/static/live.js", web::get().to(script))
         .route("/static/screen.js", web::get().to(screen_script))
+        .route("/static/console.js", web::get().to(console_script))
         .route("/ratings", web::get().to(wrap(ratings::page)))
         .route("/events/{id}", web::get().to(wrap(event::page)))
         .route(
@@ -232,6 +233,13 @@ async fn screen_script() -> HttpResponse {
         .body(include_str!("../../static/screen.js"))
 }
 
+async fn console_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header(("cache-control", "public, max-age=300"))
+        .body(include_str!("../../static/console.js"))
+}
+
 /// A CSV download named `file`.
 fn csv_response(file: &str, rows: &[Vec<String>]) -> HttpResponse {
     let mut body = String::new();
@@ -282,13 +290,23 @@ fn format_word(lang: Lang, format: EventFormat) -> &'static str {
     }
 }
 
-fn stage_word(lang: Lang, stage: Stage) -> &'static str {
+pub(crate) fn stage_word(lang: Lang, stage: Stage) -> &'static str {
     let w = lang.words();
     match stage {
         Stage::Qualifying => w.stage_qualifying,
         Stage::Semifinal => w.stage_semifinal,
         Stage::Final => w.stage_final,
         Stage::Swiss => w.stage_swiss,
+    }
+}
+
+/// An entry's status in words.
+pub(crate) fn entry_status_word(lang: Lang, status: EntryStatus) -> &'static str {
+    let w = lang.words();
+    match status {
+        EntryStatus::Active => w.active,
+        EntryStatus::Dropped => w.dropped,
+        EntryStatus::Excluded => w.excluded,
     }
 }
 
@@ -306,7 +324,7 @@ fn days(lang: Lang, from: chrono::NaiveDate, to: chrono::NaiveDate) -> String {
 }
 
 /// Whether `name` holds `needle`, case and accents aside.
-fn name_matches(name: &str, needle: &str) -> bool {
+pub(crate) fn name_matches(name: &str, needle: &str) -> bool {
     fold(name).contains(&fold(needle))
 }
 

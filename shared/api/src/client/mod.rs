@@ -90,6 +90,24 @@ pub struct ApiClient {
     headers: SentHeaders,
     /// The writes made so far, which every read waits for (shared by the client's copies).
     position: Arc<Mutex<Position>>,
+    /// Where the `Idempotency-Key`s of this copy's writes come from (see
+    /// [`ApiClient::with_idempotency_key`]); a fresh key a call without it.
+    write_keys: Option<Arc<WriteKeys>>,
+}
+
+/// The `Idempotency-Key`s of one submission's writes: `{key}.1`, `{key}.2`, ... in the order they
+/// are made, so that the same submission sent again makes the same calls with the same keys.
+#[derive(Debug)]
+struct WriteKeys {
+    key: String,
+    made: std::sync::atomic::AtomicU32,
+}
+
+impl WriteKeys {
+    fn next(&self) -> String {
+        let n = self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        format!("{}.{n}", self.key)
+    }
 }
 
 /// Headers a client sends on every call. Their values may be secrets (a proxy secret): `Debug`
@@ -127,6 +145,31 @@ impl ApiClient {
             retry,
             headers: SentHeaders::default(),
             position: Arc::default(),
+            write_keys: None,
+        }
+    }
+
+    /// The same client, its writes keyed by `key` (1 to 240 visible ASCII characters): the
+    /// first write `{key}.1`, the next `{key}.2`, and so on. A form that carries a key made when it
+    /// was drawn thus writes once however often it is sent (a double click, a resend after a
+    /// network drop): the API answers a repeat with the first answer.
+    pub fn with_idempotency_key(&self, key: &str) -> Self {
+        ApiClient {
+            write_keys: Some(Arc::new(WriteKeys {
+                key: key.to_owned(),
+                made: std::sync::atomic::AtomicU32::new(0),
+            })),
+            ..self.clone()
+        }
+    }
+
+    /// For a submission whose writes depend on what it finds (a name entered as the player
+    /// the federation has, else registered first): the same client, its writes keyed apart
+    /// under `part`, so that each write keeps its key whichever others are made before it.
+    pub fn keyed_apart(&self, part: &str) -> Self {
+        match &self.write_keys {
+            Some(keys) => self.with_idempotency_key(&format!("{}.{part}", keys.key)),
+            None => self.clone(),
         }
     }
 
@@ -224,7 +267,10 @@ impl ApiClient {
     {
         let attempts = self.retry.attempts.max(1);
         // One key for every try of this call: the server answers a retry with the first response.
-        let idempotency_key = (method != Method::GET).then(|| uuid::Uuid::new_v4().to_string());
+        let idempotency_key = (method != Method::GET).then(|| match &self.write_keys {
+            Some(keys) => keys.next(),
+            None => uuid::Uuid::new_v4().to_string(),
+        });
         let mut backoff = self.retry.first_backoff;
         let mut last_error = None;
         for attempt in 1..=attempts {

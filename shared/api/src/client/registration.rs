@@ -15,6 +15,11 @@ impl ApiClient {
         .await
     }
 
+    /// Who this client's token speaks for.
+    pub async fn me(&self) -> ClientResult<Caller> {
+        self.get("/v1/auth/me").await
+    }
+
     /// A player's token for one event, from his PIN.
     pub async fn player_token(
         &self,

@@ -126,3 +126,18 @@ pub struct ApiKeyCreated {
     /// The secret, shown once: store it now.
     pub api_key: String,
 }
+
+/// Who a token speaks for, as its claims say: what a console shows and offers its holder.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"subject": "00000000-0000-4000-8000-00000000000a", "role": "organiser", "event_ids": null, "region_ids": ["00000000-0000-4000-8000-0000000000a1"], "expires_at": "2026-12-03T15:00:00Z"}))]
+pub struct Caller {
+    /// The API key's id, or the player's for a player token.
+    pub subject: Uuid,
+    pub role: Role,
+    /// The events a director, scorer or player token is limited to; absent for the others.
+    pub event_ids: Option<Vec<Uuid>>,
+    /// The regions an organiser token runs; absent for the others.
+    pub region_ids: Option<Vec<Uuid>>,
+    /// When the token stops being accepted.
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}

@@ -1,0 +1,394 @@
+//! One event in the console: its players and entries, and its rounds with the control that
+//! draws the next one.
+
+use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
+use crate::pages::name_matches;
+use actix_web::http::StatusCode;
+use catan_api::{
+    ClientError, CreateEntry, CreatePlayer, DrawRound, Entry, Event, FieldError, PlayerPin, Role,
+    Round,
+};
+use maud::{Markup, html};
+use serde::Deserialize;
+use uuid::Uuid;
+
+/// Names one "new players" form takes at most.
+const NAMES_AT_ONCE: usize = 200;
+
+/// What the event page shows besides the event: a search's matches, new PINs, a refusal.
+#[derive(Default)]
+struct Extra {
+    found: Vec<catan_api::Player>,
+    pins: Vec<(String, String)>,
+    errors: Vec<FieldError>,
+    refused_draw: Option<Refusal>,
+}
+
+/// Why the next round was not drawn, and the latest round's tables without a result.
+struct Refusal {
+    reason: String,
+    round: u32,
+    tables_without_result: Vec<u32>,
+}
+
+pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
+    let id = desk.id("id")?;
+    let mut extra = Extra::default();
+    if let Some(q) = desk.param("q") {
+        let event = desk.api.event(id).await?;
+        extra.found = desk.api.search_players(&q, event.region_id).await?;
+    }
+    event_page(&desk, id, extra).await
+}
+
+async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, ConsoleError> {
+    let api = &desk.api;
+    let (event, entries, rounds, placements) = tokio::join!(
+        api.event(id),
+        api.entries(id),
+        api.rounds(id),
+        api.placements(id)
+    );
+    let (event, entries, rounds) = (event?, entries?, rounds?);
+    desk.require_event(&event)?;
+    // Ranking has no placements of an event it has not taken in yet.
+    let placements = placements.ok();
+    let lang = desk.lang;
+    let w = lang.words();
+    let runs = desk.person.may_run(id, event.region_id, &[Role::Director]);
+    let body = html! {
+        p class="crumbs" { a href="/console" { (w.console) } }
+        h1 { (event.name) }
+        (signed_in_as(lang, &desk.person))
+        p {
+            a href=(format!("/events/{id}")) { (w.public_page) }
+            " · " (lang.date(event.starts_on))
+            @if let Some(venue) = &event.venue { " · " (venue) }
+        }
+        @if !extra.pins.is_empty() {
+            section class="pins" aria-labelledby="pins-h" role="status" {
+                h2 id="pins-h" { (w.new_pins) }
+                p { (w.pins_shown_once) }
+                table {
+                    thead { tr { th scope="col" { (w.player) } th scope="col" { (w.pin) } } }
+                    tbody {
+                        @for (name, pin) in &extra.pins {
+                            tr { td { (name) } td class="pin" { code { (pin) } } }
+                        }
+                    }
+                }
+            }
+        }
+        (rounds_section(desk, &event, &rounds, runs, extra.refused_draw.as_ref()))
+        @if !rounds.is_empty() {
+            section aria-labelledby="placements-h" {
+                h2 id="placements-h" { (w.placements) }
+                (crate::pages::event::placements_block(lang, placements.as_ref()))
+            }
+        }
+        (players_section(desk, &event, &entries, &extra, runs))
+    };
+    Ok(Shown {
+        title: event.name.clone(),
+        body,
+    })
+}
+
+fn rounds_section(
+    desk: &Desk,
+    event: &Event,
+    rounds: &[Round],
+    runs: bool,
+    refused: Option<&Refusal>,
+) -> Markup {
+    let lang = desk.lang;
+    let w = lang.words();
+    html! {
+        section aria-labelledby="rounds-h" {
+            h2 id="rounds-h" { (w.rounds) }
+            @if rounds.is_empty() { p { (w.none) } }
+            ul class="console-rounds" {
+                @for round in rounds {
+                    li {
+                        a href=(format!("/console/events/{}/rounds/{}", event.id, round.number)) {
+                            (w.round) " " (lang.int(u64::from(round.number)))
+                        }
+                        " · " (crate::pages::stage_word(lang, round.stage))
+                    }
+                }
+            }
+            @if let Some(refusal) = refused {
+                div class="field-errors" role="alert" id="draw-refused" {
+                    p { (w.draw_refused) }
+                    p { (refusal.reason) }
+                    @if !refusal.tables_without_result.is_empty() {
+                        p { (w.tables_without_result) ":" }
+                        ul {
+                            @for table in &refusal.tables_without_result {
+                                li {
+                                    a href=(format!("/console/events/{}/rounds/{}/tables/{table}", event.id, refusal.round)) {
+                                        (w.table) " " (lang.int(u64::from(*table)))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            @if runs {
+                form method="post" action=(format!("/console/events/{}/rounds", event.id)) {
+                    (desk.form_fields())
+                    button type="submit" { (w.draw_next_round) }
+                }
+            }
+        }
+    }
+}
+
+fn players_section(
+    desk: &Desk,
+    event: &Event,
+    entries: &[Entry],
+    extra: &Extra,
+    runs: bool,
+) -> Markup {
+    let lang = desk.lang;
+    let w = lang.words();
+    let entered: Vec<Uuid> = entries.iter().flat_map(|e| e.player_ids.clone()).collect();
+    html! {
+        section aria-labelledby="players-h" {
+            h2 id="players-h" { (w.players) " (" (lang.int(entries.len() as u64)) ")" }
+            @if entries.is_empty() { p { (w.none) } } @else {
+                table class="console-entries" {
+                    thead { tr { th scope="col" { (w.player) } th scope="col" { (w.status) } } }
+                    tbody {
+                        @for entry in entries {
+                            tr {
+                                td { (entry.name) }
+                                td { (crate::pages::entry_status_word(lang, entry.status)) }
+                            }
+                        }
+                    }
+                }
+            }
+            @if runs {
+                h3 { (w.find_player) }
+                form method="get" action=(format!("/console/events/{}", event.id)) role="search" {
+                    label for="q" { (w.name) }
+                    input id="q" name="q" type="search" value=(desk.param("q").unwrap_or_default());
+                    button type="submit" { (w.search) }
+                }
+                @if desk.param("q").is_some() {
+                    @if extra.found.is_empty() { p role="status" { (w.no_player_found) } }
+                    ul class="found" {
+                        @for player in &extra.found {
+                            li {
+                                (player.name)
+                                @if entered.contains(&player.id) {
+                                    " · " (w.entered)
+                                } @else {
+                                    form method="post" action=(format!("/console/events/{}/entries", event.id)) class="inline" {
+                                        (desk.form_fields())
+                                        input type="hidden" name="player_id" value=(player.id);
+                                        button type="submit" aria-label=(format!("{} {}", w.enter_player, player.name)) { (w.enter_player) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                h3 { (w.new_players) }
+                form method="post" action=(format!("/console/events/{}/players", event.id)) class="console-form" {
+                    (desk.form_fields())
+                    label for="names" { (w.names_one_a_line) }
+                    textarea id="names" name="names" rows="6" required
+                        aria-describedby="names-help" {}
+                    p id="names-help" class="help" { (w.names_help) }
+                    (errors_for(lang, &extra.errors, "name"))
+                    (errors_for(lang, &extra.errors, ""))
+                    button type="submit" { (w.register_and_enter) }
+                }
+            }
+        }
+    }
+}
+
+/// "Enter this player": one `POST /v1/events/{id}/entries`.
+#[derive(Deserialize)]
+pub struct EnterForm {
+    player_id: Uuid,
+}
+
+pub async fn enter(desk: Desk, form: EnterForm) -> Result<Done, ConsoleError> {
+    let id = desk.id("id")?;
+    let entered = desk
+        .api
+        .create_entry(id, &CreateEntry::player(form.player_id))
+        .await;
+    shown_with_pins(&desk, id, entered.map(|entry| vec![entry])).await
+}
+
+/// New players, one name a line (typed, or pasted from a list): each name the federation
+/// already has in the event's region (one player of that name) is entered as that player;
+/// each other name is registered first. Every entry answers its PIN, shown once.
+#[derive(Deserialize)]
+pub struct NamesForm {
+    names: String,
+}
+
+impl NamesForm {
+    /// The names, trimmed, blank lines and a CSV's header and extra columns aside.
+    pub fn names(&self) -> Vec<String> {
+        self.names
+            .lines()
+            .map(|line| line.split([',', ';', '\t']).next().unwrap_or_default())
+            .map(|name| name.trim().trim_matches('"').trim().to_owned())
+            .filter(|name| !name.is_empty() && !name.eq_ignore_ascii_case("name"))
+            .take(NAMES_AT_ONCE)
+            .collect()
+    }
+}
+
+pub async fn register(desk: Desk, form: NamesForm) -> Result<Done, ConsoleError> {
+    let id = desk.id("id")?;
+    let event = desk.api.event(id).await?;
+    let mut made = Vec::new();
+    for (i, name) in form.names().into_iter().enumerate() {
+        let known = desk.api.search_players(&name, event.region_id).await?;
+        let same: Vec<_> = known
+            .iter()
+            .filter(|p| p.merged_into.is_none() && same_name(&p.name, &name))
+            .collect();
+        let player_id = match same.as_slice() {
+            [one] => one.id,
+            _ => {
+                let created = desk
+                    .api
+                    .keyed_apart(&format!("player{i}"))
+                    .create_player(&CreatePlayer {
+                        name: name.clone(),
+                        region_id: event.region_id,
+                    })
+                    .await;
+                match created {
+                    Ok(player) => player.id,
+                    Err(e) => return shown_with_pins(&desk, id, Err(e)).await,
+                }
+            }
+        };
+        match desk
+            .api
+            .keyed_apart(&format!("entry{i}"))
+            .create_entry(id, &CreateEntry::player(player_id))
+            .await
+        {
+            Ok(entry) => made.push(entry),
+            // Entered already: nothing to do for this name.
+            Err(e) if e.status() == Some(409) => {}
+            Err(e) => return shown_with_pins(&desk, id, Err(e)).await,
+        }
+    }
+    shown_with_pins(&desk, id, Ok(made)).await
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    name_matches(a, b) && name_matches(b, a)
+}
+
+/// The event page after entries were made: their PINs shown once, or what was refused.
+async fn shown_with_pins(
+    desk: &Desk,
+    id: Uuid,
+    made: Result<Vec<Entry>, ClientError>,
+) -> Result<Done, ConsoleError> {
+    let mut extra = Extra::default();
+    let status = match made {
+        Ok(entries) => {
+            for entry in entries {
+                for PlayerPin { player_id, pin } in entry.pins.into_iter().flatten() {
+                    let name = if entry.player_ids.len() > 1 {
+                        format!("{} ({player_id})", entry.name)
+                    } else {
+                        entry.name.clone()
+                    };
+                    extra.pins.push((name, pin));
+                }
+            }
+            StatusCode::OK
+        }
+        Err(e) => {
+            extra.errors = field_errors(e)?;
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+    };
+    Ok(Done::Show(status, event_page(desk, id, extra).await?))
+}
+
+/// "Draw the next round": one `POST /v1/events/{id}/rounds`.
+#[derive(Deserialize)]
+pub struct DrawForm {}
+
+pub async fn draw(desk: Desk, _form: DrawForm) -> Result<Done, ConsoleError> {
+    let id = desk.id("id")?;
+    match desk.api.draw_round(id, &DrawRound::default()).await {
+        Ok(round) => Ok(Done::GoTo(format!(
+            "/console/events/{id}/rounds/{}",
+            round.number
+        ))),
+        Err(ClientError::Problem { problem }) if matches!(problem.status, 409 | 422) => {
+            let (round, tables_without_result) = tables_without_result(&desk, id).await?;
+            let extra = Extra {
+                refused_draw: Some(Refusal {
+                    reason: problem.detail,
+                    round,
+                    tables_without_result,
+                }),
+                ..Extra::default()
+            };
+            Ok(Done::Show(
+                StatusCode::CONFLICT,
+                event_page(&desk, id, extra).await?,
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The latest round's number and its tables without a result.
+async fn tables_without_result(desk: &Desk, id: Uuid) -> Result<(u32, Vec<u32>), ConsoleError> {
+    let rounds = desk.api.rounds(id).await?;
+    let Some(latest) = rounds.last() else {
+        return Ok((0, Vec::new()));
+    };
+    let results = desk.api.round_results(id, latest.number).await?;
+    let missing = latest
+        .tables
+        .iter()
+        .map(|t| t.number)
+        .filter(|t| !results.items.iter().any(|r| r.table == *t))
+        .collect();
+    Ok((latest.number, missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_names_are_one_a_line_without_a_csv_header_or_blank_lines() {
+        let form = NamesForm {
+            names: "name,region\nAda Lovelace,North\n\n  \"Grace Hopper\" \r\nAlan Turing\t42\n"
+                .into(),
+        };
+        assert_eq!(
+            form.names(),
+            vec!["Ada Lovelace", "Grace Hopper", "Alan Turing"]
+        );
+    }
+
+    #[test]
+    fn a_known_player_is_the_same_name_case_and_accents_aside_not_a_part_of_it() {
+        assert!(same_name("José Peña", "jose pena"));
+        assert!(!same_name("Ada Lovelace", "Ada"));
+    }
+}

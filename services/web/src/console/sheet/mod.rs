@@ -1,0 +1,292 @@
+//! A table's result form, laid out as the paper sheet: for each player settlements, cities, VP
+//! cards, longest road and largest army, the VP added up (as you type with `/static/console.js`,
+//! and by the server without it); the outcome and the winner. A table with a result shows it,
+//! its history, and corrects it with `If-Match`: an edit made meanwhile by someone else is shown,
+//! never overwritten. The sheet's broken rules appear beside their fields, in the page's language.
+
+use super::round::{names_of, state_word};
+use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
+use crate::i18n::Lang;
+use actix_web::http::StatusCode;
+use catan_api::{ClientError, FieldError, TableResult};
+use form::SheetForm;
+use maud::{Markup, html};
+use uuid::Uuid;
+
+mod form;
+
+/// What the form page shows besides the form.
+struct Drawn<'a> {
+    form: &'a SheetForm,
+    errors: &'a [FieldError],
+    /// A version recorded meanwhile by someone else.
+    conflict: Option<&'a TableResult>,
+}
+
+pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
+    let (id, n, t) = (desk.id("id")?, desk.number("n")?, desk.number("t")?);
+    let current = match desk.api.result_with_etag(id, n, t).await {
+        Ok(found) => Some(found),
+        Err(e) if e.status() == Some(404) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let form = match &current {
+        Some((result, etag)) => SheetForm::of_result(result, etag.clone()),
+        None => SheetForm::blank(&seated(&desk, id, n, t).await?),
+    };
+    let drawn = Drawn {
+        form: &form,
+        errors: &[],
+        conflict: None,
+    };
+    sheet_page(&desk, id, n, t, drawn).await
+}
+
+/// The players seated at the table, in seat order.
+async fn seated(desk: &Desk, id: Uuid, n: u32, t: u32) -> Result<Vec<Uuid>, ConsoleError> {
+    let round = desk.api.round(id, n).await?;
+    let table = round
+        .tables
+        .iter()
+        .find(|table| table.number == t)
+        .ok_or(ConsoleError::NotFound)?;
+    Ok(table.seats.iter().map(|s| s.player_id).collect())
+}
+
+/// `POST` of the form: one `PUT .../result` (with `If-Match` when it corrects a version).
+pub async fn send(desk: Desk, form: SheetForm) -> Result<Done, ConsoleError> {
+    let (id, n, t) = (desk.id("id")?, desk.number("n")?, desk.number("t")?);
+    let sent = match form.to_request() {
+        Err(errors) => Err(Ok(errors)),
+        Ok(sheet) if form.if_match.is_empty() => desk
+            .api
+            .submit_result(id, n, t, &sheet)
+            .await
+            .map_err(field_errors),
+        Ok(sheet) => match desk
+            .api
+            .correct_result(id, n, t, &sheet, &form.if_match)
+            .await
+        {
+            Err(ClientError::Problem { problem }) if problem.status == 412 => {
+                // Someone else's version came first: show it beside this one.
+                let (current, _) = desk.api.result_with_etag(id, n, t).await?;
+                let drawn = Drawn {
+                    form: &form,
+                    errors: &[],
+                    conflict: Some(&current),
+                };
+                let shown = sheet_page(&desk, id, n, t, drawn).await?;
+                return Ok(Done::Show(StatusCode::PRECONDITION_FAILED, shown));
+            }
+            other => other.map_err(field_errors),
+        },
+    };
+    match sent {
+        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}/rounds/{n}"))),
+        Err(Err(refused)) => Err(refused),
+        Err(Ok(errors)) => {
+            let drawn = Drawn {
+                form: &form,
+                errors: &errors,
+                conflict: None,
+            };
+            let shown = sheet_page(&desk, id, n, t, drawn).await?;
+            Ok(Done::Show(StatusCode::UNPROCESSABLE_ENTITY, shown))
+        }
+    }
+}
+
+async fn sheet_page(
+    desk: &Desk,
+    id: Uuid,
+    n: u32,
+    t: u32,
+    drawn: Drawn<'_>,
+) -> Result<Shown, ConsoleError> {
+    let (event, entries) = tokio::join!(desk.api.event(id), desk.api.entries(id));
+    let (event, entries) = (event?, entries?);
+    desk.require_event(&event)?;
+    let history = if drawn.form.if_match.is_empty() {
+        Vec::new()
+    } else {
+        desk.api.result_history(id, n, t).await?.items
+    };
+    let names = names_of(&entries);
+    let lang = desk.lang;
+    let w = lang.words();
+    let name = |p: Uuid| names.get(&p).cloned().unwrap_or_else(|| p.to_string());
+    let title = format!(
+        "{} · {} {} · {} {}",
+        event.name,
+        w.round,
+        lang.int(u64::from(n)),
+        w.table,
+        lang.int(u64::from(t))
+    );
+    let body = html! {
+        p class="crumbs" {
+            a href="/console" { (w.console) } " › "
+            a href=(format!("/console/events/{id}")) { (event.name) } " › "
+            a href=(format!("/console/events/{id}/rounds/{n}")) { (w.round) " " (lang.int(u64::from(n))) }
+        }
+        h1 { (w.table) " " (lang.int(u64::from(t))) }
+        (signed_in_as(lang, &desk.person))
+        @if let Some(current) = drawn.conflict {
+            div class="field-errors" role="alert" id="conflict" {
+                p { (w.changed_meanwhile) }
+                (result_summary(lang, current, &name))
+            }
+        }
+        (sheet_form(desk, id, n, t, &drawn, &name))
+        @if !history.is_empty() {
+            section aria-labelledby="history-h" {
+                h2 id="history-h" { (w.history) }
+                ol class="history" {
+                    @for version in &history {
+                        li {
+                            "v" (version.version) " · " (state_word(lang, Some(version.status)))
+                            (result_summary(lang, version, &name))
+                        }
+                    }
+                }
+            }
+        }
+        script src="/static/console.js" defer {}
+    };
+    Ok(Shown { title, body })
+}
+
+fn result_summary(lang: Lang, result: &TableResult, name: &dyn Fn(Uuid) -> String) -> Markup {
+    let w = lang.words();
+    html! {
+        ul class="summary" {
+            @for score in &result.scores {
+                li {
+                    (name(score.player_id)) ": " (score.vp) " " (w.vp)
+                    @if result.winner_player_id == Some(score.player_id) { " · " (w.winner) }
+                }
+            }
+        }
+    }
+}
+
+fn sheet_form(
+    desk: &Desk,
+    id: Uuid,
+    n: u32,
+    t: u32,
+    drawn: &Drawn<'_>,
+    name: &dyn Fn(Uuid) -> String,
+) -> Markup {
+    let lang = desk.lang;
+    let w = lang.words();
+    let form = drawn.form;
+    let errors = drawn.errors;
+    let lines = form.lines();
+    html! {
+        form method="post" action=(format!("/console/events/{id}/rounds/{n}/tables/{t}"))
+            class="sheet" data-sheet {
+            (desk.form_fields())
+            input type="hidden" name="if_match" value=(form.if_match);
+            (errors_for(lang, errors, ""))
+            (errors_for(lang, errors, "scores"))
+            div class="scroll" {
+                table {
+                    caption { (w.sheet_caption) }
+                    thead { tr {
+                        th scope="col" { (w.player) }
+                        th scope="col" { (w.settlements) }
+                        th scope="col" { (w.cities) }
+                        th scope="col" { (w.vp_cards) }
+                        th scope="col" { (w.longest_road) }
+                        th scope="col" { (w.largest_army) }
+                        th scope="col" class="num" { (w.vp) }
+                    } }
+                    tbody {
+                        @for (i, line) in lines.iter().enumerate() {
+                            @let player = line.player_id.map(name).unwrap_or_default();
+                            @let holder = line.player_id.map(|p| p.to_string()).unwrap_or_default();
+                            @let field = |f: &str| format!("scores[{i}].breakdown.{f}");
+                            tr data-seat=(i) {
+                                th scope="row" {
+                                    (player)
+                                    input type="hidden" name=(format!("player{i}")) value=(holder);
+                                    (errors_for(lang, errors, &format!("scores[{i}]")))
+                                    (errors_for(lang, errors, &format!("scores[{i}].vp")))
+                                    (errors_for(lang, errors, &format!("scores[{i}].breakdown")))
+                                    (errors_for(lang, errors, &format!("scores[{i}].player_id")))
+                                }
+                                (count_cell(lang, errors, &format!("settlements{i}"), &field("settlements"), &line.settlements, 5, &format!("{} · {}", w.settlements, player)))
+                                (count_cell(lang, errors, &format!("cities{i}"), &field("cities"), &line.cities, 4, &format!("{} · {}", w.cities, player)))
+                                (count_cell(lang, errors, &format!("vp_cards{i}"), &field("vp_cards"), &line.vp_cards, 5, &format!("{} · {}", w.vp_cards, player)))
+                                td {
+                                    input type="radio" name="longest_road" value=(holder) checked[line.longest_road]
+                                        aria-label=(format!("{} · {}", w.longest_road, player));
+                                }
+                                td {
+                                    input type="radio" name="largest_army" value=(holder) checked[line.largest_army]
+                                        aria-label=(format!("{} · {}", w.largest_army, player));
+                                }
+                                td class="num" {
+                                    output data-vp=(i) aria-live="polite" { (line.vp().map(|v| v.to_string()).unwrap_or_default()) }
+                                }
+                            }
+                        }
+                        tr {
+                            th scope="row" { (w.nobody) }
+                            td {} td {} td {}
+                            td { input type="radio" name="longest_road" value="" checked[form.longest_road.is_empty()] aria-label=(format!("{} · {}", w.longest_road, w.nobody)); }
+                            td { input type="radio" name="largest_army" value="" checked[form.largest_army.is_empty()] aria-label=(format!("{} · {}", w.largest_army, w.nobody)); }
+                            td {}
+                        }
+                    }
+                }
+            }
+            (errors_for(lang, errors, "longest_road"))
+            (errors_for(lang, errors, "largest_army"))
+            fieldset {
+                legend { (w.outcome) }
+                label { input type="radio" name="outcome" value="won" checked[form.outcome != "time_limit"]; " " (w.outcome_won) }
+                label { input type="radio" name="outcome" value="time_limit" checked[form.outcome == "time_limit"]; " " (w.outcome_time_limit) }
+                (errors_for(lang, errors, "outcome"))
+            }
+            label for="winner" { (w.winner) }
+            select id="winner" name="winner"
+                aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
+                option value="" { "—" }
+                @for line in &lines {
+                    @if let Some(p) = line.player_id {
+                        option value=(p) selected[form.winner == p.to_string()] { (name(p)) }
+                    }
+                }
+            }
+            (errors_for(lang, errors, "winner_player_id"))
+            label for="early_reason" { (w.early_reason) }
+            input id="early_reason" name="early_reason" type="text" maxlength="500" value=(form.early_reason);
+            (errors_for(lang, errors, "early_reason"))
+            button type="submit" {
+                @if form.if_match.is_empty() { (w.record_result) } @else { (w.correct_result) }
+            }
+        }
+    }
+}
+
+fn count_cell(
+    lang: Lang,
+    errors: &[FieldError],
+    name: &str,
+    api_field: &str,
+    value: &str,
+    max: u8,
+    label: &str,
+) -> Markup {
+    let wrong = errors.iter().any(|e| e.field == api_field);
+    html! {
+        td {
+            input name=(name) type="number" min="0" max=(max) inputmode="numeric" value=(value)
+                aria-label=(label) aria-invalid=[wrong.then_some("true")];
+            (errors_for(lang, errors, api_field))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+// The console's results sheet adds up each player's VP as it is typed, as the paper sheet does:
+// settlements 1, cities 2, VP cards 1, longest road 2, largest army 2. Without this script the
+// server adds them up when the form is sent.
+(function () {
+  "use strict";
+  var form = document.querySelector("form[data-sheet]");
+  if (!form) return;
+  function count(name) {
+    var input = form.elements[name];
+    var n = input ? parseInt(input.value, 10) : 0;
+    return isNaN(n) ? 0 : n;
+  }
+  function holder(name) {
+    var picked = form.querySelector('input[name="' + name + '"]:checked');
+    return picked ? picked.value : "";
+  }
+  function addUp() {
+    var road = holder("longest_road"), army = holder("largest_army");
+    form.querySelectorAll("tr[data-seat]").forEach(function (row) {
+      var i = row.getAttribute("data-seat");
+      var player = form.elements["player" + i].value;
+      var vp = count("settlements" + i) + 2 * count("cities" + i) + count("vp_cards" + i) +
+        (player && road === player ? 2 : 0) + (player && army === player ? 2 : 0);
+      var out = row.querySelector("output[data-vp]");
+      if (out) out.textContent = String(vp);
+    });
+  }
+  form.addEventListener("input", addUp);
+  form.addEventListener("change", addUp);
+  addUp();
+})();

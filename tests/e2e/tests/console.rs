@@ -1,0 +1,296 @@
+//! The organisers' and directors' console (issue 30) in headless Chromium, used as a person uses
+//! it: clicks and typing only, after the admin's first key. A 16-player classic event is created,
+//! its players registered (8 typed, 8 pasted from a CSV), three rounds and the playoffs drawn,
+//! and every sheet entered in the form; one sheet is first sent breaking a rule and then
+//! corrected, and one result is corrected later. The placements the console shows equal the
+//! API's. axe-core checks every console page, in English, Spanish and Chinese.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a failed step fails the test"
+)]
+
+use catan_api::{ResultStatus, Stage};
+use catan_e2e::browser::Browser;
+use catan_e2e::{eventually, spawn_suite};
+use uuid::Uuid;
+
+const TYPED: [&str; 8] = [
+    "Ada Lovelace",
+    "Grace Hopper",
+    "Alan Turing",
+    "Edsger Dijkstra",
+    "Barbara Liskov",
+    "Donald Knuth",
+    "Frances Allen",
+    "John Backus",
+];
+
+const CSV: &str = "name,club\nKaren Spärck Jones,Cambridge\nTony Hoare,Oxford\n\
+                   Leslie Lamport,SRI\nNiklaus Wirth,Zürich\nRadia Perlman,DEC\n\
+                   Ken Thompson,Bell\n\"Margaret Hamilton\",MIT\nJohn McCarthy,Stanford\n";
+
+/// The page's serious and critical accessibility violations, none expected.
+async fn assert_accessible(browser: &Browser, page: &str) {
+    let violations = browser.accessibility_violations().await;
+    assert!(
+        violations.is_empty(),
+        "{page}: axe-core finds {violations:#?}"
+    );
+}
+
+/// The path of the page the browser shows.
+async fn path_of(browser: &Browser) -> String {
+    let url = browser.js("return location.pathname;").await;
+    url.as_str().unwrap().to_owned()
+}
+
+/// Fills the open result form: the first seat wins with `winner_cities` cities and 2
+/// settlements (10 VP with 4 cities), the others lose with distinct totals.
+async fn fill_sheet(browser: &Browser, winner_cities: u32) {
+    let seats = browser.texts("tr[data-seat]").await.len();
+    for i in 0..seats {
+        let (settlements, cities) = match i {
+            0 => (2, winner_cities),
+            1 => (3, 1),
+            2 => (2, 1),
+            _ => (2, 0),
+        };
+        for (field, value) in [("settlements", settlements), ("cities", cities)] {
+            let css = format!("input[name={field}{i}]");
+            browser
+                .js(&format!("document.querySelector('{css}').value = '';"))
+                .await;
+            browser.type_into(&css, &value.to_string()).await;
+        }
+    }
+    browser.click("#winner option:nth-child(2)").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
+    let ts = spawn_suite().await;
+    let base = ts.suite.url();
+    let region = ts.admin.create_region("Console North").await.unwrap();
+    let browser = Browser::open().await;
+
+    // Sign in with the key; the key is never on a page after.
+    browser.go(&format!("{base}/console")).await;
+    assert_eq!(
+        path_of(&browser).await,
+        "/sign-in",
+        "the console asks to sign in first"
+    );
+    assert_accessible(&browser, "sign-in").await;
+    browser.type_into("#api_key", &ts.admin_key).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+    assert_eq!(path_of(&browser).await, "/console");
+    let html = browser
+        .js("return document.documentElement.outerHTML;")
+        .await;
+    assert!(
+        !html.as_str().unwrap().contains(&ts.admin_key),
+        "the key is not on the page"
+    );
+    let cookie_seen_by_scripts = browser.js("return document.cookie;").await;
+    assert!(
+        !cookie_seen_by_scripts
+            .as_str()
+            .unwrap()
+            .contains("catan_session"),
+        "the session cookie is HttpOnly"
+    );
+    assert_accessible(&browser, "console").await;
+
+    // Create the event with its options.
+    browser.type_into("#name", "Console Open").await;
+    browser
+        .click(&format!("#region_id option[value='{}']", region.id))
+        .await;
+    browser.type_into("#rounds", "3").await;
+    browser.type_into("#venue", "Hall B").await;
+    browser
+        .click_to_next_page("#new-event ~ form button[type=submit]")
+        .await;
+    let event_path = path_of(&browser).await;
+    let refused = browser.texts("[role=alert]").await;
+    assert!(
+        event_path.starts_with("/console/events/"),
+        "{event_path}: {refused:?}"
+    );
+    let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
+    let event = ts.admin.event(event_id).await.unwrap();
+    assert_eq!(
+        (event.name.as_str(), event.region_id),
+        ("Console Open", Some(region.id))
+    );
+    assert_eq!(
+        (event.qualifying_rounds, event.venue.as_deref()),
+        (3, Some("Hall B"))
+    );
+    assert_accessible(&browser, "event").await;
+
+    // Eight players typed, one a line; eight pasted from a CSV. Each PIN is shown once.
+    browser.type_into("#names", &TYPED.join("\n")).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+    assert_eq!(browser.texts(".pins tbody tr").await.len(), 8, "eight PINs");
+    browser.type_into("#names", CSV).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+    assert_eq!(
+        browser.texts(".pins tbody tr").await.len(),
+        8,
+        "eight more PINs"
+    );
+    assert_accessible(&browser, "event with PINs").await;
+    browser.go(&format!("{base}{event_path}")).await;
+    assert!(
+        browser.texts(".pins").await.is_empty(),
+        "PINs are not shown again"
+    );
+    let entries = ts.admin.entries(event_id).await.unwrap();
+    assert_eq!(entries.len(), 16);
+    assert!(entries.iter().any(|e| e.name == "Margaret Hamilton"));
+
+    // A player the federation knows is found by name and entered, never registered twice.
+    browser.type_into("#q", "ada love").await;
+    browser.click_to_next_page("form[role=search] button").await;
+    assert_eq!(browser.texts("ul.found li").await.len(), 1);
+    assert!(browser.texts("ul.found li").await[0].contains("entered"));
+
+    // Three qualifying rounds, the semi-finals and the final, each drawn from the same control,
+    // each sheet entered in the form.
+    let mut broke_a_rule = false;
+    for expected in [
+        Stage::Qualifying,
+        Stage::Qualifying,
+        Stage::Qualifying,
+        Stage::Semifinal,
+        Stage::Final,
+    ] {
+        browser.go(&format!("{base}{event_path}")).await;
+        browser
+            .click_to_next_page("#rounds-h ~ form button[type=submit]")
+            .await;
+        let round_path = path_of(&browser).await;
+        let n: u32 = round_path.rsplit('/').next().unwrap().parse().unwrap();
+        assert_eq!(ts.admin.round(event_id, n).await.unwrap().stage, expected);
+        assert_accessible(&browser, "round").await;
+        let tables = browser.texts("#round-tables tbody tr").await.len();
+        if n == 1 {
+            // The next round waits for this one's results: the refusal links each table.
+            browser.go(&format!("{base}{event_path}")).await;
+            browser
+                .click_to_next_page("#rounds-h ~ form button[type=submit]")
+                .await;
+            let links = browser.texts("#draw-refused li a").await;
+            assert_eq!(
+                links.len(),
+                tables,
+                "each table without a result: {links:?}"
+            );
+            assert_accessible(&browser, "refused draw").await;
+            browser.click_to_next_page("#draw-refused li a").await;
+            browser.go(&format!("{base}{round_path}")).await;
+        }
+        for t in 1..=tables {
+            browser
+                .click_to_next_page(&format!("#round-tables tbody tr:nth-child({t}) a"))
+                .await;
+            if !broke_a_rule {
+                // 8 VP for the winner: refused, said beside the winner and the form kept.
+                fill_sheet(&browser, 3).await;
+                let shown = browser.texts("output[data-vp]").await;
+                assert_eq!(shown[0], "8", "the VP are added up as they are typed");
+                browser
+                    .click_to_next_page("form[data-sheet] button[type=submit]")
+                    .await;
+                let errors = browser.texts("[role=alert]").await;
+                assert!(
+                    errors.iter().any(|e| e.contains("10")),
+                    "the broken rule is shown: {errors:?}"
+                );
+                assert_accessible(&browser, "sheet with errors").await;
+                broke_a_rule = true;
+            }
+            fill_sheet(&browser, 4).await;
+            browser
+                .click_to_next_page("form[data-sheet] button[type=submit]")
+                .await;
+            let refused = browser.texts("[role=alert]").await;
+            assert_eq!(
+                path_of(&browser).await,
+                round_path,
+                "back to the round: {refused:?}"
+            );
+        }
+        let states = browser.texts("#round-tables tbody tr td:last-child").await;
+        assert!(
+            states.iter().all(|s| s == "posted"),
+            "every table posted: {states:?}"
+        );
+        if n == 1 {
+            // A result corrected later: round 1, table 1, a loser's count changed.
+            browser
+                .go(&format!("{base}{event_path}/rounds/1/tables/1"))
+                .await;
+            assert_accessible(&browser, "sheet to correct").await;
+            browser
+                .js("document.querySelector('input[name=settlements3]').value = '';")
+                .await;
+            browser.type_into("input[name=settlements3]", "3").await;
+            browser
+                .click_to_next_page("form[data-sheet] button[type=submit]")
+                .await;
+            let history = ts.admin.result_history(event_id, 1, 1).await.unwrap();
+            assert_eq!(history.items.len(), 2, "the correction is a second version");
+            assert_eq!(history.items[1].status, ResultStatus::Posted);
+            browser
+                .go(&format!("{base}{event_path}/rounds/1/tables/1"))
+                .await;
+            assert_eq!(browser.texts("ol.history > li").await.len(), 2);
+        }
+    }
+
+    // The placements the console shows are the API's.
+    let placements = eventually(20, "the placements", async || {
+        let p = ts.admin.placements(event_id).await.ok()?;
+        p.complete.then_some(p)
+    })
+    .await;
+    browser.go(&format!("{base}{event_path}")).await;
+    let shown = browser.texts("#placements tbody tr td:nth-child(2)").await;
+    let expected: Vec<String> = placements.rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(shown, expected, "the console's placements are the API's");
+
+    // Every console page reads in Spanish and Chinese too, and passes axe-core there.
+    for (tag, words) in [("es", "Consola"), ("zh", "控制台")] {
+        browser
+            .go(&format!("{base}/lang?to={tag}&back={}", "/console"))
+            .await;
+        for page in [
+            "/console".to_owned(),
+            event_path.clone(),
+            format!("{event_path}/rounds/1"),
+            format!("{event_path}/rounds/1/tables/1"),
+        ] {
+            browser.go(&format!("{base}{page}")).await;
+            let h1 = browser.texts("header nav a").await;
+            assert!(h1.iter().any(|t| t == words), "{tag} {page}: {h1:?}");
+            assert_accessible(&browser, &format!("{tag} {page}")).await;
+        }
+    }
+
+    // Sign-out ends the session: the console asks to sign in again.
+    browser.click_to_next_page("form.sign-out button").await;
+    browser.go(&format!("{base}/console")).await;
+    assert_eq!(path_of(&browser).await, "/sign-in");
+    browser.close().await;
+    ts.shutdown().await;
+}

@@ -1,3 +1,12 @@
+// The console's small improvements. A "print" button where the page has one (the PIN slips).
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-print]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { window.print(); });
+  });
+})();
+
 // The console's results sheet adds up each player's VP as it is typed, as the paper sheet does:
 // settlements 1, cities 2, VP cards 1, longest road 2, largest army 2. Without this script the
 // server adds them up when the form is sent.

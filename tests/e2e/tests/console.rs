@@ -68,6 +68,176 @@ async fn fill_sheet(browser: &Browser, winner_cities: u32) {
     browser.click("#winner option:nth-child(2)").await;
 }
 
+/// Signs in through the form with `key`, from the console's address.
+async fn sign_in(browser: &Browser, base: &str, key: &str) {
+    browser.go(&format!("{base}/console")).await;
+    assert_eq!(
+        path_of(browser).await,
+        "/sign-in",
+        "the console asks to sign in first"
+    );
+    assert_accessible(browser, "sign-in").await;
+    browser.type_into("#api_key", key).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+    assert_eq!(path_of(browser).await, "/console");
+}
+
+/// Creates "Console Open" in `region` through the console's form; answers its console path.
+async fn create_event(browser: &Browser, region: Uuid) -> String {
+    browser.type_into("#name", "Console Open").await;
+    browser
+        .click(&format!("#region_id option[value='{region}']"))
+        .await;
+    browser.type_into("#rounds", "3").await;
+    browser.type_into("#venue", "Hall B").await;
+    browser
+        .click_to_next_page("#new-event ~ form button[type=submit]")
+        .await;
+    let event_path = path_of(browser).await;
+    let refused = browser.texts("[role=alert]").await;
+    assert!(
+        event_path.starts_with("/console/events/"),
+        "{event_path}: {refused:?}"
+    );
+    event_path
+}
+
+/// Registers and enters `names` (one a line, or a CSV) through the event's form.
+async fn register(browser: &Browser, names: &str) {
+    browser.type_into("#names", names).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+}
+
+/// Round 1: a player at table 2, his PIN reissued from the console (shown once), disputes the
+/// result from his table app; the dispute is in the console's queue and the director resolves it
+/// with a correction. The director confirms table 3's result for one of its players.
+async fn dispute_resolved_and_confirmed(
+    ts: &catan_e2e::TestSuite,
+    browser: &Browser,
+    base: &str,
+    event_path: &str,
+    event_id: Uuid,
+) {
+    let round = ts.admin.round(event_id, 1).await.unwrap();
+    let player = round.tables[1].seats[0].player_id;
+    let entries = ts.admin.entries(event_id).await.unwrap();
+    let name = &entries
+        .iter()
+        .find(|e| e.player_id == Some(player))
+        .unwrap()
+        .name;
+    browser.go(&format!("{base}{event_path}")).await;
+    let row = browser
+        .js(&format!(
+            "return Array.from(document.querySelectorAll('#entries tbody tr'))\
+             .findIndex(r => r.cells[0].textContent.trim() === {});",
+            serde_json::to_string(name).unwrap()
+        ))
+        .await
+        .as_i64()
+        .unwrap();
+    browser
+        .click_to_next_page(&format!(
+            "#entries tbody tr:nth-child({}) form[action$='/pin'] button",
+            row + 1
+        ))
+        .await;
+    let slips = browser.texts(".slips .slip-name").await;
+    assert_eq!(slips, vec![name.clone()], "the new PIN's slip");
+    let pin = browser.texts(".slips code.pin").await.remove(0);
+    assert_accessible(browser, "a new PIN").await;
+
+    let phone = ts.player_client(event_id, player, &pin).await;
+    phone
+        .dispute_result(event_id, 1, 2, "my cities were 2, not 1")
+        .await
+        .unwrap();
+    browser.go(&format!("{base}{event_path}")).await;
+    assert_eq!(browser.texts(".disputes li a").await.len(), 1, "the queue");
+    browser.click_to_next_page(".disputes li a").await;
+    let reasons = browser.texts("ul.disputes li").await;
+    assert!(reasons[0].contains("my cities were 2"), "{reasons:?}");
+    assert_accessible(browser, "a disputed sheet").await;
+    browser
+        .js("document.querySelector('input[name=settlements3]').value = '';")
+        .await;
+    browser.type_into("input[name=settlements3]", "3").await;
+    browser
+        .click_to_next_page("form[data-sheet] button[type=submit]")
+        .await;
+    let resolved = ts.admin.result(event_id, 1, 2).await.unwrap();
+    assert_eq!(resolved.status, ResultStatus::Resolved);
+    browser.go(&format!("{base}{event_path}")).await;
+    assert!(
+        browser.texts(".disputes li").await.is_empty(),
+        "the queue is empty"
+    );
+
+    browser
+        .go(&format!("{base}{event_path}/rounds/1/tables/3"))
+        .await;
+    browser
+        .click_to_next_page(".confirm-list form button")
+        .await;
+    let confirmed = ts.admin.result(event_id, 1, 3).await.unwrap();
+    assert_eq!(confirmed.confirmed_by.len(), 1, "confirmed for one player");
+    assert_eq!(confirmed.confirmed_by_director.len(), 1);
+    browser.go(&format!("{base}{event_path}/audit")).await;
+    assert!(
+        browser.texts("#audit tbody tr").await.len() > 16,
+        "the trail"
+    );
+    assert_accessible(browser, "audit trail").await;
+}
+
+/// Round 2: the director starts the clock, pauses it, gives table 1 five more minutes and
+/// resumes, each from the round's page.
+async fn clock_controlled(
+    ts: &catan_e2e::TestSuite,
+    browser: &Browser,
+    base: &str,
+    event_path: &str,
+    event_id: Uuid,
+) {
+    browser.go(&format!("{base}{event_path}/rounds/2")).await;
+    browser
+        .click_to_next_page(".clock-buttons form button")
+        .await;
+    let running = browser
+        .texts(".console-clock p[role=status]")
+        .await
+        .remove(0);
+    assert!(running.starts_with("In play · Time left: "), "{running:?}");
+    let clock = ts.admin.round_clock(event_id, 2).await.unwrap();
+    assert_eq!(clock.state, catan_api::RoundState::Running);
+    assert_accessible(browser, "a running clock").await;
+    browser
+        .click_to_next_page(".clock-buttons form:first-child button")
+        .await;
+    let paused = browser
+        .texts(".console-clock p[role=status]")
+        .await
+        .remove(0);
+    assert!(paused.starts_with("Paused"), "{paused:?}");
+    browser
+        .js("document.querySelector('#extend-minutes').value = '';")
+        .await;
+    browser.type_into("#extend-minutes", "5").await;
+    browser.type_into("#extend-table", "1").await;
+    browser.click_to_next_page(".clock-extend button").await;
+    let clock = ts.admin.round_clock(event_id, 2).await.unwrap();
+    assert_eq!(clock.tables[0].extra_minutes, 5, "{clock:?}");
+    browser
+        .click_to_next_page(".clock-buttons form:first-child button")
+        .await;
+    let clock = ts.admin.round_clock(event_id, 2).await.unwrap();
+    assert_eq!(clock.state, catan_api::RoundState::Running);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
     let ts = spawn_suite().await;
@@ -76,18 +246,8 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
     let browser = Browser::open().await;
 
     // Sign in with the key; the key is never on a page after.
-    browser.go(&format!("{base}/console")).await;
-    assert_eq!(
-        path_of(&browser).await,
-        "/sign-in",
-        "the console asks to sign in first"
-    );
-    assert_accessible(&browser, "sign-in").await;
-    browser.type_into("#api_key", &ts.admin_key).await;
-    browser
-        .click_to_next_page("form.console-form button[type=submit]")
-        .await;
-    assert_eq!(path_of(&browser).await, "/console");
+    sign_in(&browser, &base, &ts.admin_key).await;
+    assert_accessible(&browser, "console").await;
     let html = browser
         .js("return document.documentElement.outerHTML;")
         .await;
@@ -103,24 +263,9 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
             .contains("catan_session"),
         "the session cookie is HttpOnly"
     );
-    assert_accessible(&browser, "console").await;
 
     // Create the event with its options.
-    browser.type_into("#name", "Console Open").await;
-    browser
-        .click(&format!("#region_id option[value='{}']", region.id))
-        .await;
-    browser.type_into("#rounds", "3").await;
-    browser.type_into("#venue", "Hall B").await;
-    browser
-        .click_to_next_page("#new-event ~ form button[type=submit]")
-        .await;
-    let event_path = path_of(&browser).await;
-    let refused = browser.texts("[role=alert]").await;
-    assert!(
-        event_path.starts_with("/console/events/"),
-        "{event_path}: {refused:?}"
-    );
+    let event_path = create_event(&browser, region.id).await;
     let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
     assert_eq!(
@@ -134,20 +279,10 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
     assert_accessible(&browser, "event").await;
 
     // Eight players typed, one a line; eight pasted from a CSV. Each PIN is shown once.
-    browser.type_into("#names", &TYPED.join("\n")).await;
-    browser
-        .click_to_next_page("form.console-form button[type=submit]")
-        .await;
-    assert_eq!(browser.texts(".pins tbody tr").await.len(), 8, "eight PINs");
-    browser.type_into("#names", CSV).await;
-    browser
-        .click_to_next_page("form.console-form button[type=submit]")
-        .await;
-    assert_eq!(
-        browser.texts(".pins tbody tr").await.len(),
-        8,
-        "eight more PINs"
-    );
+    register(&browser, &TYPED.join("\n")).await;
+    assert_eq!(browser.texts(".slips li").await.len(), 8, "eight PINs");
+    register(&browser, CSV).await;
+    assert_eq!(browser.texts(".slips li").await.len(), 8, "eight more PINs");
     assert_accessible(&browser, "event with PINs").await;
     browser.go(&format!("{base}{event_path}")).await;
     assert!(
@@ -255,6 +390,10 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
                 .go(&format!("{base}{event_path}/rounds/1/tables/1"))
                 .await;
             assert_eq!(browser.texts("ol.history > li").await.len(), 2);
+            dispute_resolved_and_confirmed(&ts, &browser, &base, &event_path, event_id).await;
+        }
+        if n == 2 {
+            clock_controlled(&ts, &browser, &base, &event_path, event_id).await;
         }
     }
 
@@ -291,6 +430,47 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
     browser.click_to_next_page("form.sign-out button").await;
     browser.go(&format!("{base}/console")).await;
     assert_eq!(path_of(&browser).await, "/sign-in");
+    browser.close().await;
+    ts.shutdown().await;
+}
+
+/// `cargo test -p catan-e2e --test console -- --ignored --exact console_screenshots`: the
+/// console's pages as the README shows them, written to `docs/screenshots/`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "writes docs/screenshots/console-*.png; run it to refresh the README's pictures"]
+async fn console_screenshots() {
+    let ts = spawn_suite().await;
+    let base = ts.suite.url();
+    let region = ts.admin.create_region("Console North").await.unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let browser = Browser::open().await;
+    let shoot = async |name: &str, width: u32, height: u32| {
+        browser.resize(width, height).await;
+        std::fs::write(out.join(format!("{name}.png")), browser.screenshot().await).unwrap();
+    };
+    sign_in(&browser, &base, &ts.admin_key).await;
+    shoot("console-events", 1280, 900).await;
+    let event_path = create_event(&browser, region.id).await;
+    register(&browser, &TYPED.join("\n")).await;
+    register(&browser, CSV).await;
+    shoot("console-pins", 1280, 1100).await;
+    browser.go(&format!("{base}{event_path}")).await;
+    browser
+        .click_to_next_page("#rounds-h ~ form button[type=submit]")
+        .await;
+    browser
+        .click_to_next_page("#round-tables tbody tr:nth-child(1) a")
+        .await;
+    fill_sheet(&browser, 3).await;
+    browser
+        .click_to_next_page("form[data-sheet] button[type=submit]")
+        .await;
+    shoot("console-sheet-refused", 1280, 1000).await;
+    browser
+        .go(&format!("{base}/lang?to=es&back={event_path}/rounds/1"))
+        .await;
+    shoot("console-round-phone-es", 360, 800).await;
     browser.close().await;
     ts.shutdown().await;
 }

@@ -447,3 +447,84 @@ async fn a_correction_made_meanwhile_by_someone_else_is_shown_never_overwritten(
     );
     ts.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_director_drops_and_excludes_players_with_their_reasons() {
+    let ts = spawn_suite().await;
+    let (_, event) = event_in_region(&ts, "Drop Cup").await;
+    let mut entries = Vec::new();
+    for name in ["Ada", "Grace", "Alan"] {
+        let player = ts
+            .admin
+            .create_player(&catan_api::CreatePlayer {
+                name: name.into(),
+                region_id: None,
+            })
+            .await
+            .unwrap();
+        let entry = ts
+            .admin
+            .create_entry(event, &catan_api::CreateEntry::player(player.id))
+            .await
+            .unwrap();
+        entries.push(entry.id);
+    }
+    let director = ts
+        .admin
+        .create_api_key(&CreateApiKey {
+            name: "Director".into(),
+            role: Role::Director,
+            event_ids: Some(vec![event]),
+            region_ids: None,
+        })
+        .await
+        .unwrap();
+    let mut visitor = Visitor::new(&ts);
+    visitor.sign_in(&director.api_key).await;
+    let page = visitor.get(&format!("/console/events/{event}")).await;
+    let csrf = page.hidden("csrf");
+    let drop = |entry: Uuid| format!("/console/events/{event}/entries/{entry}/drop");
+    let dropped = visitor
+        .post(
+            &drop(entries[0]),
+            &[("csrf", &csrf), ("reason", "left early"), ("exclude", "")],
+        )
+        .await;
+    assert_eq!(dropped.status, StatusCode::SEE_OTHER, "{}", dropped.body);
+    let excluded = visitor
+        .post(
+            &drop(entries[1]),
+            &[("csrf", &csrf), ("reason", "conduct"), ("exclude", "on")],
+        )
+        .await;
+    assert_eq!(excluded.status, StatusCode::SEE_OTHER, "{}", excluded.body);
+    // A drop without its reason is refused beside the form, and changes nothing.
+    let blank = visitor
+        .post(&drop(entries[2]), &[("csrf", &csrf), ("reason", " ")])
+        .await;
+    assert_eq!(blank.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(blank.body.contains("role=\"alert\""), "{}", blank.body);
+
+    let listed = ts.admin.entries(event).await.unwrap();
+    let status = |id: Uuid| {
+        let entry = listed.iter().find(|e| e.id == id).unwrap();
+        (entry.status, entry.status_reason.clone())
+    };
+    use catan_api::EntryStatus;
+    assert_eq!(
+        status(entries[0]),
+        (EntryStatus::Dropped, Some("left early".into()))
+    );
+    assert_eq!(
+        status(entries[1]),
+        (EntryStatus::Excluded, Some("conduct".into()))
+    );
+    assert_eq!(status(entries[2]), (EntryStatus::Active, None));
+    let shown = visitor.get(&format!("/console/events/{event}")).await;
+    assert!(
+        shown.body.contains("dropped · left early"),
+        "{}",
+        shown.body
+    );
+    ts.shutdown().await;
+}

@@ -31,7 +31,13 @@ const OVERLAYS: [&str; 2] = ["dev", "production"];
 const OUT_OF_BAND_SECRETS: [(&str, &[&str]); 3] = [
     (
         "catan-secrets",
-        &["database-url", "internal-key", "admin-key", "pin-key"],
+        &[
+            "database-url",
+            "internal-key",
+            "admin-key",
+            "pin-key",
+            "web-session-key",
+        ],
     ),
     ("catan-db-owner", &["username", "password"]),
     ("catan-backup-s3", &["ACCESS_KEY_ID", "ACCESS_SECRET_KEY"]),

@@ -1,7 +1,7 @@
 //! One event in the console: its players and entries, and its rounds with the control that
 //! draws the next one.
 
-use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
+use super::{ConsoleError, Desk, Done, Shown, all_errors, field_errors, signed_in_as};
 use crate::pages::name_matches;
 use actix_web::http::StatusCode;
 use catan_api::{
@@ -19,7 +19,7 @@ const NAMES_AT_ONCE: usize = 200;
 #[derive(Default)]
 struct Extra {
     found: Vec<catan_api::Player>,
-    pins: Vec<(String, String)>,
+    pins: Vec<PlayerPin>,
     errors: Vec<FieldError>,
     refused_draw: Option<Refusal>,
 }
@@ -51,6 +51,7 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
     );
     let (event, entries, rounds) = (event?, entries?, rounds?);
     desk.require_event(&event)?;
+    let disputed = disputed_tables(desk, id, &rounds).await?;
     // Ranking has no placements of an event it has not taken in yet.
     let placements = placements.ok();
     let lang = desk.lang;
@@ -62,23 +63,14 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
         (signed_in_as(lang, &desk.person))
         p {
             a href=(format!("/events/{id}")) { (w.public_page) }
+            " · " a href=(format!("/console/events/{id}/audit")) { (w.audit_trail) }
             " · " (lang.date(event.starts_on))
             @if let Some(venue) = &event.venue { " · " (venue) }
         }
         @if !extra.pins.is_empty() {
-            section class="pins" aria-labelledby="pins-h" role="status" {
-                h2 id="pins-h" { (w.new_pins) }
-                p { (w.pins_shown_once) }
-                table {
-                    thead { tr { th scope="col" { (w.player) } th scope="col" { (w.pin) } } }
-                    tbody {
-                        @for (name, pin) in &extra.pins {
-                            tr { td { (name) } td class="pin" { code { (pin) } } }
-                        }
-                    }
-                }
-            }
+            (pin_slips(desk, &event, &entries, &extra.pins))
         }
+        (disputes_section(desk, &event, &disputed))
         (rounds_section(desk, &event, &rounds, runs, extra.refused_draw.as_ref()))
         @if !rounds.is_empty() {
             section aria-labelledby="placements-h" {
@@ -158,18 +150,9 @@ fn players_section(
     html! {
         section aria-labelledby="players-h" {
             h2 id="players-h" { (w.players) " (" (lang.int(entries.len() as u64)) ")" }
+            (all_errors(lang, &extra.errors))
             @if entries.is_empty() { p { (w.none) } } @else {
-                table class="console-entries" {
-                    thead { tr { th scope="col" { (w.player) } th scope="col" { (w.status) } } }
-                    tbody {
-                        @for entry in entries {
-                            tr {
-                                td { (entry.name) }
-                                td { (crate::pages::entry_status_word(lang, entry.status)) }
-                            }
-                        }
-                    }
-                }
+                (super::entries::table(desk, event, entries, runs))
             }
             @if runs {
                 h3 { (w.find_player) }
@@ -204,8 +187,6 @@ fn players_section(
                     textarea id="names" name="names" rows="6" required
                         aria-describedby="names-help" {}
                     p id="names-help" class="help" { (w.names_help) }
-                    (errors_for(lang, &extra.errors, "name"))
-                    (errors_for(lang, &extra.errors, ""))
                     button type="submit" { (w.register_and_enter) }
                 }
             }
@@ -225,7 +206,7 @@ pub async fn enter(desk: Desk, form: EnterForm) -> Result<Done, ConsoleError> {
         .api
         .create_entry(id, &CreateEntry::player(form.player_id))
         .await;
-    shown_with_pins(&desk, id, entered.map(|entry| vec![entry])).await
+    shown_after(&desk, id, entered.map(|entry| pins_of(vec![entry]))).await
 }
 
 /// New players, one name a line (typed, or pasted from a list): each name the federation
@@ -272,7 +253,7 @@ pub async fn register(desk: Desk, form: NamesForm) -> Result<Done, ConsoleError>
                     .await;
                 match created {
                     Ok(player) => player.id,
-                    Err(e) => return shown_with_pins(&desk, id, Err(e)).await,
+                    Err(e) => return shown_after(&desk, id, Err(e)).await,
                 }
             }
         };
@@ -285,35 +266,35 @@ pub async fn register(desk: Desk, form: NamesForm) -> Result<Done, ConsoleError>
             Ok(entry) => made.push(entry),
             // Entered already: nothing to do for this name.
             Err(e) if e.status() == Some(409) => {}
-            Err(e) => return shown_with_pins(&desk, id, Err(e)).await,
+            Err(e) => return shown_after(&desk, id, Err(e)).await,
         }
     }
-    shown_with_pins(&desk, id, Ok(made)).await
+    shown_after(&desk, id, Ok(pins_of(made))).await
 }
 
 fn same_name(a: &str, b: &str) -> bool {
     name_matches(a, b) && name_matches(b, a)
 }
 
-/// The event page after entries were made: their PINs shown once, or what was refused.
-async fn shown_with_pins(
+/// The PINs the entries' creation answered.
+fn pins_of(entries: Vec<Entry>) -> Vec<PlayerPin> {
+    entries
+        .into_iter()
+        .flat_map(|entry| entry.pins.into_iter().flatten())
+        .collect()
+}
+
+/// The event page after a write: the PINs it made shown once, or what was refused beside the
+/// form.
+pub async fn shown_after(
     desk: &Desk,
     id: Uuid,
-    made: Result<Vec<Entry>, ClientError>,
+    made: Result<Vec<PlayerPin>, ClientError>,
 ) -> Result<Done, ConsoleError> {
     let mut extra = Extra::default();
     let status = match made {
-        Ok(entries) => {
-            for entry in entries {
-                for PlayerPin { player_id, pin } in entry.pins.into_iter().flatten() {
-                    let name = if entry.player_ids.len() > 1 {
-                        format!("{} ({player_id})", entry.name)
-                    } else {
-                        entry.name.clone()
-                    };
-                    extra.pins.push((name, pin));
-                }
-            }
+        Ok(pins) => {
+            extra.pins = pins;
             StatusCode::OK
         }
         Err(e) => {
@@ -322,6 +303,71 @@ async fn shown_with_pins(
         }
     };
     Ok(Done::Show(status, event_page(desk, id, extra).await?))
+}
+
+/// New PINs as slips to cut out, one a player: the event, the name, the PIN and where to sign
+/// in. Printed alone (the page's print style hides the rest).
+fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) -> Markup {
+    let w = desk.lang.words();
+    let names = super::round::names_of(entries);
+    html! {
+        section class="pins" aria-labelledby="pins-h" role="status" {
+            h2 id="pins-h" { (w.new_pins) }
+            p { (w.pins_shown_once) }
+            button type="button" data-print hidden { (w.print_slips) }
+            ul class="slips" {
+                @for pin in pins {
+                    li class="slip" {
+                        span class="slip-event" { (event.name) }
+                        span class="slip-name" { (names.get(&pin.player_id).map_or("", String::as_str)) }
+                        span { (w.pin) ": " code class="pin" { (pin.pin) } }
+                        span class="slip-where" { (w.sign_in_at) " /events/" (event.id) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Each round's tables whose result a player disputes.
+async fn disputed_tables(
+    desk: &Desk,
+    id: Uuid,
+    rounds: &[Round],
+) -> Result<Vec<(u32, u32)>, ConsoleError> {
+    let mut disputed = Vec::new();
+    for round in rounds {
+        let results = desk.api.round_results(id, round.number).await?;
+        disputed.extend(
+            results
+                .items
+                .iter()
+                .filter(|r| r.status == catan_api::ResultStatus::Disputed)
+                .map(|r| (r.round, r.table)),
+        );
+    }
+    Ok(disputed)
+}
+
+fn disputes_section(desk: &Desk, event: &Event, disputed: &[(u32, u32)]) -> Markup {
+    let lang = desk.lang;
+    let w = lang.words();
+    html! {
+        @if !disputed.is_empty() {
+            section aria-labelledby="disputes-h" class="disputes" {
+                h2 id="disputes-h" { (w.disputes) " (" (lang.int(disputed.len() as u64)) ")" }
+                ul {
+                    @for (round, table) in disputed {
+                        li {
+                            a href=(format!("/console/events/{}/rounds/{round}/tables/{table}", event.id)) {
+                                (w.round) " " (lang.int(u64::from(*round))) " · " (w.table) " " (lang.int(u64::from(*table)))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// "Draw the next round": one `POST /v1/events/{id}/rounds`.

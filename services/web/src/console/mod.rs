@@ -8,6 +8,9 @@
 //! `Idempotency-Key`: sent twice, it writes once. After a write the page it leads to waits for
 //! that write (the session keeps the `Catan-Position`).
 
+mod audit;
+mod clock;
+mod entries;
 mod event;
 mod events;
 mod round;
@@ -44,8 +47,28 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(act(event::enter)),
         )
         .route(
+            "/console/events/{id}/entries/{entry}/drop",
+            web::post().to(act(entries::drop)),
+        )
+        .route(
+            "/console/events/{id}/entries/{entry}/pin",
+            web::post().to(act(entries::reissue_pin)),
+        )
+        .route(
+            "/console/events/{id}/audit",
+            web::get().to(page(audit::page)),
+        )
+        .route(
             "/console/events/{id}/rounds",
             web::post().to(act(event::draw)),
+        )
+        .route(
+            "/console/events/{id}/rounds/{n}/clock",
+            web::post().to(act(clock::change)),
+        )
+        .route(
+            "/console/events/{id}/rounds/{n}/tables/{t}/confirm",
+            web::post().to(act(sheet::confirm)),
         )
         .route(
             "/console/events/{id}/rounds/{n}",
@@ -282,7 +305,11 @@ pub fn checked_form(session: &Session, body: &[u8]) -> Result<String, ConsoleErr
 /// A console page drawn in its frame.
 fn render(req: &HttpRequest, session: &Session, status: StatusCode, shown: &Shown) -> HttpResponse {
     let lang = lang_of(req);
-    let document = crate::layout::page_for(lang, req, &shown.title, shown.body.clone(), session);
+    let body = html! {
+        (shown.body)
+        script src="/static/console.js" defer {}
+    };
+    let document = crate::layout::page_for(lang, req, &shown.title, body, session);
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .insert_header(("cache-control", "no-store"))
@@ -362,6 +389,17 @@ pub fn errors_for(lang: Lang, errors: &[FieldError], field: &str) -> Markup {
         @if !messages.is_empty() {
             div class="field-errors" role="alert" {
                 ul { @for message in &messages { li { (message) } } }
+            }
+        }
+    }
+}
+
+/// Every message of `errors`, whatever its field: for a page whose forms are many small ones.
+pub fn all_errors(lang: Lang, errors: &[FieldError]) -> Markup {
+    html! {
+        @if !errors.is_empty() {
+            div class="field-errors" role="alert" {
+                ul { @for e in errors { li { (crate::i18n::rule_message(lang, e)) } } }
             }
         }
     }

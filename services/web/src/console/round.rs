@@ -4,22 +4,36 @@
 use super::{ConsoleError, Desk, Shown, signed_in_as};
 use crate::i18n::Lang;
 use crate::pages::table::{data_table, number, text};
-use catan_api::{ResultStatus, TableResult};
+use catan_api::{FieldError, ResultStatus, TableResult};
 use maud::html;
 use std::collections::HashMap;
 use uuid::Uuid;
 
 pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
     let (id, n) = (desk.id("id")?, desk.number("n")?);
+    round_page(&desk, id, n, &[]).await
+}
+
+/// The round's page, with `errors` of a clock control beside the clock.
+pub async fn round_page(
+    desk: &Desk,
+    id: Uuid,
+    n: u32,
+    errors: &[FieldError],
+) -> Result<Shown, ConsoleError> {
     let api = &desk.api;
-    let (event, round, entries, results) = tokio::join!(
+    let (event, round, entries, results, clock) = tokio::join!(
         api.event(id),
         api.round(id, n),
         api.entries(id),
-        api.round_results(id, n)
+        api.round_results(id, n),
+        api.round_clock(id, n)
     );
-    let (event, round, entries, results) = (event?, round?, entries?, results?);
+    let (event, round, entries, results, clock) = (event?, round?, entries?, results?, clock?);
     desk.require_event(&event)?;
+    let directs = desk
+        .person
+        .may_run(id, event.region_id, &[catan_api::Role::Director]);
     let names = names_of(&entries);
     let by_table: HashMap<u32, &TableResult> = results.items.iter().map(|r| (r.table, r)).collect();
     let lang = desk.lang;
@@ -58,6 +72,11 @@ pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
         (signed_in_as(lang, &desk.person))
         p {
             a href=(format!("/events/{id}/rounds/{n}/sheets")) { (w.print_sheets) }
+        }
+        @if directs {
+            (super::clock::controls(desk, &event, n, &clock, errors))
+        } @else {
+            p { (w.clock) ": " (super::clock::state_word(lang, clock.state)) }
         }
         p role="status" {
             (w.tables_without_result) ": " strong { (lang.int(missing as u64)) }

@@ -1,6 +1,7 @@
 //! The rules a form can break, in the page's language: what the console shows beside a field
-//! from the API's problem document. English takes the API's own message, which names the
-//! numbers; Spanish and Chinese say the rule, after the federation's rule documents.
+//! from the API's problem document, said as the federation's rule documents say it (the API's
+//! own message names players by id, which a form beside their names needs not). A code without
+//! words here shows the API's message.
 
 use super::Lang;
 use catan_api::{ErrorCode, FieldError};
@@ -8,7 +9,7 @@ use catan_api::{ErrorCode, FieldError};
 /// The message of `error` in `lang`.
 pub fn rule_message(lang: Lang, error: &FieldError) -> String {
     let translated = match lang {
-        Lang::En => None,
+        Lang::En => english(error.code),
         Lang::Es => spanish(error.code),
         Lang::Zh => chinese(error.code),
     };
@@ -23,6 +24,33 @@ pub fn rule_message(lang: Lang, error: &FieldError) -> String {
         ErrorCode::InvalidJson => lang.words().not_a_number.to_owned(),
         _ => error.code.to_string(),
     }
+}
+
+fn english(code: ErrorCode) -> Option<&'static str> {
+    Some(match code {
+        ErrorCode::InvalidJson => "This is not a whole number.",
+        ErrorCode::UnknownPlayer => "This player is not seated at this table.",
+        ErrorCode::DuplicatePlayer => "A player is on the sheet twice.",
+        ErrorCode::MissingPlayer => "Every player seated at the table needs a line.",
+        ErrorCode::OutOfRange => "Outside what the rules allow.",
+        ErrorCode::WinnerMissing => "Say who won.",
+        ErrorCode::WinnerNotSeated => "The winner must sit at this table.",
+        ErrorCode::WinnerBelowTen => "The winner needs at least 10 VP.",
+        ErrorCode::WinnerAtTimeLimit => {
+            "At the time limit only a player who reached 10 VP wins; if nobody did, there is no winner."
+        }
+        ErrorCode::FinalAtTimeLimit => "The final is played until someone wins: no time limit.",
+        ErrorCode::TooFewBuildings => "Every player keeps at least their starting buildings.",
+        ErrorCode::BreakdownSumMismatch => "The VP do not add up to the counts.",
+        ErrorCode::TooManyVpCards => "The game has 5 victory point cards.",
+        ErrorCode::MultipleLongestRoadHolders => "Only one player holds the longest road.",
+        ErrorCode::MultipleLargestArmyHolders => "Only one player holds the largest army.",
+        ErrorCode::WinnerBelowTarget => "The winning team did not reach the target.",
+        ErrorCode::TimeNotUp => {
+            "This table's time is not up: a time-limit sheet before the end needs the director's reason."
+        }
+        _ => return None,
+    })
 }
 
 fn spanish(code: ErrorCode) -> Option<&'static str> {
@@ -126,6 +154,7 @@ mod tests {
     fn every_sheet_rule_is_translated() {
         let all: Vec<ErrorCode> = catan_domain_rule_codes();
         for code in all {
+            assert!(english(code).is_some(), "{code} in English");
             assert!(spanish(code).is_some(), "{code} in Spanish");
             assert!(chinese(code).is_some(), "{code} in Chinese");
         }

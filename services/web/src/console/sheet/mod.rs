@@ -139,6 +139,9 @@ async fn sheet_page(
             }
         }
         (sheet_form(desk, id, n, t, &drawn, &name))
+        @if let Some(current) = history.last() {
+            (confirmations(desk, current, &name))
+        }
         @if !history.is_empty() {
             section aria-labelledby="history-h" {
                 h2 id="history-h" { (w.history) }
@@ -152,9 +155,66 @@ async fn sheet_page(
                 }
             }
         }
-        script src="/static/console.js" defer {}
     };
     Ok(Shown { title, body })
+}
+
+/// The current version's state, its open disputes with their reasons, and for each player who
+/// has not confirmed it a button that confirms it for him (the director).
+fn confirmations(desk: &Desk, current: &TableResult, name: &dyn Fn(Uuid) -> String) -> Markup {
+    let lang = desk.lang;
+    let w = lang.words();
+    let action = format!(
+        "/console/events/{}/rounds/{}/tables/{}/confirm",
+        current.event_id, current.round, current.table
+    );
+    html! {
+        section aria-labelledby="confirm-h" {
+            h2 id="confirm-h" { (w.confirmations) }
+            p role="status" { (w.result) ": " strong { (state_word(lang, Some(current.status))) } }
+            @let open: Vec<_> = current.disputes.iter().filter(|d| d.resolved_by_version.is_none()).collect();
+            @if !open.is_empty() {
+                ul class="disputes" {
+                    @for dispute in open {
+                        li { (name(dispute.player_id)) ": " (dispute.reason) }
+                    }
+                }
+                p class="help" { (w.resolve_by_correcting) }
+            }
+            ul class="confirm-list" {
+                @for score in &current.scores {
+                    li {
+                        (name(score.player_id))
+                        @if current.confirmed_by.contains(&score.player_id) {
+                            " · " (w.result_confirmed)
+                        } @else {
+                            form method="post" action=(action) class="inline" {
+                                (desk.form_fields())
+                                input type="hidden" name="player_id" value=(score.player_id);
+                                button type="submit" aria-label=(format!("{} {}", w.confirm_for, name(score.player_id))) { (w.confirm_for) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// "Confirm for this player": one `POST .../result/confirm` naming him.
+#[derive(serde::Deserialize)]
+pub struct ConfirmForm {
+    player_id: Uuid,
+}
+
+pub async fn confirm(desk: Desk, form: ConfirmForm) -> Result<Done, ConsoleError> {
+    let (id, n, t) = (desk.id("id")?, desk.number("n")?, desk.number("t")?);
+    desk.api
+        .confirm_result_for(id, n, t, form.player_id)
+        .await?;
+    Ok(Done::GoTo(format!(
+        "/console/events/{id}/rounds/{n}/tables/{t}#confirm-h"
+    )))
 }
 
 fn result_summary(lang: Lang, result: &TableResult, name: &dyn Fn(Uuid) -> String) -> Markup {

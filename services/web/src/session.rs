@@ -127,16 +127,20 @@ impl SignedIn {
         }
     }
 
-    /// Whether this person may run `event_id` of `region_id` in one of `roles` (the admin always;
-    /// an organiser the events of his regions), as the API will decide it too.
+    /// Whether this person may act on `event_id` of `region_id` in one of `roles`, as the API
+    /// will decide it too: the admin always; an organiser, named among `roles`, on the events of
+    /// his regions; a director or scorer on the events his key names.
     pub fn may_run(&self, event_id: Uuid, region_id: Option<Uuid>, roles: &[Role]) -> bool {
         match self.role {
             Role::Admin => true,
-            Role::Organiser => region_id.is_some_and(|region| {
-                self.region_ids
-                    .as_ref()
-                    .is_some_and(|regions| regions.contains(&region))
-            }),
+            Role::Organiser => {
+                roles.contains(&Role::Organiser)
+                    && region_id.is_some_and(|region| {
+                        self.region_ids
+                            .as_ref()
+                            .is_some_and(|regions| regions.contains(&region))
+                    })
+            }
             role => {
                 roles.contains(&role)
                     && self
@@ -280,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn an_organiser_runs_the_events_of_his_regions_and_a_director_his_events() {
+    fn an_organiser_sets_up_the_events_of_his_regions_and_a_director_runs_his_events() {
         let (region, event) = (Uuid::new_v4(), Uuid::new_v4());
         let person = |role, events: Option<Vec<Uuid>>, regions: Option<Vec<Uuid>>| SignedIn {
             token: String::new(),
@@ -291,8 +295,13 @@ mod tests {
             expires_at: 0,
         };
         let organiser = person(Role::Organiser, None, Some(vec![region]));
-        assert!(organiser.may_run(event, Some(region), &[Role::Director]));
-        assert!(!organiser.may_run(event, Some(Uuid::new_v4()), &[Role::Director]));
+        let setting_up = [Role::Director, Role::Organiser];
+        assert!(organiser.may_run(event, Some(region), &setting_up));
+        assert!(!organiser.may_run(event, Some(Uuid::new_v4()), &setting_up));
+        assert!(
+            !organiser.may_run(event, Some(region), &[Role::Director]),
+            "an organiser draws no rounds"
+        );
         let director = person(Role::Director, Some(vec![event]), None);
         assert!(director.may_run(event, None, &[Role::Director]));
         assert!(!director.may_run(Uuid::new_v4(), None, &[Role::Director]));

@@ -84,6 +84,28 @@ async fn sign_in(browser: &Browser, base: &str, key: &str) {
     assert_eq!(path_of(browser).await, "/console");
 }
 
+/// Makes a key of `role` on the keys page (for the first region or event offered); answers it as
+/// the page shows it, once, with its QR code.
+async fn make_key(browser: &Browser, base: &str, role: &str, name: &str) -> String {
+    browser.go(&format!("{base}/console/keys")).await;
+    browser.type_into("#key-name", name).await;
+    browser
+        .click(&format!("#key-role option[value={role}]"))
+        .await;
+    if role == "organiser" {
+        browser.click("#key-region option:nth-child(2)").await;
+    }
+    browser
+        .click_to_next_page("#new-key ~ form button[type=submit]")
+        .await;
+    assert_eq!(browser.texts("figure.qr svg").await.len(), 1, "its QR code");
+    assert_accessible(browser, "a new key").await;
+    let key = browser.texts("code.new-key").await.remove(0);
+    browser.go(&format!("{base}/console/keys")).await;
+    assert!(browser.texts("code.new-key").await.is_empty(), "shown once");
+    key
+}
+
 /// Creates "Console Open" in `region` through the console's form; answers its console path.
 async fn create_event(browser: &Browser, region: Uuid) -> String {
     browser.type_into("#name", "Console Open").await;
@@ -239,15 +261,22 @@ async fn clock_controlled(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
+async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     let ts = spawn_suite().await;
     let base = ts.suite.url();
-    let region = ts.admin.create_region("Console North").await.unwrap();
     let browser = Browser::open().await;
 
-    // Sign in with the key; the key is never on a page after.
+    // The admin signs in with the first key; the key is never on a page after. He makes the
+    // region and its organiser's key, shown once with its QR code.
     sign_in(&browser, &base, &ts.admin_key).await;
     assert_accessible(&browser, "console").await;
+    browser.type_into("#region-name", "Console North").await;
+    browser
+        .click_to_next_page("#new-region ~ form button[type=submit]")
+        .await;
+    let organiser_key = make_key(&browser, &base, "organiser", "North organiser").await;
+    let regions = ts.admin.regions().await.unwrap();
+    let region = regions.iter().find(|r| r.name == "Console North").unwrap();
     let html = browser
         .js("return document.documentElement.outerHTML;")
         .await;
@@ -264,7 +293,9 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
         "the session cookie is HttpOnly"
     );
 
-    // Create the event with its options.
+    // From here on the organiser runs everything.
+    browser.click_to_next_page("form.sign-out button").await;
+    sign_in(&browser, &base, &organiser_key).await;
     let event_path = create_event(&browser, region.id).await;
     let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
@@ -298,6 +329,33 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
     browser.click_to_next_page("form[role=search] button").await;
     assert_eq!(browser.texts("ul.found li").await.len(), 1);
     assert!(browser.texts("ul.found li").await[0].contains("entered"));
+
+    // The organiser's season: made, and the event joined to it; a director's key for the event.
+    browser.go(&format!("{base}/console/seasons")).await;
+    assert_accessible(&browser, "seasons").await;
+    browser.type_into("#season-name", "North 2026").await;
+    browser
+        .js(
+            "document.querySelector('#season-starts').value = '2026-01-01';\
+             document.querySelector('#season-ends').value = '2026-12-31';",
+        )
+        .await;
+    browser
+        .click_to_next_page("#new-season ~ form button[type=submit]")
+        .await;
+    browser
+        .click_to_next_page("#join-h ~ form button[type=submit]")
+        .await;
+    let seasons = ts.admin.seasons(Some(region.id)).await.unwrap();
+    assert_eq!(seasons.len(), 1);
+    assert_eq!(seasons[0].event_ids, vec![event_id], "the event joined");
+    let director_key = make_key(&browser, &base, "director", "Hall B director").await;
+    let director = ts.client_for(&director_key).await.me().await.unwrap();
+    assert_eq!(director.event_ids, Some(vec![event_id]));
+
+    // The event's director runs its rounds.
+    browser.click_to_next_page("form.sign-out button").await;
+    sign_in(&browser, &base, &director_key).await;
 
     // Three qualifying rounds, the semi-finals and the final, each drawn from the same control,
     // each sheet entered in the form.
@@ -415,6 +473,7 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
             .await;
         for page in [
             "/console".to_owned(),
+            format!("{event_path}/audit"),
             event_path.clone(),
             format!("{event_path}/rounds/1"),
             format!("{event_path}/rounds/1/tables/1"),
@@ -422,6 +481,21 @@ async fn an_admin_runs_a_sixteen_player_event_from_the_browser() {
             browser.go(&format!("{base}{page}")).await;
             let h1 = browser.texts("header nav a").await;
             assert!(h1.iter().any(|t| t == words), "{tag} {page}: {h1:?}");
+            assert_accessible(&browser, &format!("{tag} {page}")).await;
+        }
+    }
+
+    // The organiser's own pages, in each language.
+    browser.click_to_next_page("form.sign-out button").await;
+    sign_in(&browser, &base, &organiser_key).await;
+    for (tag, words) in [("en", "Console"), ("es", "Consola"), ("zh", "控制台")] {
+        browser
+            .go(&format!("{base}/lang?to={tag}&back={}", "/console"))
+            .await;
+        for page in ["/console/keys", "/console/seasons"] {
+            browser.go(&format!("{base}{page}")).await;
+            let nav = browser.texts("header nav a").await;
+            assert!(nav.iter().any(|t| t == words), "{tag} {page}: {nav:?}");
             assert_accessible(&browser, &format!("{tag} {page}")).await;
         }
     }

@@ -56,7 +56,11 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
     let placements = placements.ok();
     let lang = desk.lang;
     let w = lang.words();
-    let runs = desk.person.may_run(id, event.region_id, &[Role::Director]);
+    // Organisers and directors set an event up; only its director draws its rounds.
+    let sets_up = desk
+        .person
+        .may_run(id, event.region_id, &[Role::Director, Role::Organiser]);
+    let draws = desk.person.may_run(id, event.region_id, &[Role::Director]);
     let body = html! {
         p class="crumbs" { a href="/console" { (w.console) } }
         h1 { (event.name) }
@@ -71,14 +75,14 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
             (pin_slips(desk, &event, &entries, &extra.pins))
         }
         (disputes_section(desk, &event, &disputed))
-        (rounds_section(desk, &event, &rounds, runs, extra.refused_draw.as_ref()))
+        (rounds_section(desk, &event, &rounds, draws, extra.refused_draw.as_ref()))
         @if !rounds.is_empty() {
             section aria-labelledby="placements-h" {
                 h2 id="placements-h" { (w.placements) }
                 (crate::pages::event::placements_block(lang, placements.as_ref()))
             }
         }
-        (players_section(desk, &event, &entries, &extra, runs))
+        (players_section(desk, &event, &entries, &extra, sets_up))
     };
     Ok(Shown {
         title: event.name.clone(),

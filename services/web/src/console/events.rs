@@ -20,6 +20,13 @@ pub async fn list(desk: Desk) -> Result<Shown, ConsoleError> {
     let body = html! {
         h1 { (w.console) }
         (signed_in_as(desk.lang, &desk.person))
+        @if may_create(&desk) {
+            nav aria-label=(w.console) class="console-nav" {
+                a href="/console/keys" { (w.api_keys) }
+                " · "
+                a href="/console/seasons" { (w.seasons) }
+            }
+        }
         section aria-labelledby="my-events" {
             h2 id="my-events" { (w.my_events) }
             @if events.is_empty() {
@@ -38,6 +45,17 @@ pub async fn list(desk: Desk) -> Result<Shown, ConsoleError> {
         @if may_create(&desk) {
             (new_event_form(&desk, &regions, &EventForm::default(), &[]))
         }
+        @if desk.person.role == Role::Admin {
+            section aria-labelledby="new-region" {
+                h2 id="new-region" { (w.new_region) }
+                form method="post" action="/console/regions" class="console-form" {
+                    (desk.form_fields())
+                    label for="region-name" { (w.name) }
+                    input id="region-name" name="name" type="text" required maxlength="200";
+                    button type="submit" { (w.create_region) }
+                }
+            }
+        }
     };
     Ok(Shown {
         title: w.console.to_owned(),
@@ -47,7 +65,7 @@ pub async fn list(desk: Desk) -> Result<Shown, ConsoleError> {
 
 /// The events of the person's key: all for the admin, his regions' for an organiser, the ones
 /// his key names for a director or scorer.
-async fn my_events(desk: &Desk) -> Result<Vec<Event>, ConsoleError> {
+pub(super) async fn my_events(desk: &Desk) -> Result<Vec<Event>, ConsoleError> {
     let api = &desk.api;
     let mut events = match desk.person.role {
         Role::Admin => api.events(&EventSearch::default(), LISTED, 0).await?,
@@ -302,5 +320,32 @@ fn date_field(lang: Lang, name: &str, label: &str, value: &str, errors: &[FieldE
         input id=(name) name=(name) type="date" value=(value)
             aria-invalid=[errors.iter().any(|e| e.field == name).then_some("true")];
         (errors_for(lang, errors, name))
+    }
+}
+
+/// The new-region form (the admin): one `POST /v1/regions`.
+#[derive(Debug, Deserialize)]
+pub struct RegionForm {
+    name: String,
+}
+
+pub async fn create_region(desk: Desk, form: RegionForm) -> Result<Done, ConsoleError> {
+    match desk.api.create_region(form.name.trim()).await {
+        Ok(_) => Ok(Done::GoTo("/console".into())),
+        Err(e) => {
+            let errors = field_errors(e)?;
+            let regions = desk.api.regions().await?;
+            let w = desk.lang.words();
+            Ok(Done::Show(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Shown {
+                    title: w.new_region.to_owned(),
+                    body: html! {
+                        (super::all_errors(desk.lang, &errors))
+                        (new_event_form(&desk, &regions, &EventForm::default(), &[]))
+                    },
+                },
+            ))
+        }
     }
 }

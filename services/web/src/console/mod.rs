@@ -13,7 +13,9 @@ mod clock;
 mod entries;
 mod event;
 mod events;
+mod keys;
 mod round;
+mod seasons;
 mod sheet;
 mod sign_in;
 
@@ -37,6 +39,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sign-out", web::post().to(sign_in::sign_out))
         .route("/console", web::get().to(page(events::list)))
         .route("/console/events", web::post().to(act(events::create)))
+        .route(
+            "/console/regions",
+            web::post().to(act(events::create_region)),
+        )
+        .route("/console/keys", web::get().to(page(keys::page)))
+        .route("/console/keys", web::post().to(act(keys::create)))
+        .route("/console/seasons", web::get().to(page(seasons::page)))
+        .route("/console/seasons", web::post().to(act(seasons::create)))
+        .route("/console/seasons/join", web::post().to(act(seasons::join)))
         .route("/console/events/{id}", web::get().to(page(event::page)))
         .route(
             "/console/events/{id}/players",
@@ -124,7 +135,8 @@ impl Desk {
     /// Refuses the page to a person who does not run `event` (as director or scorer, or as
     /// the organiser of its region): a director's session sees only its events.
     pub fn require_event(&self, event: &catan_api::Event) -> Result<(), ConsoleError> {
-        let roles = [catan_api::Role::Director, catan_api::Role::Scorer];
+        use catan_api::Role;
+        let roles = [Role::Director, Role::Scorer, Role::Organiser];
         if self.person.may_run(event.id, event.region_id, &roles) {
             Ok(())
         } else {

@@ -21,6 +21,7 @@ use uuid::Uuid;
 
 pub mod axe;
 pub mod browser;
+pub mod console;
 pub mod fixtures;
 pub mod http;
 pub mod league;

@@ -13,6 +13,7 @@
 
 use catan_api::{ResultStatus, Stage};
 use catan_e2e::browser::Browser;
+use catan_e2e::console::{assert_accessible, create_event, make_key, path_of, register, sign_in};
 use catan_e2e::{eventually, spawn_suite};
 use uuid::Uuid;
 
@@ -30,21 +31,6 @@ const TYPED: [&str; 8] = [
 const CSV: &str = "name,club\nKaren Spärck Jones,Cambridge\nTony Hoare,Oxford\n\
                    Leslie Lamport,SRI\nNiklaus Wirth,Zürich\nRadia Perlman,DEC\n\
                    Ken Thompson,Bell\n\"Margaret Hamilton\",MIT\nJohn McCarthy,Stanford\n";
-
-/// The page's serious and critical accessibility violations, none expected.
-async fn assert_accessible(browser: &Browser, page: &str) {
-    let violations = browser.accessibility_violations().await;
-    assert!(
-        violations.is_empty(),
-        "{page}: axe-core finds {violations:#?}"
-    );
-}
-
-/// The path of the page the browser shows.
-async fn path_of(browser: &Browser) -> String {
-    let url = browser.js("return location.pathname;").await;
-    url.as_str().unwrap().to_owned()
-}
 
 /// Fills the open result form: the first seat wins with `winner_cities` cities and 2
 /// settlements (10 VP with 4 cities), the others lose with distinct totals.
@@ -66,72 +52,6 @@ async fn fill_sheet(browser: &Browser, winner_cities: u32) {
         }
     }
     browser.click("#winner option:nth-child(2)").await;
-}
-
-/// Signs in through the form with `key`, from the console's address.
-async fn sign_in(browser: &Browser, base: &str, key: &str) {
-    browser.go(&format!("{base}/console")).await;
-    assert_eq!(
-        path_of(browser).await,
-        "/sign-in",
-        "the console asks to sign in first"
-    );
-    assert_accessible(browser, "sign-in").await;
-    browser.type_into("#api_key", key).await;
-    browser
-        .click_to_next_page("form.console-form button[type=submit]")
-        .await;
-    assert_eq!(path_of(browser).await, "/console");
-}
-
-/// Makes a key of `role` on the keys page (for the first region or event offered); answers it as
-/// the page shows it, once, with its QR code.
-async fn make_key(browser: &Browser, base: &str, role: &str, name: &str) -> String {
-    browser.go(&format!("{base}/console/keys")).await;
-    browser.type_into("#key-name", name).await;
-    browser
-        .click(&format!("#key-role option[value={role}]"))
-        .await;
-    if role == "organiser" {
-        browser.click("#key-region option:nth-child(2)").await;
-    }
-    browser
-        .click_to_next_page("#new-key ~ form button[type=submit]")
-        .await;
-    assert_eq!(browser.texts("figure.qr svg").await.len(), 1, "its QR code");
-    assert_accessible(browser, "a new key").await;
-    let key = browser.texts("code.new-key").await.remove(0);
-    browser.go(&format!("{base}/console/keys")).await;
-    assert!(browser.texts("code.new-key").await.is_empty(), "shown once");
-    key
-}
-
-/// Creates "Console Open" in `region` through the console's form; answers its console path.
-async fn create_event(browser: &Browser, region: Uuid) -> String {
-    browser.type_into("#name", "Console Open").await;
-    browser
-        .click(&format!("#region_id option[value='{region}']"))
-        .await;
-    browser.type_into("#rounds", "3").await;
-    browser.type_into("#venue", "Hall B").await;
-    browser
-        .click_to_next_page("#new-event ~ form button[type=submit]")
-        .await;
-    let event_path = path_of(browser).await;
-    let refused = browser.texts("[role=alert]").await;
-    assert!(
-        event_path.starts_with("/console/events/"),
-        "{event_path}: {refused:?}"
-    );
-    event_path
-}
-
-/// Registers and enters `names` (one a line, or a CSV) through the event's form.
-async fn register(browser: &Browser, names: &str) {
-    browser.type_into("#names", names).await;
-    browser
-        .click_to_next_page("form.console-form button[type=submit]")
-        .await;
 }
 
 /// Round 1: a player at table 2, his PIN reissued from the console (shown once), disputes the
@@ -296,7 +216,7 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     // From here on the organiser runs everything.
     browser.click_to_next_page("form.sign-out button").await;
     sign_in(&browser, &base, &organiser_key).await;
-    let event_path = create_event(&browser, region.id).await;
+    let event_path = create_event(&browser, region.id, "Console Open", false).await;
     let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
     assert_eq!(
@@ -525,7 +445,7 @@ async fn console_screenshots() {
     };
     sign_in(&browser, &base, &ts.admin_key).await;
     shoot("console-events", 1280, 900).await;
-    let event_path = create_event(&browser, region.id).await;
+    let event_path = create_event(&browser, region.id, "Console Open", false).await;
     register(&browser, &TYPED.join("\n")).await;
     register(&browser, CSV).await;
     shoot("console-pins", 1280, 1100).await;

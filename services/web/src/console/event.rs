@@ -2,18 +2,13 @@
 //! draws the next one.
 
 use super::{ConsoleError, Desk, Done, Shown, all_errors, field_errors, signed_in_as};
-use crate::pages::name_matches;
 use actix_web::http::StatusCode;
 use catan_api::{
-    ClientError, CreateEntry, CreatePlayer, DrawRound, Entry, Event, FieldError, PlayerPin, Role,
-    Round,
+    ClientError, CreateEntry, DrawRound, Entry, Event, FieldError, PlayerPin, Role, Round,
 };
 use maud::{Markup, html};
 use serde::Deserialize;
 use uuid::Uuid;
-
-/// Names one "new players" form takes at most.
-const NAMES_AT_ONCE: usize = 200;
 
 /// What the event page shows besides the event: a search's matches, new PINs, a refusal.
 #[derive(Default)]
@@ -173,7 +168,7 @@ fn players_section(
                                 (player.name)
                                 @if entered.contains(&player.id) {
                                     " · " (w.entered)
-                                } @else {
+                                } @else if event.format == catan_api::EventFormat::Classic {
                                     form method="post" action=(format!("/console/events/{}/entries", event.id)) class="inline" {
                                         (desk.form_fields())
                                         input type="hidden" name="player_id" value=(player.id);
@@ -184,15 +179,7 @@ fn players_section(
                         }
                     }
                 }
-                h3 { (w.new_players) }
-                form method="post" action=(format!("/console/events/{}/players", event.id)) class="console-form" {
-                    (desk.form_fields())
-                    label for="names" { (w.names_one_a_line) }
-                    textarea id="names" name="names" rows="6" required
-                        aria-describedby="names-help" {}
-                    p id="names-help" class="help" { (w.names_help) }
-                    button type="submit" { (w.register_and_enter) }
-                }
+                (super::register::form(desk, event))
             }
         }
     }
@@ -213,75 +200,8 @@ pub async fn enter(desk: Desk, form: EnterForm) -> Result<Done, ConsoleError> {
     shown_after(&desk, id, entered.map(|entry| pins_of(vec![entry]))).await
 }
 
-/// New players, one name a line (typed, or pasted from a list): each name the federation
-/// already has in the event's region (one player of that name) is entered as that player;
-/// each other name is registered first. Every entry answers its PIN, shown once.
-#[derive(Deserialize)]
-pub struct NamesForm {
-    names: String,
-}
-
-impl NamesForm {
-    /// The names, trimmed, blank lines and a CSV's header and extra columns aside.
-    pub fn names(&self) -> Vec<String> {
-        self.names
-            .lines()
-            .map(|line| line.split([',', ';', '\t']).next().unwrap_or_default())
-            .map(|name| name.trim().trim_matches('"').trim().to_owned())
-            .filter(|name| !name.is_empty() && !name.eq_ignore_ascii_case("name"))
-            .take(NAMES_AT_ONCE)
-            .collect()
-    }
-}
-
-pub async fn register(desk: Desk, form: NamesForm) -> Result<Done, ConsoleError> {
-    let id = desk.id("id")?;
-    let event = desk.api.event(id).await?;
-    let mut made = Vec::new();
-    for (i, name) in form.names().into_iter().enumerate() {
-        let known = desk.api.search_players(&name, event.region_id).await?;
-        let same: Vec<_> = known
-            .iter()
-            .filter(|p| p.merged_into.is_none() && same_name(&p.name, &name))
-            .collect();
-        let player_id = match same.as_slice() {
-            [one] => one.id,
-            _ => {
-                let created = desk
-                    .api
-                    .keyed_apart(&format!("player{i}"))
-                    .create_player(&CreatePlayer {
-                        name: name.clone(),
-                        region_id: event.region_id,
-                    })
-                    .await;
-                match created {
-                    Ok(player) => player.id,
-                    Err(e) => return shown_after(&desk, id, Err(e)).await,
-                }
-            }
-        };
-        match desk
-            .api
-            .keyed_apart(&format!("entry{i}"))
-            .create_entry(id, &CreateEntry::player(player_id))
-            .await
-        {
-            Ok(entry) => made.push(entry),
-            // Entered already: nothing to do for this name.
-            Err(e) if e.status() == Some(409) => {}
-            Err(e) => return shown_after(&desk, id, Err(e)).await,
-        }
-    }
-    shown_after(&desk, id, Ok(pins_of(made))).await
-}
-
-fn same_name(a: &str, b: &str) -> bool {
-    name_matches(a, b) && name_matches(b, a)
-}
-
 /// The PINs the entries' creation answered.
-fn pins_of(entries: Vec<Entry>) -> Vec<PlayerPin> {
+pub(super) fn pins_of(entries: Vec<Entry>) -> Vec<PlayerPin> {
     entries
         .into_iter()
         .flat_map(|entry| entry.pins.into_iter().flatten())
@@ -418,27 +338,4 @@ async fn tables_without_result(desk: &Desk, id: Uuid) -> Result<(u32, Vec<u32>),
         .filter(|t| !results.items.iter().any(|r| r.table == *t))
         .collect();
     Ok((latest.number, missing))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pasted_names_are_one_a_line_without_a_csv_header_or_blank_lines() {
-        let form = NamesForm {
-            names: "name,region\nAda Lovelace,North\n\n  \"Grace Hopper\" \r\nAlan Turing\t42\n"
-                .into(),
-        };
-        assert_eq!(
-            form.names(),
-            vec!["Ada Lovelace", "Grace Hopper", "Alan Turing"]
-        );
-    }
-
-    #[test]
-    fn a_known_player_is_the_same_name_case_and_accents_aside_not_a_part_of_it() {
-        assert!(same_name("José Peña", "jose pena"));
-        assert!(!same_name("Ada Lovelace", "Ada"));
-    }
 }

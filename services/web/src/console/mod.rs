@@ -14,6 +14,7 @@ mod entries;
 mod event;
 mod events;
 mod keys;
+mod register;
 mod round;
 mod seasons;
 mod sheet;
@@ -51,7 +52,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/console/events/{id}", web::get().to(page(event::page)))
         .route(
             "/console/events/{id}/players",
-            web::post().to(act(event::register)),
+            web::post().to(act(register::register)),
         )
         .route(
             "/console/events/{id}/entries",

@@ -244,4 +244,7 @@ pub static EN: Words = Words {
     create_season: "Create the season",
     new_region: "New region",
     create_region: "Create the region",
+    new_teams: "Register and enter teams",
+    teams_one_a_line: "Teams, one a line: team, player, player",
+    teams_help: "Type or paste a list or a CSV. A player the federation already knows in this region is entered as that player, never registered twice.",
 };

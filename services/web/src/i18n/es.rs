@@ -244,4 +244,7 @@ pub static ES: Words = Words {
     create_season: "Crear la temporada",
     new_region: "Nueva región",
     create_region: "Crear la región",
+    new_teams: "Registrar e inscribir parejas",
+    teams_one_a_line: "Parejas, una por línea: pareja, jugador, jugador",
+    teams_help: "Escriba o pegue una lista o un CSV. Un jugador que la federación ya conoce en esta región se inscribe como ese jugador, nunca se registra dos veces.",
 };

@@ -254,4 +254,7 @@ pub struct Words {
     pub create_season: &'static str,
     pub new_region: &'static str,
     pub create_region: &'static str,
+    pub new_teams: &'static str,
+    pub teams_one_a_line: &'static str,
+    pub teams_help: &'static str,
 }

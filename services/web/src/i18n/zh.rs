@@ -244,4 +244,7 @@ pub static ZH: Words = Words {
     create_season: "创建赛季",
     new_region: "新建地区",
     create_region: "创建地区",
+    new_teams: "登记并报名队伍",
+    teams_one_a_line: "队伍，每行一个：队名, 玩家, 玩家",
+    teams_help: "输入或粘贴名单或 CSV。联合会在本地区已有的玩家将以该玩家报名，不会重复登记。",
 };

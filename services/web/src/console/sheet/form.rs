@@ -18,6 +18,9 @@ pub struct SheetForm {
     pub(super) outcome: String,
     #[serde(default)]
     pub(super) winner: String,
+    /// A partner table's winning team (its entry's id).
+    #[serde(default)]
+    pub(super) winner_team: String,
     #[serde(default)]
     pub(super) longest_road: String,
     #[serde(default)]
@@ -141,7 +144,7 @@ impl SheetForm {
                 OutcomeKind::Won
             },
             winner_player_id: Uuid::parse_str(&self.winner).ok(),
-            winner_entry_id: None,
+            winner_entry_id: Uuid::parse_str(&self.winner_team).ok(),
             scores,
             early_reason: (!early_reason.is_empty()).then(|| early_reason.to_owned()),
         })
@@ -174,6 +177,10 @@ impl SheetForm {
                 .winner_player_id
                 .map(|p| p.to_string())
                 .unwrap_or_default(),
+            winner_team: result
+                .winner_entry_id
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
             longest_road: road,
             largest_army: army,
             early_reason: String::new(),
@@ -187,6 +194,7 @@ impl SheetForm {
         SheetForm {
             outcome: "won".into(),
             winner: String::new(),
+            winner_team: String::new(),
             longest_road: String::new(),
             largest_army: String::new(),
             early_reason: String::new(),
@@ -243,6 +251,17 @@ mod tests {
         let errors = posted.to_request().unwrap_err();
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].field, "scores[0].breakdown.cities");
+    }
+
+    #[test]
+    fn a_partner_sheet_names_the_winning_team() {
+        let (a, team) = (Uuid::new_v4().to_string(), Uuid::new_v4());
+        let posted = form(&[("player0", &a), ("winner_team", &team.to_string())]);
+        let sheet = posted.to_request().unwrap();
+        assert_eq!(
+            (sheet.winner_entry_id, sheet.winner_player_id),
+            (Some(team), None)
+        );
     }
 
     #[test]

@@ -4,16 +4,78 @@
 //! its history, and corrects it with `If-Match`: an edit made meanwhile by someone else is shown,
 //! never overwritten. The sheet's broken rules appear beside their fields, in the page's language.
 
-use super::round::{names_of, state_word};
+use super::round::state_word;
 use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
 use crate::i18n::Lang;
 use actix_web::http::StatusCode;
-use catan_api::{ClientError, FieldError, TableResult};
+use catan_api::{ClientError, Entry, EventFormat, FieldError, Round, TableResult};
 use form::SheetForm;
 use maud::{Markup, html};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 mod form;
+
+/// Who sits at the table: each player's name, and at a partner table each player's team.
+struct Seating {
+    partner: bool,
+    names: HashMap<Uuid, String>,
+    /// Each player's team (entry id and name), at a partner table.
+    teams_of: HashMap<Uuid, (Uuid, String)>,
+    /// The table's teams in seat order.
+    teams: Vec<(Uuid, String)>,
+}
+
+impl Seating {
+    async fn of(
+        desk: &Desk,
+        round: &Round,
+        t: u32,
+        entries: &[Entry],
+    ) -> Result<Seating, ConsoleError> {
+        let table = round
+            .tables
+            .iter()
+            .find(|table| table.number == t)
+            .ok_or(ConsoleError::NotFound)?;
+        let partner = round.format == EventFormat::Partner;
+        let (mut names, mut teams_of, mut teams) = (HashMap::new(), HashMap::new(), Vec::new());
+        for seat in &table.seats {
+            let entry = entries.iter().find(|e| e.id == seat.entry_id);
+            let entry_name = entry.map_or_else(String::new, |e| e.name.clone());
+            // A team's entry is named for the team: its players' own names are the players'.
+            let name = if partner {
+                desk.api.player(seat.player_id).await?.name
+            } else {
+                entry_name.clone()
+            };
+            names.insert(seat.player_id, name);
+            if partner {
+                teams_of.insert(seat.player_id, (seat.entry_id, entry_name.clone()));
+                if !teams.iter().any(|(id, _)| *id == seat.entry_id) {
+                    teams.push((seat.entry_id, entry_name));
+                }
+            }
+        }
+        Ok(Seating {
+            partner,
+            names,
+            teams_of,
+            teams,
+        })
+    }
+
+    fn name(&self, player: Uuid) -> String {
+        self.names
+            .get(&player)
+            .cloned()
+            .unwrap_or_else(|| player.to_string())
+    }
+
+    fn team_of(&self, player: Uuid) -> Option<(Uuid, String)> {
+        self.teams_of.get(&player).cloned()
+    }
+}
 
 /// What the form page shows besides the form.
 struct Drawn<'a> {
@@ -104,18 +166,22 @@ async fn sheet_page(
     t: u32,
     drawn: Drawn<'_>,
 ) -> Result<Shown, ConsoleError> {
-    let (event, entries) = tokio::join!(desk.api.event(id), desk.api.entries(id));
-    let (event, entries) = (event?, entries?);
+    let (event, entries, round) = tokio::join!(
+        desk.api.event(id),
+        desk.api.entries(id),
+        desk.api.round(id, n)
+    );
+    let (event, entries, round) = (event?, entries?, round?);
     desk.require_event(&event)?;
+    let seating = Seating::of(desk, &round, t, &entries).await?;
     let history = if drawn.form.if_match.is_empty() {
         Vec::new()
     } else {
         desk.api.result_history(id, n, t).await?.items
     };
-    let names = names_of(&entries);
     let lang = desk.lang;
     let w = lang.words();
-    let name = |p: Uuid| names.get(&p).cloned().unwrap_or_else(|| p.to_string());
+    let name = |p: Uuid| seating.name(p);
     let title = format!(
         "{} · {} {} · {} {}",
         event.name,
@@ -138,7 +204,7 @@ async fn sheet_page(
                 (result_summary(lang, current, &name))
             }
         }
-        (sheet_form(desk, id, n, t, &drawn, &name))
+        (sheet_form(desk, id, n, t, &drawn, &seating))
         @if let Some(current) = history.last() {
             (confirmations(desk, current, &name))
         }
@@ -237,8 +303,9 @@ fn sheet_form(
     n: u32,
     t: u32,
     drawn: &Drawn<'_>,
-    name: &dyn Fn(Uuid) -> String,
+    seating: &Seating,
 ) -> Markup {
+    let name = |p: Uuid| seating.name(p);
     let lang = desk.lang;
     let w = lang.words();
     let form = drawn.form;
@@ -271,6 +338,10 @@ fn sheet_form(
                             tr data-seat=(i) {
                                 th scope="row" {
                                     (player)
+                                    @if let Some((entry, team)) = line.player_id.and_then(|p| seating.team_of(p)) {
+                                        br;
+                                        span class="team" data-team=(entry) { (team) }
+                                    }
                                     input type="hidden" name=(format!("player{i}")) value=(holder);
                                     (errors_for(lang, errors, &format!("scores[{i}]")))
                                     (errors_for(lang, errors, &format!("scores[{i}].vp")))
@@ -312,16 +383,27 @@ fn sheet_form(
                 (errors_for(lang, errors, "outcome"))
             }
             label for="winner" { (w.winner) }
-            select id="winner" name="winner"
-                aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
-                option value="" { "—" }
-                @for line in &lines {
-                    @if let Some(p) = line.player_id {
-                        option value=(p) selected[form.winner == p.to_string()] { (name(p)) }
+            @if seating.partner {
+                select id="winner" name="winner_team"
+                    aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
+                    option value="" { "—" }
+                    @for (entry, team) in &seating.teams {
+                        option value=(entry) selected[form.winner_team == entry.to_string()] { (team) }
                     }
                 }
+                (errors_for(lang, errors, "winner_entry_id"))
+            } @else {
+                select id="winner" name="winner"
+                    aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
+                    option value="" { "—" }
+                    @for line in &lines {
+                        @if let Some(p) = line.player_id {
+                            option value=(p) selected[form.winner == p.to_string()] { (name(p)) }
+                        }
+                    }
+                }
+                (errors_for(lang, errors, "winner_player_id"))
             }
-            (errors_for(lang, errors, "winner_player_id"))
             label for="early_reason" { (w.early_reason) }
             input id="early_reason" name="early_reason" type="text" maxlength="500" value=(form.early_reason);
             (errors_for(lang, errors, "early_reason"))

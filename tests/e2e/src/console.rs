@@ -1,0 +1,90 @@
+//! The console as a person uses it in the browser tests: signing in, making keys, creating an
+//! event and registering players through its forms, and axe-core's verdict on each page.
+
+use crate::browser::Browser;
+use uuid::Uuid;
+
+/// The page's serious and critical accessibility violations, none expected.
+pub async fn assert_accessible(browser: &Browser, page: &str) {
+    let violations = browser.accessibility_violations().await;
+    assert!(
+        violations.is_empty(),
+        "{page}: axe-core finds {violations:#?}"
+    );
+}
+
+/// The path of the page the browser shows.
+pub async fn path_of(browser: &Browser) -> String {
+    let url = browser.js("return location.pathname;").await;
+    url.as_str().unwrap().to_owned()
+}
+
+/// Makes a key of `role` on the keys page (for the first region or event offered); answers it as
+/// the page shows it, once, with its QR code.
+pub async fn make_key(browser: &Browser, base: &str, role: &str, name: &str) -> String {
+    browser.go(&format!("{base}/console/keys")).await;
+    browser.type_into("#key-name", name).await;
+    browser
+        .click(&format!("#key-role option[value={role}]"))
+        .await;
+    if role == "organiser" {
+        browser.click("#key-region option:nth-child(2)").await;
+    }
+    browser
+        .click_to_next_page("#new-key ~ form button[type=submit]")
+        .await;
+    assert_eq!(browser.texts("figure.qr svg").await.len(), 1, "its QR code");
+    assert_accessible(browser, "a new key").await;
+    let key = browser.texts("code.new-key").await.remove(0);
+    browser.go(&format!("{base}/console/keys")).await;
+    assert!(browser.texts("code.new-key").await.is_empty(), "shown once");
+    key
+}
+
+/// Signs in through the form with `key`, from the console's address.
+pub async fn sign_in(browser: &Browser, base: &str, key: &str) {
+    browser.go(&format!("{base}/console")).await;
+    assert_eq!(
+        path_of(browser).await,
+        "/sign-in",
+        "the console asks to sign in first"
+    );
+    assert_accessible(browser, "sign-in").await;
+    browser.type_into("#api_key", key).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+    assert_eq!(path_of(browser).await, "/console");
+}
+
+/// Creates the event `name` (of 3 rounds, at Hall B) in `region` through the console's form, a
+/// partner event if `partner`; answers its console path.
+pub async fn create_event(browser: &Browser, region: Uuid, name: &str, partner: bool) -> String {
+    browser.type_into("#name", name).await;
+    if partner {
+        browser.click("input[name=format][value=partner]").await;
+    }
+    browser
+        .click(&format!("#region_id option[value='{region}']"))
+        .await;
+    browser.type_into("#rounds", "3").await;
+    browser.type_into("#venue", "Hall B").await;
+    browser
+        .click_to_next_page("#new-event ~ form button[type=submit]")
+        .await;
+    let event_path = path_of(browser).await;
+    let refused = browser.texts("[role=alert]").await;
+    assert!(
+        event_path.starts_with("/console/events/"),
+        "{event_path}: {refused:?}"
+    );
+    event_path
+}
+
+/// Registers and enters `names` (one a line, or a CSV) through the event's form.
+pub async fn register(browser: &Browser, names: &str) {
+    browser.type_into("#names", names).await;
+    browser
+        .click_to_next_page("form.console-form button[type=submit]")
+        .await;
+}

@@ -43,6 +43,8 @@ pub struct Bench {
     pub database_url: String,
     server_url: String,
     database: String,
+    /// The admin's key, for what signs in as a person does (the web app's console).
+    pub admin_key: String,
     pub admin: ApiClient,
     pub public: ApiClient,
 }
@@ -66,12 +68,14 @@ impl Bench {
                 return Err(e.context("a fresh database"));
             }
         };
-        match Self::launch(&database_url).await {
+        let admin_key = format!("ck_bench_admin_{}", Uuid::new_v4().simple());
+        match Self::launch(&database_url, &admin_key).await {
             Ok((suite, admin, public)) => Ok(Bench {
                 suite,
                 database_url,
                 server_url: server_url.to_owned(),
                 database,
+                admin_key,
                 admin,
                 public,
             }),
@@ -82,10 +86,12 @@ impl Bench {
         }
     }
 
-    async fn launch(database_url: &str) -> anyhow::Result<(Suite, ApiClient, ApiClient)> {
-        let admin_key = format!("ck_bench_admin_{}", Uuid::new_v4().simple());
+    async fn launch(
+        database_url: &str,
+        admin_key: &str,
+    ) -> anyhow::Result<(Suite, ApiClient, ApiClient)> {
         let mut settings = Settings::local(database_url);
-        settings.tokens.admin_key = Some(admin_key.clone().into());
+        settings.tokens.admin_key = Some(admin_key.to_owned().into());
         settings.rate_limit = RateLimitSettings {
             per_second: 1e9,
             burst: 1e9,
@@ -94,7 +100,7 @@ impl Bench {
         settings.clients = catan_kit::settings::ClientSettings::unlimited();
         let suite = Suite::start(settings, "127.0.0.1:0").await?;
         let public = ApiClient::new(&suite.url());
-        let token = match public.token(&admin_key).await {
+        let token = match public.token(admin_key).await {
             Ok(token) => token.access_token,
             Err(e) => {
                 suite.stop().await;

@@ -13,6 +13,7 @@ pub mod baseline;
 pub mod chaos;
 pub mod classic;
 pub mod clock_watchers;
+pub mod console_page;
 pub mod harness;
 pub mod ingest;
 pub mod projection;

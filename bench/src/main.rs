@@ -7,7 +7,9 @@
     reason = "a benchmark command, like a test: fields are the sizes asked for, and a failed step ends the run"
 )]
 
-use catan_bench::{chaos, classic, clock_watchers, ingest, projection, ratings, read_model, swiss};
+use catan_bench::{
+    chaos, classic, clock_watchers, console_page, ingest, projection, ratings, read_model, swiss,
+};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -102,6 +104,8 @@ enum Command {
     /// Screens and phones watching one round's clock through the gateway of the whole suite:
     /// how long each takes to see the director pause and resume it.
     ClockWatchers(clock_watchers::Options),
+    /// The console's round control page against the API read it is built from (issue 30).
+    ConsolePage(console_page::Options),
     /// One service as a process of its own, configured from the environment (the chaos
     /// harness's).
     #[command(hide = true)]
@@ -186,6 +190,13 @@ fn main() {
             Ok(report) => report,
             Err(e) => {
                 eprintln!("catan-bench clock-watchers: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::ConsolePage(options) => match console_page::main(&options) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("catan-bench console-page: {e:#}");
                 std::process::exit(1);
             }
         },

@@ -42,6 +42,8 @@ struct ClientRun {
     micros: Vec<u64>,
     errors: usize,
     body_bytes: usize,
+    /// When its last counted answer arrived.
+    last_answer: Option<Instant>,
 }
 
 /// What the clients ask: a URL, with these headers, answered with this status.
@@ -103,7 +105,8 @@ async fn read_whole(response: reqwest::Response) -> bool {
 
 /// `connections` clients, each on its own keep-alive connection, GET the target one request after
 /// another for `seconds`; every answer's body is read whole. Only answers that arrive within the
-/// window count; any other status than the target's is an error.
+/// window count; any other status than the target's is an error. The rate is the answers over
+/// the span they took, from the first request to the last answer.
 pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::Result<LoadRun> {
     let window = Duration::from_secs(seconds);
     let mut clients = Vec::with_capacity(connections);
@@ -138,6 +141,7 @@ pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::R
                 micros: Vec::new(),
                 errors: 0,
                 body_bytes,
+                last_answer: None,
             };
             loop {
                 let sent = Instant::now();
@@ -161,6 +165,7 @@ pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::R
                 } else {
                     run.errors += 1;
                 }
+                run.last_answer = Some(answered);
             }
             run
         });
@@ -168,16 +173,24 @@ pub async fn run(target: &Target, connections: usize, seconds: u64) -> anyhow::R
     let mut micros = Vec::new();
     let mut errors = 0;
     let mut body_bytes = 0;
+    let mut last_answer = start;
     while let Some(run) = tasks.join_next().await {
         let run = run?;
         micros.extend(run.micros);
         errors += run.errors;
         body_bytes = run.body_bytes;
+        last_answer = last_answer.max(run.last_answer.unwrap_or(start));
     }
+    // The rate is over the span the answers took: from the first request to the last answer.
+    let span = last_answer.duration_since(start);
     Ok(LoadRun {
         reads: micros.len(),
         errors,
-        seconds: window.as_secs_f64(),
+        seconds: if span.is_zero() {
+            window.as_secs_f64()
+        } else {
+            span.as_secs_f64()
+        },
         latencies: Latencies::new(micros),
         body_bytes,
     })

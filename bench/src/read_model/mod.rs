@@ -21,7 +21,7 @@
 //! many table apps, each with its own key, not from the one key the bench posts with.
 
 mod freshness;
-mod load;
+pub mod load;
 mod season;
 
 use crate::harness::{self, Bench, median, round3};

@@ -7,6 +7,25 @@
   });
 })();
 
+// A CSV file chosen for the names' box is read into it, to check before sending.
+(function () {
+  "use strict";
+  document.querySelectorAll("input[type=file][data-fills]").forEach(function (input) {
+    var box = document.getElementById(input.getAttribute("data-fills"));
+    var label = document.querySelector("label[for='" + input.id + "']");
+    if (!box || !window.FileReader) return;
+    input.hidden = false;
+    if (label) label.hidden = false;
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file) return;
+      var reader = new FileReader();
+      reader.onload = function () { box.value = String(reader.result); };
+      reader.readAsText(file);
+    });
+  });
+})();
+
 // The console's results sheet adds up each player's VP as it is typed, as the paper sheet does:
 // settlements 1, cities 2, VP cards 1, longest road 2, largest army 2. Without this script the
 // server adds them up when the form is sent.

@@ -58,8 +58,15 @@ pub async fn sign_in(browser: &Browser, base: &str, key: &str) {
 }
 
 /// Creates the event `name` (of 3 rounds, at Hall B) in `region` through the console's form, a
-/// partner event if `partner`; answers its console path.
-pub async fn create_event(browser: &Browser, region: Uuid, name: &str, partner: bool) -> String {
+/// partner event if `partner`, with each of `choices` (a select's id, the option's value)
+/// chosen; answers its console path.
+pub async fn create_event(
+    browser: &Browser,
+    region: Uuid,
+    name: &str,
+    partner: bool,
+    choices: &[(&str, &str)],
+) -> String {
     browser.type_into("#name", name).await;
     if partner {
         browser.click("input[name=format][value=partner]").await;
@@ -69,6 +76,11 @@ pub async fn create_event(browser: &Browser, region: Uuid, name: &str, partner: 
         .await;
     browser.type_into("#rounds", "3").await;
     browser.type_into("#venue", "Hall B").await;
+    for (select, value) in choices {
+        browser
+            .click(&format!("#{select} option[value='{value}']"))
+            .await;
+    }
     browser
         .click_to_next_page("#new-event ~ form button[type=submit]")
         .await;
@@ -81,10 +93,33 @@ pub async fn create_event(browser: &Browser, region: Uuid, name: &str, partner: 
     event_path
 }
 
+/// Registers and enters the names of a CSV file chosen in the form (read into its box by the
+/// page's script, as a person sees it before sending).
+pub async fn register_file(browser: &Browser, csv: &str) {
+    let file = std::env::temp_dir().join(format!("catan-names-{}.csv", Uuid::new_v4()));
+    std::fs::write(&file, csv).unwrap();
+    browser
+        .type_into("#names-file", file.to_str().unwrap())
+        .await;
+    crate::eventually(10, "the file read into the box", async || {
+        let read = browser
+            .js("return document.querySelector('#names').value;")
+            .await;
+        read.as_str()
+            .filter(|text| !text.is_empty())
+            .map(str::to_owned)
+    })
+    .await;
+    browser
+        .click_to_next_page("form[action$='/players'] button[type=submit]")
+        .await;
+    let _ = std::fs::remove_file(file);
+}
+
 /// Registers and enters `names` (one a line, or a CSV) through the event's form.
 pub async fn register(browser: &Browser, names: &str) {
     browser.type_into("#names", names).await;
     browser
-        .click_to_next_page("form.console-form button[type=submit]")
+        .click_to_next_page("form[action$='/players'] button[type=submit]")
         .await;
 }

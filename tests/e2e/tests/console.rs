@@ -13,7 +13,9 @@
 
 use catan_api::{ResultStatus, Stage};
 use catan_e2e::browser::Browser;
-use catan_e2e::console::{assert_accessible, create_event, make_key, path_of, register, sign_in};
+use catan_e2e::console::{
+    assert_accessible, create_event, make_key, path_of, register, register_file, sign_in,
+};
 use catan_e2e::{eventually, spawn_suite};
 use uuid::Uuid;
 
@@ -216,9 +218,17 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     // From here on the organiser runs everything.
     browser.click_to_next_page("form.sign-out button").await;
     sign_in(&browser, &base, &organiser_key).await;
-    let event_path = create_event(&browser, region.id, "Console Open", false).await;
+    let event_path = create_event(
+        &browser,
+        region.id,
+        "Console Open",
+        false,
+        &[("board_mode", "same_for_round")],
+    )
+    .await;
     let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
+    assert_eq!(event.board_mode, catan_api::BoardMode::SameForRound);
     assert_eq!(
         (event.name.as_str(), event.region_id),
         ("Console Open", Some(region.id))
@@ -229,10 +239,22 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     );
     assert_accessible(&browser, "event").await;
 
-    // Eight players typed, one a line; eight pasted from a CSV. Each PIN is shown once.
+    // The venue corrected after the event was made.
+    browser.click("details.edit-event summary").await;
+    browser
+        .js("document.querySelector('#edit-venue').value = '';")
+        .await;
+    browser.type_into("#edit-venue", "Hall C").await;
+    browser
+        .click_to_next_page("details.edit-event button[type=submit]")
+        .await;
+    let edited = ts.admin.event(event_id).await.unwrap();
+    assert_eq!(edited.venue.as_deref(), Some("Hall C"));
+
+    // Eight players typed, one a line; eight from a CSV file. Each PIN is shown once.
     register(&browser, &TYPED.join("\n")).await;
     assert_eq!(browser.texts(".slips li").await.len(), 8, "eight PINs");
-    register(&browser, CSV).await;
+    register_file(&browser, CSV).await;
     assert_eq!(browser.texts(".slips li").await.len(), 8, "eight more PINs");
     assert_accessible(&browser, "event with PINs").await;
     browser.go(&format!("{base}{event_path}")).await;
@@ -277,6 +299,16 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     browser.click_to_next_page("form.sign-out button").await;
     sign_in(&browser, &base, &director_key).await;
 
+    // Two players the draw must seat apart.
+    browser.go(&format!("{base}{event_path}")).await;
+    assert_accessible(&browser, "the director's event page").await;
+    browser
+        .click_to_next_page("#apart-h ~ form button[type=submit]")
+        .await;
+    let apart = ts.admin.keep_apart(event_id).await.unwrap();
+    assert_eq!(apart.pairs.len(), 1, "one pair kept apart");
+    assert_eq!(browser.texts("ul.keep-apart li").await.len(), 1);
+
     // Three qualifying rounds, the semi-finals and the final, each drawn from the same control,
     // each sheet entered in the form.
     let mut broke_a_rule = false;
@@ -293,7 +325,15 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
             .await;
         let round_path = path_of(&browser).await;
         let n: u32 = round_path.rsplit('/').next().unwrap().parse().unwrap();
-        assert_eq!(ts.admin.round(event_id, n).await.unwrap().stage, expected);
+        let drawn = ts.admin.round(event_id, n).await.unwrap();
+        assert_eq!(drawn.stage, expected);
+        if n == 1 {
+            let [a, b] = apart.pairs[0];
+            let together = drawn.tables.iter().any(|t| {
+                t.seats.iter().any(|s| s.player_id == a) && t.seats.iter().any(|s| s.player_id == b)
+            });
+            assert!(!together, "the pair sits apart");
+        }
         assert_accessible(&browser, "round").await;
         let tables = browser.texts("#round-tables tbody tr").await.len();
         if n == 1 {
@@ -445,7 +485,7 @@ async fn console_screenshots() {
     };
     sign_in(&browser, &base, &ts.admin_key).await;
     shoot("console-events", 1280, 900).await;
-    let event_path = create_event(&browser, region.id, "Console Open", false).await;
+    let event_path = create_event(&browser, region.id, "Console Open", false, &[]).await;
     register(&browser, &TYPED.join("\n")).await;
     register(&browser, CSV).await;
     shoot("console-pins", 1280, 1100).await;

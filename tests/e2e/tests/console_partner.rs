@@ -60,11 +60,20 @@ async fn an_eight_team_partner_event_runs_from_the_browser() {
         .await;
     let regions = ts.admin.regions().await.unwrap();
     let region = regions.iter().find(|r| r.name == "Pairs South").unwrap();
-    let event_path = create_event(&browser, region.id, "Console Pairs", true).await;
+    let event_path = create_event(
+        &browser,
+        region.id,
+        "Console Pairs",
+        true,
+        &[("time_limit_rule", "draw")],
+    )
+    .await;
     let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
     assert_eq!(event.format, catan_api::EventFormat::Partner);
-    assert_eq!(event.partner_rules.unwrap().rounds, 3);
+    let rules = event.partner_rules.unwrap();
+    assert_eq!(rules.rounds, 3);
+    assert_eq!(rules.time_limit_rule, catan_api::TimeLimitRule::Draw);
 
     register(&browser, TYPED).await;
     assert_eq!(

@@ -47,6 +47,11 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
     let (event, entries, rounds) = (event?, entries?, rounds?);
     desk.require_event(&event)?;
     let disputed = disputed_tables(desk, id, &rounds).await?;
+    let apart = if event.format == catan_api::EventFormat::Classic {
+        Some(api.keep_apart(id).await?)
+    } else {
+        None
+    };
     // Ranking has no placements of an event it has not taken in yet.
     let placements = placements.ok();
     let lang = desk.lang;
@@ -70,6 +75,9 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
             (pin_slips(desk, &event, &entries, &extra.pins))
         }
         (disputes_section(desk, &event, &disputed))
+        @if matches!(desk.person.role, Role::Admin | Role::Organiser) && sets_up {
+            (edit_form(desk, &event))
+        }
         (rounds_section(desk, &event, &rounds, draws, extra.refused_draw.as_ref()))
         @if !rounds.is_empty() {
             section aria-labelledby="placements-h" {
@@ -78,6 +86,9 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
             }
         }
         (players_section(desk, &event, &entries, &extra, sets_up))
+        @if let (true, Some(apart)) = (draws, &apart) {
+            (super::keep_apart::section(desk, &event, &entries, apart))
+        }
     };
     Ok(Shown {
         title: event.name.clone(),
@@ -291,6 +302,45 @@ fn disputes_section(desk: &Desk, event: &Event, disputed: &[(u32, u32)]) -> Mark
                 }
             }
         }
+    }
+}
+
+/// The event's name and venue, as the API lets them change.
+fn edit_form(desk: &Desk, event: &Event) -> Markup {
+    let w = desk.lang.words();
+    html! {
+        details class="edit-event" {
+            summary { (w.edit_event) }
+            form method="post" action=(format!("/console/events/{}/edit", event.id)) class="console-form" {
+                (desk.form_fields())
+                label for="edit-name" { (w.event_name) }
+                input id="edit-name" name="name" type="text" required maxlength="200" value=(event.name);
+                label for="edit-venue" { (w.venue) }
+                input id="edit-venue" name="venue" type="text" maxlength="200" value=(event.venue.clone().unwrap_or_default());
+                button type="submit" { (w.save) }
+            }
+        }
+    }
+}
+
+/// The name and venue as posted: one `PATCH /v1/events/{id}`.
+#[derive(Deserialize)]
+pub struct EditForm {
+    name: String,
+    #[serde(default)]
+    venue: String,
+}
+
+pub async fn edit(desk: Desk, form: EditForm) -> Result<Done, ConsoleError> {
+    let id = desk.id("id")?;
+    let venue = form.venue.trim();
+    let body = catan_api::EditEvent {
+        name: Some(form.name.trim().to_owned()),
+        venue: (!venue.is_empty()).then(|| venue.to_owned()),
+    };
+    match desk.api.edit_event(id, &body).await {
+        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}"))),
+        Err(e) => shown_after(&desk, id, Err(e)).await,
     }
 }
 

@@ -118,6 +118,29 @@ pub struct EventForm {
     language: String,
     #[serde(default)]
     practice: Option<String>,
+    #[serde(default)]
+    small_field_playoff: String,
+    #[serde(default)]
+    board_mode: String,
+    #[serde(default)]
+    standings_count: String,
+    #[serde(default)]
+    time_limit_rule: String,
+    #[serde(default)]
+    team_target_vp: String,
+    #[serde(default)]
+    thinking_seconds_per_turn: String,
+    #[serde(default)]
+    bye_points: String,
+}
+
+/// A choice of the form as the API's value (its snake_case name); blank for the default.
+fn choice<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
 }
 
 impl EventForm {
@@ -175,6 +198,17 @@ impl EventForm {
             }
             None => None,
         };
+        let mut whole_of = |field: &str, text: &str| match whole(text) {
+            Some(Ok(n)) => Some(n),
+            Some(Err(_)) => {
+                wrong(field);
+                None
+            }
+            None => None,
+        };
+        let team_target_vp = whole_of("team_target_vp", &self.team_target_vp);
+        let thinking = whole_of("thinking_seconds_per_turn", &self.thinking_seconds_per_turn);
+        let bye_points = whole_of("bye_points", &self.bye_points);
         let language = match self.language.as_str() {
             "es" => Some(EventLanguage::Es),
             "zh" => Some(EventLanguage::Zh),
@@ -196,15 +230,17 @@ impl EventForm {
             ends_on,
             venue: optional(&self.venue),
             qualifying_rounds,
-            small_field_playoff: None,
-            board_mode: None,
+            small_field_playoff: choice(&self.small_field_playoff)
+                .filter(|_| format == EventFormat::Classic),
+            board_mode: choice(&self.board_mode),
             swiss_rounds,
-            team_target_vp: None,
+            team_target_vp: team_target_vp.filter(|_| format == EventFormat::Partner),
             minutes_per_game: minutes_per_game.filter(|_| format == EventFormat::Classic),
-            thinking_seconds_per_turn: None,
-            time_limit_rule: None,
-            bye_points: None,
-            standings_count: None,
+            thinking_seconds_per_turn: thinking.filter(|_| format == EventFormat::Partner),
+            time_limit_rule: choice(&self.time_limit_rule)
+                .filter(|_| format == EventFormat::Partner),
+            bye_points: bye_points.filter(|_| format == EventFormat::Partner),
+            standings_count: choice(&self.standings_count),
             practice: self.practice.as_ref().map(|_| true),
             language,
         })
@@ -285,6 +321,7 @@ fn new_event_form(
                 label for="minutes_per_game" { (w.minutes_per_game) }
                 input id="minutes_per_game" name="minutes_per_game" type="number" min="1" inputmode="numeric" value=(form.minutes_per_game);
                 (errors_for(lang, errors, "minutes_per_game"))
+                (options_fields(lang, form, errors))
                 label for="language" { (w.screen_language) }
                 select id="language" name="language" {
                     @for (tag, name) in [("en", "English"), ("es", "Español"), ("zh", "中文")] {
@@ -294,6 +331,48 @@ fn new_event_form(
                 label { input type="checkbox" name="practice" value="on" checked[form.practice.is_some()]; " " (w.practice_event) }
                 button type="submit" { (w.create_event) }
             }
+        }
+    }
+}
+
+/// The options of each format, each with the API's default first.
+fn options_fields(lang: Lang, form: &EventForm, errors: &[FieldError]) -> Markup {
+    let w = lang.words();
+    let select = |name: &str, label: &str, current: &str, options: &[(&str, &str)]| {
+        html! {
+            label for=(name) { (label) }
+            select id=(name) name=(name) {
+                @for (value, text) in options {
+                    option value=(value) selected[current == *value] { (text) }
+                }
+            }
+            (errors_for(lang, errors, name))
+        }
+    };
+    let number = |name: &str, label: &str, current: &str| {
+        html! {
+            label for=(name) { (label) }
+            input id=(name) name=(name) type="number" min="0" inputmode="numeric" value=(current);
+            (errors_for(lang, errors, name))
+        }
+    };
+    html! {
+        (select("board_mode", w.board_mode, &form.board_mode,
+            &[("", w.board_each_table), ("same_for_round", w.board_same_for_round)]))
+        (select("standings_count", w.standings_count, &form.standings_count,
+            &[("", w.count_posted), ("confirmed", w.count_confirmed)]))
+        fieldset {
+            legend { (w.classic_options) }
+            (select("small_field_playoff", w.small_field_playoff, &form.small_field_playoff,
+                &[("", w.final_of_top4), ("no_playoff", w.no_playoff)]))
+        }
+        fieldset {
+            legend { (w.partner_options) }
+            (number("team_target_vp", w.team_target_vp, &form.team_target_vp))
+            (number("thinking_seconds_per_turn", w.thinking_seconds, &form.thinking_seconds_per_turn))
+            (select("time_limit_rule", w.time_limit_rule, &form.time_limit_rule,
+                &[("", w.more_vp_wins), ("draw", w.time_limit_draw), ("no_winner", w.time_limit_no_winner)]))
+            (number("bye_points", w.bye_points, &form.bye_points))
         }
     }
 }

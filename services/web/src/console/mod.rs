@@ -13,6 +13,7 @@ mod clock;
 mod entries;
 mod event;
 mod events;
+mod keep_apart;
 mod keys;
 mod register;
 mod round;
@@ -57,6 +58,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/console/events/{id}/entries",
             web::post().to(act(event::enter)),
+        )
+        .route(
+            "/console/events/{id}/keep-apart",
+            web::post().to(act(keep_apart::change)),
+        )
+        .route(
+            "/console/events/{id}/edit",
+            web::post().to(act(event::edit)),
         )
         .route(
             "/console/events/{id}/entries/{entry}/drop",

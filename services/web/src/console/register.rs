@@ -27,6 +27,9 @@ pub fn form(desk: &Desk, event: &Event) -> Markup {
             textarea id="names" name="names" rows="6" required
                 aria-describedby="names-help" {}
             p id="names-help" class="help" { @if partner { (w.teams_help) } @else { (w.names_help) } }
+            // Shown by /static/console.js, which reads the file into the box above.
+            label for="names-file" hidden data-file-label { (w.or_csv_file) }
+            input id="names-file" type="file" accept=".csv,text/csv,text/plain" hidden data-fills="names";
             button type="submit" { (w.register_and_enter) }
         }
     }

@@ -20,6 +20,11 @@ impl ApiClient {
             .await
     }
 
+    /// The event's keep-apart pairs.
+    pub async fn keep_apart(&self, event_id: Uuid) -> ClientResult<KeepApart> {
+        self.get(&format!("/v1/events/{event_id}/keep-apart")).await
+    }
+
     pub async fn round(&self, event_id: Uuid, number: u32) -> ClientResult<Round> {
         self.get(&format!("/v1/events/{event_id}/rounds/{number}"))
             .await

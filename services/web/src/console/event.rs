@@ -245,6 +245,8 @@ pub async fn shown_after(
 fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) -> Markup {
     let w = desk.lang.words();
     let names = super::round::names_of(entries);
+    let info = desk.req.connection_info();
+    let sign_in = format!("{}://{}/events/{}", info.scheme(), info.host(), event.id);
     html! {
         section class="pins" aria-labelledby="pins-h" role="status" {
             h2 id="pins-h" { (w.new_pins) }
@@ -256,7 +258,7 @@ fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) 
                         span class="slip-event" { (event.name) }
                         span class="slip-name" { (names.get(&pin.player_id).map_or("", String::as_str)) }
                         span { (w.pin) ": " code class="pin" { (pin.pin) } }
-                        span class="slip-where" { (w.sign_in_at) " /events/" (event.id) }
+                        span class="slip-where" { (w.sign_in_at) " " (sign_in) }
                     }
                 }
             }

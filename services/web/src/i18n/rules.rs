@@ -71,11 +71,9 @@ fn spanish(code: ErrorCode) -> Option<&'static str> {
         }
         ErrorCode::TooFewBuildings => "Cada jugador tiene al menos sus construcciones iniciales.",
         ErrorCode::BreakdownSumMismatch => "Los PV no coinciden con el desglose.",
-        ErrorCode::TooManyVpCards => "Hay 5 cartas de punto de victoria en el juego.",
-        ErrorCode::MultipleLongestRoadHolders => "Solo un jugador tiene la Gran Ruta Comercial.",
-        ErrorCode::MultipleLargestArmyHolders => {
-            "Solo un jugador tiene el Gran Ejército de Caballeros."
-        }
+        ErrorCode::TooManyVpCards => "Hay 5 cartas de puntos de victoria en el juego.",
+        ErrorCode::MultipleLongestRoadHolders => "Solo un jugador tiene el camino más largo.",
+        ErrorCode::MultipleLargestArmyHolders => "Solo un jugador tiene el ejército más grande.",
         ErrorCode::WinnerBelowTarget => "El equipo ganador no alcanzó los puntos del objetivo.",
         ErrorCode::TimeNotUp => {
             "El tiempo de esta mesa aún no ha terminado: una hoja con límite de tiempo necesita el motivo del director."
@@ -99,17 +97,17 @@ fn chinese(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::OutOfRange => "超出规则允许的范围。",
         ErrorCode::WinnerMissing => "请填写获胜者。",
         ErrorCode::WinnerNotSeated => "获胜者必须坐在这张桌上。",
-        ErrorCode::WinnerBelowTen => "获胜者至少需要 10 分。",
+        ErrorCode::WinnerBelowTen => "获胜者至少需要 10 个胜利点。",
         ErrorCode::WinnerAtTimeLimit => {
-            "到时限时只有达到 10 分的玩家才算获胜；无人达到则没有获胜者。"
+            "到时限时只有达到 10 个胜利点的玩家才算获胜；无人达到则没有获胜者。"
         }
         ErrorCode::FinalAtTimeLimit => "决赛打到有人获胜为止：没有时限。",
-        ErrorCode::TooFewBuildings => "每位玩家至少保有开局的建筑。",
-        ErrorCode::BreakdownSumMismatch => "分数与明细不符。",
+        ErrorCode::TooFewBuildings => "每位玩家至少保有开局的村落和城市。",
+        ErrorCode::BreakdownSumMismatch => "胜利点与明细不符。",
         ErrorCode::TooManyVpCards => "游戏中共有 5 张胜利点卡。",
-        ErrorCode::MultipleLongestRoadHolders => "最长道路只能由一位玩家持有。",
-        ErrorCode::MultipleLargestArmyHolders => "最大骑士团只能由一位玩家持有。",
-        ErrorCode::WinnerBelowTarget => "获胜队伍没有达到目标分数。",
+        ErrorCode::MultipleLongestRoadHolders => "路王卡只能由一位玩家持有。",
+        ErrorCode::MultipleLargestArmyHolders => "兵王卡只能由一位玩家持有。",
+        ErrorCode::WinnerBelowTarget => "获胜队伍没有达到目标胜利点。",
         ErrorCode::TimeNotUp => "这张桌的时间还没到：提前提交时限成绩单需要裁判长说明原因。",
         ErrorCode::Required => "此项必填。",
         ErrorCode::InvalidName => "请填写名称。",
@@ -147,7 +145,10 @@ mod tests {
             rule_message(Lang::Es, &below),
             "El ganador necesita al menos 10 PV."
         );
-        assert_eq!(rule_message(Lang::Zh, &below), "获胜者至少需要 10 分。");
+        assert_eq!(
+            rule_message(Lang::Zh, &below),
+            "获胜者至少需要 10 个胜利点。"
+        );
     }
 
     #[test]

@@ -460,10 +460,16 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
         }
     }
 
-    // Sign-out ends the session: the console asks to sign in again.
+    // Sign-out ends the session: the console asks to sign in again, in each language.
     browser.click_to_next_page("form.sign-out button").await;
     browser.go(&format!("{base}/console")).await;
     assert_eq!(path_of(&browser).await, "/sign-in");
+    for tag in ["en", "es", "zh"] {
+        browser
+            .go(&format!("{base}/lang?to={tag}&back=/sign-in"))
+            .await;
+        assert_accessible(&browser, &format!("{tag} sign-in")).await;
+    }
     browser.close().await;
     ts.shutdown().await;
 }

@@ -109,6 +109,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub struct Desk {
     pub req: HttpRequest,
     pub lang: Lang,
+    pub state: web::Data<State>,
     pub session: Session,
     pub person: SignedIn,
     /// The API with the person's token, reading the session's own writes.
@@ -140,6 +141,19 @@ impl Desk {
             .ok()
             .and_then(|q| q.get(name).map(|v| v.trim().to_owned()))
             .filter(|v| !v.is_empty())
+    }
+
+    /// The public reads a page shows beside what it is about (an event, its entries, a drawn
+    /// round), kept for [`crate::CACHE_TTL`] and shared by every session: each session's own
+    /// writes are in the key (its position), so a page it is led to after a write reads anew.
+    pub async fn kept<T: Send + Sync + 'static>(
+        &self,
+        what: String,
+        read: impl Future<Output = catan_api::ClientResult<T>>,
+    ) -> catan_api::ClientResult<std::sync::Arc<T>> {
+        let position = self.session.position.as_deref().unwrap_or_default();
+        let key = format!("console {what} {position}");
+        self.state.cached(key, read).await
     }
 
     /// Refuses the page to a person who does not run `event` (as director or scorer, or as
@@ -225,6 +239,7 @@ fn desk_of(req: &HttpRequest, state: &web::Data<State>) -> Result<Desk, ConsoleE
     Ok(Desk {
         lang: lang_of(req),
         req: req.clone(),
+        state: state.clone(),
         session,
         person,
         api,

@@ -22,10 +22,12 @@ pub async fn round_page(
     errors: &[FieldError],
 ) -> Result<Shown, ConsoleError> {
     let api = &desk.api;
+    // The event, its entries and the drawn round change seldom while a round is played: kept a
+    // moment; the results and the clock are read on every visit.
     let (event, round, entries, results, clock) = tokio::join!(
-        api.event(id),
-        api.round(id, n),
-        api.entries(id),
+        desk.kept(format!("event {id}"), api.event(id)),
+        desk.kept(format!("round {id} {n}"), api.round(id, n)),
+        desk.kept(format!("entries {id}"), api.entries(id)),
         api.round_results(id, n),
         api.round_clock(id, n)
     );

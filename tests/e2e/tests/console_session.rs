@@ -449,11 +449,11 @@ async fn a_correction_made_meanwhile_by_someone_else_is_shown_never_overwritten(
 }
 
 #[tokio::test]
-async fn a_director_drops_and_excludes_players_with_their_reasons() {
+async fn a_director_drops_and_excludes_players_with_their_reasons_and_enters_one_late() {
     let ts = spawn_suite().await;
     let (_, event) = event_in_region(&ts, "Drop Cup").await;
     let mut entries = Vec::new();
-    for name in ["Ada", "Grace", "Alan"] {
+    for name in ["Ada", "Grace", "Alan", "Edsger", "Barbara"] {
         let player = ts
             .admin
             .create_player(&catan_api::CreatePlayer {
@@ -526,5 +526,30 @@ async fn a_director_drops_and_excludes_players_with_their_reasons() {
         "{}",
         shown.body
     );
+
+    // A late entry, once the first round is drawn: registered, entered, its PIN shown once.
+    ts.admin
+        .draw_round(event, &catan_api::DrawRound::default())
+        .await
+        .unwrap();
+    let late = visitor
+        .post(
+            &format!("/console/events/{event}/players"),
+            &[
+                ("csrf", &csrf),
+                ("form_key", &Uuid::new_v4().to_string()),
+                ("names", "Late Comer"),
+            ],
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::OK, "{}", late.body);
+    assert!(
+        late.body.contains("class=\"pin\""),
+        "its PIN: {}",
+        late.body
+    );
+    let entries = ts.admin.entries(event).await.unwrap();
+    let entry = entries.iter().find(|e| e.name == "Late Comer").unwrap();
+    assert_eq!(entry.status, EntryStatus::Active);
     ts.shutdown().await;
 }

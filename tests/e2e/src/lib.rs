@@ -26,6 +26,7 @@ pub mod fixtures;
 pub mod http;
 pub mod league;
 pub mod problem;
+pub mod visitor;
 pub mod webhooks;
 
 pub use fixtures::{

@@ -1,0 +1,107 @@
+//! A browser without a browser, for the console's tests over plain HTTP: it keeps the session
+//! cookie, follows no redirect, and reads a form's hidden fields.
+
+use crate::TestSuite;
+use reqwest::StatusCode;
+use reqwest::redirect::Policy;
+
+/// A browser without a browser: keeps the session cookie, follows no redirect.
+pub struct Visitor {
+    http: reqwest::Client,
+    base: String,
+    /// The session cookie (`name=value`), once the web app set one.
+    pub cookie: Option<String>,
+}
+
+/// What the web app answered.
+pub struct Page {
+    pub status: StatusCode,
+    pub location: Option<String>,
+    pub set_cookie: Option<String>,
+    pub body: String,
+}
+
+impl Page {
+    /// The value of the hidden field `name` of the page's first form that has one.
+    pub fn hidden(&self, name: &str) -> String {
+        let pattern = format!("name=\"{name}\" value=\"");
+        let start = self
+            .body
+            .find(&pattern)
+            .unwrap_or_else(|| panic!("no {name} in {}", self.body))
+            + pattern.len();
+        let value = self.body[start..].split('"').next().unwrap();
+        value.replace("&quot;", "\"").replace("&amp;", "&")
+    }
+}
+
+impl Visitor {
+    pub fn new(ts: &TestSuite) -> Visitor {
+        Visitor {
+            http: reqwest::Client::builder()
+                .redirect(Policy::none())
+                .build()
+                .unwrap(),
+            base: ts.suite.url(),
+            cookie: None,
+        }
+    }
+
+    async fn answer(&mut self, request: reqwest::RequestBuilder) -> Page {
+        let request = match &self.cookie {
+            Some(cookie) => request.header("cookie", cookie),
+            None => request,
+        };
+        let response = request.send().await.unwrap();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_owned())
+        };
+        let (location, set_cookie) = (header("location"), header("set-cookie"));
+        if let Some(set) = &set_cookie {
+            let pair = set.split(';').next().unwrap();
+            self.cookie = (!pair.ends_with('=')).then(|| pair.to_owned());
+        }
+        Page {
+            status: response.status(),
+            location,
+            set_cookie,
+            body: response.text().await.unwrap(),
+        }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Page {
+        let request = self.http.get(format!("{}{path}", self.base));
+        self.answer(request).await
+    }
+
+    pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
+        let request = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(serde_urlencoded::to_string(fields).unwrap());
+        self.answer(request).await
+    }
+
+    /// Signs in with `key` through the form; answers the console's first page.
+    pub async fn sign_in(&mut self, key: &str) -> Page {
+        let form = self.get("/sign-in").await;
+        let csrf = form.hidden("csrf");
+        let signed_in = self
+            .post(
+                "/sign-in",
+                &[("csrf", &csrf), ("api_key", key), ("next", "")],
+            )
+            .await;
+        assert_eq!(
+            signed_in.status,
+            StatusCode::SEE_OTHER,
+            "{}",
+            signed_in.body
+        );
+        signed_in
+    }
+}

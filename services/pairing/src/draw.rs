@@ -5,8 +5,8 @@ use crate::store;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use catan_api::{
-    ApiClient, BoardMode, Entry, EntryStatus, Event, EventFormat, Round, RoundFigures, Seat, Stage,
-    Table,
+    ApiClient, BoardMode, Entry, EntryStatus, Event, EventFormat, PlayerReporting, Round,
+    RoundFigures, Seat, Stage, Table,
 };
 use catan_domain::pairing::{ClassicRequest, draw_classic_round, draw_playoff_tables};
 use catan_domain::playoffs::{PlayoffPlan, playoff_plan, table_winner};
@@ -57,7 +57,7 @@ pub async fn draw_next_round<B>(
     match event.format {
         EventFormat::Classic => {
             let next = next_draw(state, &event, &existing).await?;
-            let board_mode = event.board_mode;
+            let (board_mode, player_reporting) = (event.board_mode, event.player_reporting);
             store_new_round(write, event_id, rounds_before, move |conn, rounds| {
                 let numbers = store::numbers_for(conn, event_id, &next.players)?;
                 let keep_apart = store::keep_apart(conn, event_id)?;
@@ -71,6 +71,7 @@ pub async fn draw_next_round<B>(
                     &keep_apart,
                 )?;
                 round.board_mode = board_mode;
+                round.player_reporting = player_reporting;
                 round.seed_chosen = seed_chosen;
                 Ok(round)
             })
@@ -334,5 +335,6 @@ fn build_round(
         byes: Vec::new(),
         board_mode: BoardMode::default(),
         partner_rules: None,
+        player_reporting: PlayerReporting::default(),
     })
 }

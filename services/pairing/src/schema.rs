@@ -64,6 +64,7 @@ pub mod pairing {
             board_mode -> Text,
             partner_rules -> Nullable<Jsonb>,
             seed_chosen -> Bool,
+            player_reporting -> Text,
         }
     }
 

@@ -23,6 +23,7 @@ struct RoundRow {
     board_mode: String,
     partner_rules: Option<serde_json::Value>,
     seed_chosen: bool,
+    player_reporting: String,
 }
 type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 
@@ -98,6 +99,7 @@ fn rounds_where(
                     .map(serde_json::from_value)
                     .transpose()
                     .map_err(ApiError::internal)?,
+                player_reporting: enum_from_text(&row.player_reporting)?,
             })
         })
         .collect()
@@ -126,6 +128,7 @@ pub fn insert_round(
                 .partner_rules
                 .map(|rules| serde_json::to_value(rules).map_err(ApiError::internal))
                 .transpose()?),
+            rounds::player_reporting.eq(enum_to_text(&round.player_reporting)),
         ))
         .on_conflict_do_nothing()
         .execute(conn)?;

@@ -126,5 +126,6 @@ pub async fn draw_swiss_round(
         byes: pairing.bye.into_iter().collect(),
         board_mode: event.board_mode,
         partner_rules: Some(rules),
+        player_reporting: event.player_reporting,
     })
 }

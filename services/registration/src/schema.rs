@@ -76,6 +76,8 @@ pub mod registration {
             play_finished_at -> Nullable<Timestamptz>,
             minutes_per_game -> Nullable<Int4>,
             language -> Text,
+            player_reporting -> Text,
+            players_may_drop -> Bool,
         }
     }
 

@@ -117,6 +117,25 @@ impl Submission {
         Ok((status, result))
     }
 
+    /// [`Submission::persist`] for a sheet reported by `player`, seated at its table: their sheet
+    /// is their signature, so a first result is recorded with their confirmation (and its
+    /// `result.confirmed` event), in the same transaction.
+    pub(crate) fn persist_reported_by(
+        &self,
+        conn: &mut PgConnection,
+        player: Uuid,
+    ) -> Result<(StatusCode, TableResult), ApiError> {
+        let (status, result) = self.persist(conn)?;
+        if status != StatusCode::CREATED {
+            return Ok((status, result));
+        }
+        store::confirm(conn, self.table_key(), result.version, player, None)?;
+        let signed = store::current(conn, self.event_id, self.round, self.table)?
+            .ok_or_else(|| ApiError::internal("result vanished"))?;
+        webhook_events::enqueue_all(conn, &signed, webhook_events::of_confirmed(&signed)?)?;
+        Ok((status, signed))
+    }
+
     /// The version the rules decide for a table that may have a result, under its row's lock:
     /// recorded, with its status; or the current result when the sheet changes nothing.
     fn decide(

@@ -2,14 +2,25 @@
 //! remember the choice in a cookie) and the style sheet.
 
 use crate::i18n::{LANGS, Lang};
-use crate::session::Session;
+use crate::session::{Session, SignedIn};
 use actix_web::HttpRequest;
+use chrono::{DateTime, Utc};
 use maud::{DOCTYPE, Markup, html};
+
+/// What a page adds to the frame: in its head, and on its `<main>`.
+#[derive(Default)]
+pub struct Extras {
+    /// More of the head (the installable web app's links and scripts).
+    pub head: Option<Markup>,
+    /// A page kept for reading offline, drawn at this time: its `<main>` says so
+    /// (`data-offline-page`, `data-updated-at`) for the page's script.
+    pub offline_page_at: Option<DateTime<Utc>>,
+}
 
 /// A whole page titled `title` around `body`, the same for every visitor (public pages are kept
 /// as rendered and shared): its navigation offers the staff sign-in.
 pub fn page(lang: Lang, req: &HttpRequest, title: &str, body: Markup) -> Markup {
-    frame(lang, req, title, body, None)
+    frame(lang, req, title, body, None, &Extras::default())
 }
 
 /// A page for the visitor of `session`: once signed in, its navigation leads to the console and
@@ -21,7 +32,19 @@ pub fn page_for(
     body: Markup,
     session: &Session,
 ) -> Markup {
-    frame(lang, req, title, body, Some(session))
+    frame(lang, req, title, body, Some(session), &Extras::default())
+}
+
+/// A page for the visitor of `session`, with `extras`.
+pub fn page_with(
+    lang: Lang,
+    req: &HttpRequest,
+    title: &str,
+    body: Markup,
+    session: &Session,
+    extras: &Extras,
+) -> Markup {
+    frame(lang, req, title, body, Some(session), extras)
 }
 
 fn frame(
@@ -30,6 +53,7 @@ fn frame(
     title: &str,
     body: Markup,
     session: Option<&Session>,
+    extras: &Extras,
 ) -> Markup {
     let signed_in = session.filter(|s| s.signed_in.is_some());
     let w = lang.words();
@@ -46,6 +70,7 @@ fn frame(
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · " (w.site) }
                 link rel="stylesheet" href="/static/style.css";
+                @if let Some(head) = &extras.head { (head) }
             }
             body {
                 header class="site" {
@@ -54,9 +79,12 @@ fn frame(
                         a href="/" { (w.home) }
                         a href="/ratings" { (w.ratings) }
                         @if let Some(session) = signed_in {
-                            a href="/console" { (w.console) }
+                            @match session.signed_in.as_ref().and_then(SignedIn::player_event) {
+                                Some(event) => a href=(format!("/events/{event}/me")) { (w.my_event) },
+                                None => a href="/console" { (w.console) },
+                            }
                             form class="sign-out" method="post" action="/sign-out" {
-                                (crate::console::form_fields(session))
+                                (crate::signed::form_fields(session))
                                 button type="submit" { (w.sign_out) }
                             }
                         } @else {
@@ -76,7 +104,14 @@ fn frame(
                         }
                     }
                 }
-                main { (body) }
+                @if let Some(at) = extras.offline_page_at {
+                    main data-offline-page
+                        data-updated-at=(at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)) {
+                        (body)
+                    }
+                } @else {
+                    main { (body) }
+                }
             }
         }
     }

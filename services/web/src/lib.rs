@@ -8,8 +8,11 @@ mod console;
 pub mod i18n;
 mod kept;
 mod layout;
+mod offline;
 mod pages;
+mod player;
 pub mod session;
+mod signed;
 mod understood;
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -68,6 +71,18 @@ impl State {
             .with_headers(self.trust.edge_headers(self.trust.peer_of(req)))
     }
 
+    /// The API as the person signed in to `session`, reading the session's own writes.
+    pub fn api_as(
+        &self,
+        req: &HttpRequest,
+        session: &session::Session,
+        person: &session::SignedIn,
+    ) -> ApiClient {
+        self.api_for(req)
+            .with_token(person.token.clone())
+            .with_position(session.position())
+    }
+
     /// `fetch`'s answer, or the one kept under `key` if younger than [`CACHE_TTL`] (the same
     /// `Arc` on every call until it is made again).
     pub async fn cached<T: Send + Sync + 'static>(
@@ -119,6 +134,8 @@ pub fn start(
             .app_data(state.clone())
             .configure(pages::routes)
             .configure(console::routes)
+            .configure(player::routes)
+            .configure(offline::routes)
             .default_service(web::to(not_found))
             .wrap(actix_web::middleware::from_fn(
                 catan_kit::telemetry::propagate_request_id,

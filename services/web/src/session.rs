@@ -154,6 +154,19 @@ impl SignedIn {
     pub fn is_staff(&self) -> bool {
         self.role != Role::Player
     }
+
+    /// A player's event (a player token is for one event only).
+    pub fn player_event(&self) -> Option<Uuid> {
+        if self.role != Role::Player {
+            return None;
+        }
+        self.event_ids.as_ref()?.first().copied()
+    }
+
+    /// Whether this is a player of `event_id`.
+    pub fn plays_in(&self, event_id: Uuid) -> bool {
+        self.player_event() == Some(event_id)
+    }
 }
 
 impl Session {

@@ -18,6 +18,7 @@ pub mod partner;
 pub mod playoffs;
 pub mod projection;
 pub mod ratings;
+pub mod reporting;
 pub mod results;
 pub mod season;
 pub mod seating;

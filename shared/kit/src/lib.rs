@@ -17,6 +17,7 @@ pub mod pagination;
 pub mod path;
 pub mod peer;
 pub mod pin_key;
+pub mod player_token;
 pub mod prepared;
 pub mod problem;
 pub mod ratelimit;

@@ -1,5 +1,6 @@
 //! The console as a person uses it in the browser tests: signing in, making keys, creating an
-//! event and registering players through its forms, and axe-core's verdict on each page.
+//! event, registering players and filling a results sheet through its forms, and axe-core's
+//! verdict on each page.
 
 use crate::browser::Browser;
 use uuid::Uuid;
@@ -122,4 +123,26 @@ pub async fn register(browser: &Browser, names: &str) {
     browser
         .click_to_next_page("form[action$='/players'] button[type=submit]")
         .await;
+}
+
+/// Fills the open result form: the first seat wins with `winner_cities` cities and 2
+/// settlements (10 VP with 4 cities), the others lose with distinct totals.
+pub async fn fill_sheet(browser: &Browser, winner_cities: u32) {
+    let seats = browser.texts("tr[data-seat]").await.len();
+    for i in 0..seats {
+        let (settlements, cities) = match i {
+            0 => (2, winner_cities),
+            1 => (3, 1),
+            2 => (2, 1),
+            _ => (2, 0),
+        };
+        for (field, value) in [("settlements", settlements), ("cities", cities)] {
+            let css = format!("input[name={field}{i}]");
+            browser
+                .js(&format!("document.querySelector('{css}').value = '';"))
+                .await;
+            browser.type_into(&css, &value.to_string()).await;
+        }
+    }
+    browser.click("#winner option:nth-child(2)").await;
 }

@@ -25,6 +25,8 @@ pub mod console;
 pub mod fixtures;
 pub mod http;
 pub mod league;
+pub mod network;
+pub mod phone;
 pub mod problem;
 pub mod visitor;
 pub mod webhooks;

@@ -11,6 +11,8 @@ pub struct Visitor {
     base: String,
     /// The session cookie (`name=value`), once the web app set one.
     pub cookie: Option<String>,
+    /// Sent with every request too (see [`Visitor::with_header`]).
+    headers: Vec<(String, String)>,
 }
 
 /// What the web app answered.
@@ -44,10 +46,21 @@ impl Visitor {
                 .unwrap(),
             base: ts.suite.url(),
             cookie: None,
+            headers: Vec::new(),
         }
     }
 
-    async fn answer(&mut self, request: reqwest::RequestBuilder) -> Page {
+    /// The same visitor, sending the header `name: value` with every request (a proxy's word
+    /// for the visitor's address, say).
+    pub fn with_header(mut self, name: &str, value: &str) -> Visitor {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    async fn answer(&mut self, mut request: reqwest::RequestBuilder) -> Page {
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
         let request = match &self.cookie {
             Some(cookie) => request.header("cookie", cookie),
             None => request,

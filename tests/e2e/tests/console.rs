@@ -17,7 +17,8 @@ mod steps;
 use catan_api::{ResultStatus, Stage};
 use catan_e2e::browser::Browser;
 use catan_e2e::console::{
-    assert_accessible, create_event, make_key, path_of, register, register_file, sign_in,
+    assert_accessible, create_event, fill_sheet, make_key, path_of, register, register_file,
+    sign_in,
 };
 use catan_e2e::{eventually, spawn_suite};
 use steps::{clock_controlled, dispute_resolved_and_confirmed};
@@ -37,28 +38,6 @@ const TYPED: [&str; 8] = [
 const CSV: &str = "name,club\nKaren Spärck Jones,Cambridge\nTony Hoare,Oxford\n\
                    Leslie Lamport,SRI\nNiklaus Wirth,Zürich\nRadia Perlman,DEC\n\
                    Ken Thompson,Bell\n\"Margaret Hamilton\",MIT\nJohn McCarthy,Stanford\n";
-
-/// Fills the open result form: the first seat wins with `winner_cities` cities and 2
-/// settlements (10 VP with 4 cities), the others lose with distinct totals.
-async fn fill_sheet(browser: &Browser, winner_cities: u32) {
-    let seats = browser.texts("tr[data-seat]").await.len();
-    for i in 0..seats {
-        let (settlements, cities) = match i {
-            0 => (2, winner_cities),
-            1 => (3, 1),
-            2 => (2, 1),
-            _ => (2, 0),
-        };
-        for (field, value) in [("settlements", settlements), ("cities", cities)] {
-            let css = format!("input[name={field}{i}]");
-            browser
-                .js(&format!("document.querySelector('{css}').value = '';"))
-                .await;
-            browser.type_into(&css, &value.to_string()).await;
-        }
-    }
-    browser.click("#winner option:nth-child(2)").await;
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {

@@ -453,3 +453,43 @@ async fn a_director_drops_and_excludes_players_with_their_reasons_and_enters_one
     assert_eq!(entry.status, EntryStatus::Active);
     ts.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_wrong_key_is_said_as_one_and_too_many_tries_as_a_wait() {
+    let ts = catan_e2e::spawn_suite_configured(|settings| {
+        settings.clients.sign_in_burst = 3.0;
+        settings.clients.sign_in_per_second = 0.01;
+    })
+    .await;
+    let mut visitor = Visitor::new(&ts);
+    let form = visitor.get("/sign-in").await;
+    let csrf = form.hidden("csrf");
+    let mut answers = Vec::new();
+    while answers.len() < 6 && answers.last() != Some(&StatusCode::TOO_MANY_REQUESTS) {
+        let answer = visitor
+            .post(
+                "/sign-in",
+                &[("csrf", &csrf), ("api_key", "cat_not_a_key"), ("next", "")],
+            )
+            .await;
+        let (said, not_said) = if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            ("Wait a minute", "was not accepted")
+        } else {
+            ("was not accepted", "Wait a minute")
+        };
+        assert!(
+            answer.body.contains(said) && !answer.body.contains(not_said),
+            "{}: {}",
+            answer.status,
+            answer.body
+        );
+        answers.push(answer.status);
+    }
+    assert_eq!(answers[0], StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        answers.last(),
+        Some(&StatusCode::TOO_MANY_REQUESTS),
+        "{answers:?}"
+    );
+    ts.shutdown().await;
+}

@@ -1,5 +1,6 @@
 //! The permission matrix (issue 14): every operation of the spec answers each role as the matrix
-//! of docs/rules.md says, against a resource of the role's region and one of another.
+//! of docs/rules.md says, against a resource of the role's region and one of another; and the
+//! players' matrix (issue 31): a player's own writes answer as it says under each event option.
 
 #![allow(
     clippy::unwrap_used,
@@ -9,6 +10,10 @@
 
 #[path = "matrix/calls.rs"]
 mod calls;
+#[path = "matrix/players.rs"]
+mod players;
+#[path = "player_reporting/signed_in.rs"]
+mod signed_in;
 
 use calls::{Call, fresh_call, request_for, resources};
 use catan_e2e::fixtures::new_organiser_key;
@@ -17,7 +22,7 @@ use std::collections::BTreeMap;
 
 /// What docs/rules.md says an operation answers a role: against region A's resource and B's.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Expected {
+pub(crate) enum Expected {
     /// Allowed: a 2xx to a request that is valid when it is sent.
     Ok,
     Status(u16),
@@ -32,27 +37,45 @@ const ROLES: [&str; 6] = [
     "anonymous",
 ];
 
-/// The matrix of docs/rules.md: operation (`METHOD /path`) to each role's (A, B) answers.
-fn documented_matrix() -> BTreeMap<String, Vec<(Expected, Expected)>> {
-    let rules =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md"))
-            .expect("docs/rules.md");
-    let start = rules
-        .find("<!-- permission-matrix:start -->")
-        .expect("the matrix");
-    let end = rules
-        .find("<!-- permission-matrix:end -->")
-        .expect("its end");
-    let cell = |text: &str| match text {
+fn rules() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md"))
+        .expect("docs/rules.md")
+}
+
+/// A cell of a matrix: `ok` or a status.
+pub(crate) fn cell(text: &str) -> Expected {
+    match text {
         "ok" => Expected::Ok,
         status => Expected::Status(status.parse().expect("a status")),
-    };
+    }
+}
+
+/// The cells of each row of the table between `<!-- {name}:start -->` and its end in `rules`.
+pub(crate) fn marked_rows(rules: &str, name: &str) -> Vec<Vec<String>> {
+    let start = rules
+        .find(&format!("<!-- {name}:start -->"))
+        .expect("the matrix");
+    let end = rules
+        .find(&format!("<!-- {name}:end -->"))
+        .expect("its end");
     rules[start..end]
         .lines()
         .filter(|line| line.starts_with("| `"))
         .map(|line| {
-            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-            assert_eq!(cells.len(), 1 + ROLES.len(), "{line}");
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The matrix of docs/rules.md: operation (`METHOD /path`) to each role's (A, B) answers.
+fn documented_matrix() -> BTreeMap<String, Vec<(Expected, Expected)>> {
+    marked_rows(&rules(), "permission-matrix")
+        .into_iter()
+        .map(|cells| {
+            assert_eq!(cells.len(), 1 + ROLES.len(), "{cells:?}");
             let answers = cells[1..]
                 .iter()
                 .map(|c| match c.split_once('/') {
@@ -184,6 +207,37 @@ async fn every_operation_answers_each_role_as_the_permission_matrix_says() {
     assert!(
         mismatches.is_empty(),
         "answers that differ from docs/rules.md's matrix:\n{}",
+        mismatches.join("\n")
+    );
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn every_players_own_write_answers_as_the_players_matrix_says() {
+    let ts = catan_e2e::spawn_suite().await;
+    let rows = players::documented(&rules());
+    let operations: std::collections::BTreeSet<&str> =
+        rows.iter().map(|row| row.operation.as_str()).collect();
+    assert_eq!(
+        operations.len(),
+        4,
+        "the players' matrix names a sheet, a confirmation, a dispute and a drop: {operations:?}"
+    );
+    let mut mismatches = Vec::new();
+    for row in &rows {
+        // Each row on an event of its own, made with the row's option.
+        let e = signed_in::signed_in(&ts, &signed_in::classic_with(row.option.clone())).await;
+        let (own, another) = players::answers(&ts, &e, &row.operation).await;
+        if (own, another) != (row.own, row.another) {
+            mismatches.push(format!(
+                "{} with {}: {own:?}/{another:?}, documented {:?}/{:?}",
+                row.operation, row.option, row.own, row.another
+            ));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "answers that differ from docs/rules.md's players' matrix:\n{}",
         mismatches.join("\n")
     );
     ts.shutdown().await;

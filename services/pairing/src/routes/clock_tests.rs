@@ -3,7 +3,8 @@
 use super::{director_action, minutes_per_game};
 use crate::clock::refused;
 use catan_api::{
-    BoardMode, ClockActionKind, ClockChange, EventFormat, Round, RoundFigures, Stage, Table,
+    BoardMode, ClockActionKind, ClockChange, EventFormat, PlayerReporting, Round, RoundFigures,
+    Stage, Table,
 };
 use catan_domain::clock::{ClockError, DirectorAction};
 use catan_kit::ApiError;
@@ -29,6 +30,7 @@ fn round(stage: Stage, tables: u32) -> Round {
         byes: Vec::new(),
         board_mode: BoardMode::EachTable,
         partner_rules: None,
+        player_reporting: PlayerReporting::default(),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Entries into an event: late entries, drops and exclusions by the tournament director.
+//! Entries into an event: late entries, drops and exclusions by the tournament director, and a
+//! player's own drop where the event allows it.
 
 use crate::State;
 use crate::access;
@@ -9,9 +10,11 @@ use actix_web::{HttpResponse, get, post, web};
 use catan_api::{
     CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, PlayerPin, Problem, Role,
 };
+use catan_domain::reporting::player_may_drop;
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::pin_key::PinKey;
+use catan_kit::player_token::require_player;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite, db};
 use diesel::PgConnection;
@@ -171,8 +174,9 @@ async fn list_entries(
 }
 
 /// Drops a player from the event, or excludes him (the event's director, or the organiser of its
-/// region). He is not seated in
-/// later rounds; the games he played stay.
+/// region). He is not seated in later rounds; the games he played stay. Where the event has
+/// `players_may_drop`, a player may drop their own entry (a classic entry's player, or either
+/// member of a partner team) with their PIN token; only the director excludes.
 #[utoipa::path(
     tag = "registration",
     params(("event_id" = Uuid, Path), ("entry_id" = Uuid, Path)),
@@ -180,6 +184,7 @@ async fn list_entries(
     security(("bearer" = [])),
     responses(
         (status = 200, body = Entry),
+        (status = 403, description = "Not the event's director nor its region's organiser; or a player's token when the event does not have `players_may_drop`, for an entry not their own, or asking to `exclude`", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already dropped or excluded", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
@@ -192,15 +197,32 @@ async fn drop_entry(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, entry_id) = path.into_inner();
-    access::require_event(&state, write.principal(), event_id, &[Role::Director]).await?;
+    let principal = write.principal();
+    let dropping_player = if principal.role() == Role::Player {
+        Some(require_player(principal, event_id, "dropping oneself")?)
+    } else {
+        access::require_event(&state, principal, event_id, &[Role::Director]).await?;
+        None
+    };
     let reason = valid_name("reason", &write.body().reason)?;
-    let status = if write.body().exclude {
+    let exclude = write.body().exclude;
+    let status = if exclude {
         EntryStatus::Excluded
     } else {
         EntryStatus::Dropped
     };
     write
         .write(move |conn| {
+            if let Some(player) = dropping_player {
+                let event = store::events::load(conn, event_id)?;
+                let entry = store::entries::load(conn, event_id, entry_id)?;
+                player_may_drop(
+                    event.players_may_drop,
+                    entry.player_ids.contains(&player),
+                    exclude,
+                )
+                .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))?;
+            }
             let changed = store::entries::end(conn, event_id, entry_id, status, &reason)?;
             let entry = store::entries::load(conn, event_id, entry_id)?;
             if !changed {

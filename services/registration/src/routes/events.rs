@@ -4,7 +4,7 @@
 use crate::State;
 use crate::access;
 use crate::store;
-use crate::store::events::{EventFilter, NewEvent};
+use crate::store::events::{EventEdit, EventFilter, NewEvent};
 use crate::validate::{
     refuse_foreign, searched_days, searched_name, setting, valid_name, valid_optional_name,
 };
@@ -166,6 +166,8 @@ fn new_event(body: &CreateEvent, today: NaiveDate) -> Result<NewEvent, ApiError>
         practice: body.practice.unwrap_or(false),
         minutes_per_game: classic_minutes(body)?,
         language: enum_to_text(&body.language.unwrap_or_default()),
+        player_reporting: enum_to_text(&body.player_reporting.unwrap_or_default()),
+        players_may_drop: body.players_may_drop.unwrap_or(false),
     })
 }
 
@@ -198,8 +200,9 @@ async fn create_event(
         .await
 }
 
-/// Changes an event's name or venue, each when given (the admin, or the organiser of its
-/// region). Its format, days and rules stay as created.
+/// Changes an event's name, venue, `player_reporting` or `players_may_drop`, each when given
+/// (the admin, or the organiser of its region). Its format, days and rules stay as created;
+/// rounds already drawn keep the `player_reporting` they were drawn with.
 #[utoipa::path(
     tag = "registration",
     params(("event_id" = Uuid, Path)),
@@ -226,11 +229,16 @@ async fn edit_event(
         principal.require_admin()?;
     }
     access::require_event(&state, principal, event_id, &[]).await?;
-    let name = valid_optional_name("name", write.body().name.as_deref())?;
-    let venue = valid_optional_name("venue", write.body().venue.as_deref())?;
+    let body = write.body();
+    let edit = EventEdit {
+        name: valid_optional_name("name", body.name.as_deref())?,
+        venue: valid_optional_name("venue", body.venue.as_deref())?,
+        player_reporting: body.player_reporting.as_ref().map(enum_to_text),
+        players_may_drop: body.players_may_drop,
+    };
     write
         .write(move |conn| {
-            let event = store::events::edit(conn, event_id, name, venue)?;
+            let event = store::events::edit(conn, event_id, edit)?;
             Reply::new(StatusCode::OK, &event)
         })
         .await
@@ -359,6 +367,23 @@ mod tests {
         assert_eq!(event.board_mode, "each_table");
         assert_eq!(event.standings_count, "posted");
         assert!(event.partner_rules.is_none());
+        assert_eq!(
+            event.player_reporting, "confirm",
+            "players confirm, as before"
+        );
+        assert!(!event.players_may_drop);
+    }
+
+    #[test]
+    fn an_event_stores_the_players_options_it_is_made_with() {
+        let body = CreateEvent {
+            player_reporting: Some(catan_api::PlayerReporting::Report),
+            players_may_drop: Some(true),
+            ..CreateEvent::partner("Pairs")
+        };
+        let event = new_event(&body).unwrap();
+        assert_eq!(event.player_reporting, "report");
+        assert!(event.players_may_drop);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use catan_domain::calendar::{EventDays, Play};
 use catan_domain::clock::default_minutes_per_game;
 use catan_domain::results::Stage;
 use catan_kit::ApiError;
-use catan_kit::db::enum_from_text;
+use catan_kit::db::{enum_from_text, enum_to_text};
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -33,6 +33,8 @@ struct EventRow {
     play_finished_at: Option<DateTime<Utc>>,
     minutes_per_game: Option<i32>,
     language: String,
+    player_reporting: String,
+    players_may_drop: bool,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -79,6 +81,8 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         minutes_per_game,
         practice: row.practice,
         language: enum_from_text(&row.language)?,
+        player_reporting: enum_from_text(&row.player_reporting)?,
+        players_may_drop: row.players_may_drop,
         created_at: row.created_at,
     })
 }
@@ -101,6 +105,9 @@ pub struct NewEvent {
     pub minutes_per_game: Option<i32>,
     /// The venue screen's language, as stored text.
     pub language: String,
+    /// Whether players report results, as stored text.
+    pub player_reporting: String,
+    pub players_may_drop: bool,
 }
 
 /// Stores `event` under a new id.
@@ -122,6 +129,8 @@ pub fn insert(conn: &mut PgConnection, event: NewEvent) -> Result<Event, ApiErro
             events::practice.eq(event.practice),
             events::minutes_per_game.eq(event.minutes_per_game),
             events::language.eq(event.language),
+            events::player_reporting.eq(event.player_reporting),
+            events::players_may_drop.eq(event.players_may_drop),
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;
@@ -302,19 +311,28 @@ pub fn of_regions(conn: &mut PgConnection, regions: &[Uuid]) -> QueryResult<Vec<
         .load(conn)
 }
 
-/// Changes the event's name and venue, each when given: the event as edited; 404 when there is
-/// none.
-pub fn edit(
-    conn: &mut PgConnection,
-    id: Uuid,
-    name: Option<String>,
-    venue: Option<String>,
-) -> Result<Event, ApiError> {
+/// An event's edit, checked: each field changed when given.
+#[derive(Debug, Default)]
+pub struct EventEdit {
+    pub name: Option<String>,
+    pub venue: Option<String>,
+    /// Whether players report results, as stored text.
+    pub player_reporting: Option<String>,
+    pub players_may_drop: Option<bool>,
+}
+
+/// Changes the event's name, venue and players' options, each when given: the event as edited;
+/// 404 when there is none.
+pub fn edit(conn: &mut PgConnection, id: Uuid, edit: EventEdit) -> Result<Event, ApiError> {
     let current = load(conn, id)?;
     let row: EventRow = diesel::update(events::table.find(id))
         .set((
-            events::name.eq(name.unwrap_or(current.name)),
-            events::venue.eq(venue.or(current.venue)),
+            events::name.eq(edit.name.unwrap_or(current.name)),
+            events::venue.eq(edit.venue.or(current.venue)),
+            events::player_reporting.eq(edit
+                .player_reporting
+                .unwrap_or_else(|| enum_to_text(&current.player_reporting))),
+            events::players_may_drop.eq(edit.players_may_drop.unwrap_or(current.players_may_drop)),
         ))
         .returning(EventRow::as_returning())
         .get_result(conn)?;

@@ -1,14 +1,18 @@
 //! The signed results sheet: each seated player confirms the posted result, or disputes it with
 //! a reason; the director resolves a dispute with a correction (`PUT .../result` with If-Match).
 
+use crate::State;
+use crate::drawn_rounds::DrawnRounds;
 use crate::store;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use catan_api::{ConfirmResult, DisputeResult, Problem, Role, TableResult};
+use catan_domain::reporting::player_may_confirm;
 use catan_kit::auth::Principal;
 use catan_kit::idempotency::Reply;
 use catan_kit::optional_body::OptionalBody;
 use catan_kit::path::Ordinal;
+use catan_kit::player_token::require_player;
 use catan_kit::problem::ErrorCode;
 use catan_kit::{ApiError, IdempotentWrite};
 use diesel::prelude::*;
@@ -20,17 +24,20 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The signed-in player, who must be signed in for this event.
 fn player_of(principal: &Principal, event_id: Uuid) -> Result<Uuid, ApiError> {
-    let claims = &principal.0;
-    let for_event = claims
-        .events
-        .as_ref()
-        .is_some_and(|events| events.contains(&event_id));
-    if claims.role != Role::Player || !for_event {
-        return Err(ApiError::Forbidden(
-            "confirming or disputing a result needs the player's own token for this event (POST /v1/auth/player-token)".into(),
-        ));
-    }
-    Ok(claims.sub)
+    require_player(principal, event_id, "confirming or disputing a result")
+}
+
+/// Refuses a player's own confirmation or dispute in a round drawn with `player_reporting: off`,
+/// where the director confirms for the players.
+async fn players_sign(
+    state: &State,
+    rounds: &DrawnRounds,
+    event_id: Uuid,
+    round: u32,
+) -> Result<(), ApiError> {
+    let round = rounds.get(&state.peers.pairing, event_id, round).await?;
+    player_may_confirm(round.player_reporting)
+        .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))
 }
 
 /// Who a confirmation is for, and the director's API key when he makes it for that player: a
@@ -96,7 +103,9 @@ fn sign(
 /// Once every seated player has confirmed, the table's status is `confirmed`. The event's
 /// director (or the admin) may confirm for a seated player, e.g. one who cannot sign in, by
 /// naming him (`{"player_id": ...}`): the player counts as confirmed, and the result (and its
-/// history) lists the confirmation in `confirmed_by_director` with the director's key.
+/// history) lists the confirmation in `confirmed_by_director` with the director's key. In a
+/// round drawn with `player_reporting: off` only the director confirms: a player's own
+/// confirmation is refused (403).
 #[utoipa::path(
     tag = "results",
     params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
@@ -104,19 +113,24 @@ fn sign(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The result with its confirmations and status", body = TableResult),
-        (status = 403, description = "Not a player of this table signed in for this event (or naming another player), nor the event's director", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this table signed in for this event (or naming another player), nor the event's director; or a player in a round drawn with `player_reporting: off`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A director's confirmation names no player", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm")]
 async fn confirm_result(
+    state: web::Data<State>,
+    rounds: web::Data<DrawnRounds>,
     write: IdempotentWrite<OptionalBody<ConfirmResult>>,
     path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, Ordinal(round), Ordinal(table)) = path.into_inner();
     let at = (event_id, round, table);
     let (player, on_behalf_by) = confirmer(write.principal(), at.0, write.body().0.player_id)?;
+    if on_behalf_by.is_none() {
+        players_sign(&state, &rounds, event_id, round).await?;
+    }
     write
         .write(move |conn| {
             let (result, added) = sign(conn, at, player, |conn, version| {
@@ -135,7 +149,8 @@ async fn confirm_result(
 }
 
 /// The signed-in player disputes the table's current result, with a reason. The table's status
-/// is `disputed` until the director corrects the result, which resolves the dispute.
+/// is `disputed` until the director corrects the result, which resolves the dispute. Refused
+/// (403) in a round drawn with `player_reporting: off`.
 #[utoipa::path(
     tag = "results",
     params(("event_id" = Uuid, Path), ("round" = u32, Path), ("table" = u32, Path)),
@@ -143,13 +158,15 @@ async fn confirm_result(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The result with the dispute and its status", body = TableResult),
-        (status = 403, description = "Not a player of this table signed in for this event", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this table signed in for this event, or a round drawn with `player_reporting: off`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The player already disputes this version", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute")]
 async fn dispute_result(
+    state: web::Data<State>,
+    rounds: web::Data<DrawnRounds>,
     write: IdempotentWrite<web::Json<DisputeResult>>,
     path: web::Path<(Uuid, Ordinal, Ordinal)>,
 ) -> Result<HttpResponse, ApiError> {
@@ -157,6 +174,7 @@ async fn dispute_result(
     let at = (event_id, round, table);
     let player = player_of(write.principal(), at.0)?;
     let reason = dispute_reason(&write.body().reason)?;
+    players_sign(&state, &rounds, event_id, round).await?;
     write
         .write(move |conn| {
             let (result, added) = sign(conn, at, player, |conn, version| {

@@ -10,10 +10,13 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use catan_api::{Problem, ResultList, Role, SubmitResult, TableResult};
 use catan_domain::correction::Precondition;
+use catan_domain::reporting::player_may_post_sheet;
+use catan_kit::auth::Principal;
 use catan_kit::idempotency::KeyFoundByTheWrite;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::path::Ordinal;
 use catan_kit::peer::parent_exists_if_empty;
+use catan_kit::player_token::require_player;
 use catan_kit::{ApiError, db};
 use uuid::Uuid;
 
@@ -23,9 +26,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(result_history);
 }
 
-/// Records a table's results sheet (the event's scorer or director). It must name exactly the
-/// players seated at the table, with VP the game allows. Once recorded, only the tournament
-/// director can replace it: every version is kept. Sending the same sheet again changes nothing.
+/// Records a table's results sheet (the event's scorer or director; in a round drawn with
+/// `player_reporting: report`, also a player seated at the table, with their PIN token). It must
+/// name exactly the players seated at the table, with VP the game allows. Once recorded, only the
+/// tournament director can replace it: every version is kept (a player's different sheet is a
+/// 409, as a scorer's). A player's first sheet counts as their confirmation. Sending the same
+/// sheet again changes nothing.
 /// Once the round's clock has started, a `time_limit` sheet waits for its table's time to be up
 /// (422 `time_not_up` on `outcome`) unless the director gives an `early_reason`, which the audit
 /// trail keeps; a `won` sheet is taken at any time.
@@ -37,6 +43,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     responses(
         (status = 201, description = "Recorded", body = TableResult),
         (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
+        (status = 403, description = "Not the event's scorer or director; or a player's token when the round was drawn with `player_reporting` other than `report`, or for a table the player is not seated at", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field (`time_not_up` on `outcome` for a `time_limit` sheet before the table's time is up)", body = Problem, content_type = "application/problem+json"),
@@ -53,10 +60,17 @@ async fn submit_result(
 ) -> Result<HttpResponse, ApiError> {
     let (event_id, Ordinal(round_number), Ordinal(table_number)) = path.into_inner();
     let principal = write.principal();
-    principal.require_event(event_id, &[Role::Scorer, Role::Director])?;
+    let reporting_player = reporting_player(principal, event_id)?;
     let round = rounds
         .get(&state.peers.pairing, event_id, round_number)
         .await?;
+    if let Some(player) = reporting_player {
+        player_may_post_sheet(
+            round.player_reporting,
+            round.is_seated(table_number, player),
+        )
+        .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))?;
+    }
     let submission = Submission::checked(
         principal,
         &round,
@@ -74,6 +88,15 @@ async fn submit_result(
     .await?;
     if let Some(reason) = clock.admit(principal, table_number, sheet)? {
         write.note_in_audit("early_reason", reason.into());
+    }
+    if let Some(player) = reporting_player {
+        // Not the batched writer: the reporter's confirmation is written with the sheet.
+        return write
+            .write(move |conn| {
+                let (status, result) = submission.persist_reported_by(conn, player)?;
+                reply(status, &result)
+            })
+            .await;
     }
     let submission = std::sync::Arc::new(submission);
     let first = std::sync::Arc::clone(&submission);
@@ -96,6 +119,18 @@ async fn submit_result(
             },
         )
         .await
+}
+
+/// The player posting a sheet with their own token, or `None` for the event's scorer or director
+/// (or the admin); any other key is refused. Whether the player may post this table's sheet
+/// depends on the round ([`player_may_post_sheet`]).
+fn reporting_player(principal: &Principal, event_id: Uuid) -> Result<Option<Uuid>, ApiError> {
+    if principal.role() != Role::Player {
+        return principal
+            .require_event(event_id, &[Role::Scorer, Role::Director])
+            .map(|()| None);
+    }
+    require_player(principal, event_id, "reporting a result").map(Some)
 }
 
 /// The request's If-Match: absent, `*`, or the ETag of a version (`"v3"`).

@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use catan_api::{
     ClientError, CreateEntry, DrawRound, Entry, Event, FieldError, PlayerPin, Role, Round,
 };
-use maud::{Markup, html};
+use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -241,12 +241,18 @@ pub async fn shown_after(
 }
 
 /// New PINs as slips to cut out, one a player: the event, the name, the PIN and where to sign
-/// in. Printed alone (the page's print style hides the rest).
+/// in, with a QR code that opens the sign-in with the player picked. Printed alone (the page's
+/// print style hides the rest).
 fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) -> Markup {
     let w = desk.lang.words();
     let names = super::round::names_of(entries);
     let info = desk.req.connection_info();
-    let sign_in = format!("{}://{}/events/{}", info.scheme(), info.host(), event.id);
+    let sign_in = format!(
+        "{}://{}/events/{}/sign-in",
+        info.scheme(),
+        info.host(),
+        event.id
+    );
     html! {
         section class="pins" aria-labelledby="pins-h" role="status" {
             h2 id="pins-h" { (w.new_pins) }
@@ -259,6 +265,11 @@ fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) 
                         span class="slip-name" { (names.get(&pin.player_id).map_or("", String::as_str)) }
                         span { (w.pin) ": " code class="pin" { (pin.pin) } }
                         span class="slip-where" { (w.sign_in_at) " " (sign_in) }
+                        // The sign-in with the player picked: never the PIN, which he types.
+                        figure class="qr slip-qr" {
+                            (PreEscaped(super::keys::qr_svg(&format!("{sign_in}?player={}", pin.player_id), w.slip_scan)))
+                            figcaption { (w.slip_scan) }
+                        }
                     }
                 }
             }
@@ -319,28 +330,41 @@ fn edit_form(desk: &Desk, event: &Event) -> Markup {
                 input id="edit-name" name="name" type="text" required maxlength="200" value=(event.name);
                 label for="edit-venue" { (w.venue) }
                 input id="edit-venue" name="venue" type="text" maxlength="200" value=(event.venue.clone().unwrap_or_default());
+                (super::events::players_options(desk.lang, event.player_reporting.as_str(), event.players_may_drop))
                 button type="submit" { (w.save) }
             }
         }
     }
 }
 
-/// The name and venue as posted: one `PATCH /v1/events/{id}`.
+/// The name, venue and players' options as posted: one `PATCH /v1/events/{id}`.
 #[derive(Deserialize)]
 pub struct EditForm {
     name: String,
     #[serde(default)]
     venue: String,
+    #[serde(default)]
+    player_reporting: String,
+    /// A checkbox: sent only when ticked.
+    #[serde(default)]
+    players_may_drop: Option<String>,
+}
+
+impl EditForm {
+    pub fn to_request(&self) -> catan_api::EditEvent {
+        let venue = self.venue.trim();
+        catan_api::EditEvent {
+            name: Some(self.name.trim().to_owned()),
+            venue: (!venue.is_empty()).then(|| venue.to_owned()),
+            player_reporting: super::events::choice(&self.player_reporting),
+            players_may_drop: Some(self.players_may_drop.is_some()),
+        }
+    }
 }
 
 pub async fn edit(desk: Desk, form: EditForm) -> Result<Done, ConsoleError> {
     let id = desk.id("id")?;
-    let venue = form.venue.trim();
-    let body = catan_api::EditEvent {
-        name: Some(form.name.trim().to_owned()),
-        venue: (!venue.is_empty()).then(|| venue.to_owned()),
-    };
-    match desk.api.edit_event(id, &body).await {
+    match desk.api.edit_event(id, &form.to_request()).await {
         Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}"))),
         Err(e) => shown_after(&desk, id, Err(e)).await,
     }
@@ -390,4 +414,34 @@ async fn tables_without_result(desk: &Desk, id: Uuid) -> Result<(u32, Vec<u32>),
         .filter(|t| !results.items.iter().any(|r| r.table == *t))
         .collect();
     Ok((latest.number, missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_edit_form_sends_the_players_options_as_shown() {
+        let form: EditForm = serde_urlencoded::from_str(
+            "name=+Spring+open+&venue=&player_reporting=report&players_may_drop=on&csrf=x",
+        )
+        .unwrap();
+        let body = form.to_request();
+        assert_eq!(body.name.as_deref(), Some("Spring open"));
+        assert_eq!(body.venue, None);
+        assert_eq!(
+            body.player_reporting,
+            Some(catan_api::PlayerReporting::Report)
+        );
+        assert_eq!(body.players_may_drop, Some(true));
+        let unticked: EditForm =
+            serde_urlencoded::from_str("name=Open&player_reporting=off").unwrap();
+        let body = unticked.to_request();
+        assert_eq!(
+            body.players_may_drop,
+            Some(false),
+            "an unticked box says no"
+        );
+        assert_eq!(body.player_reporting, Some(catan_api::PlayerReporting::Off));
+    }
 }

@@ -132,10 +132,14 @@ pub struct EventForm {
     thinking_seconds_per_turn: String,
     #[serde(default)]
     bye_points: String,
+    #[serde(default)]
+    player_reporting: String,
+    #[serde(default)]
+    players_may_drop: Option<String>,
 }
 
 /// A choice of the form as the API's value (its snake_case name); blank for the default.
-fn choice<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+pub(super) fn choice<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
     let text = text.trim();
     if text.is_empty() {
         return None;
@@ -243,6 +247,8 @@ impl EventForm {
             standings_count: choice(&self.standings_count),
             practice: self.practice.as_ref().map(|_| true),
             language,
+            player_reporting: choice(&self.player_reporting),
+            players_may_drop: self.players_may_drop.as_ref().map(|_| true),
         })
     }
 }
@@ -329,6 +335,7 @@ fn new_event_form(
                     }
                 }
                 label { input type="checkbox" name="practice" value="on" checked[form.practice.is_some()]; " " (w.practice_event) }
+                (players_options(lang, &form.player_reporting, form.players_may_drop.is_some()))
                 button type="submit" { (w.create_event) }
             }
         }
@@ -374,6 +381,21 @@ fn options_fields(lang: Lang, form: &EventForm, errors: &[FieldError]) -> Markup
                 &[("", w.more_vp_wins), ("draw", w.time_limit_draw), ("no_winner", w.time_limit_no_winner)]))
             (number("bye_points", w.bye_points, &form.bye_points))
         }
+    }
+}
+
+/// The players' options (issue 31): who reports results, and whether players may drop out on
+/// their own. The event form and the edit form both show them.
+pub(super) fn players_options(lang: Lang, reporting: &str, may_drop: bool) -> Markup {
+    let w = lang.words();
+    html! {
+        label for="player_reporting" { (w.player_reporting) }
+        select id="player_reporting" name="player_reporting" {
+            @for (value, text) in [("confirm", w.reporting_confirm), ("off", w.reporting_off), ("report", w.reporting_report)] {
+                option value=(value) selected[reporting == value] { (text) }
+            }
+        }
+        label { input type="checkbox" name="players_may_drop" value="on" checked[may_drop]; " " (w.players_may_drop) }
     }
 }
 
@@ -426,5 +448,26 @@ pub async fn create_region(desk: Desk, form: RegionForm) -> Result<Done, Console
                 },
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_event_takes_the_players_options_or_the_apis_defaults() {
+        let form: EventForm =
+            serde_urlencoded::from_str("name=Open&player_reporting=report&players_may_drop=on")
+                .unwrap();
+        let body = form.to_request().unwrap();
+        assert_eq!(
+            body.player_reporting,
+            Some(catan_api::PlayerReporting::Report)
+        );
+        assert_eq!(body.players_may_drop, Some(true));
+        let plain: EventForm = serde_urlencoded::from_str("name=Open").unwrap();
+        let body = plain.to_request().unwrap();
+        assert_eq!((body.player_reporting, body.players_may_drop), (None, None));
     }
 }

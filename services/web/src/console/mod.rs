@@ -16,24 +16,20 @@ mod events;
 mod keep_apart;
 mod keys;
 mod register;
-mod round;
+pub(crate) mod round;
 mod seasons;
-mod sheet;
+pub(crate) mod sheet;
 mod sign_in;
 
 use crate::i18n::Lang;
-use crate::session::{CSRF_FIELD, Session, SignedIn, role_word};
+use crate::session::{Session, SignedIn, role_word};
+pub use crate::signed::{ConsoleError, Done, Shown, Signed, act, checked_form, form_fields, page};
 use crate::{State, lang_of};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, FieldError};
 use maud::{Markup, html};
-use serde::de::DeserializeOwned;
-use std::pin::Pin;
 use uuid::Uuid;
-
-/// The form field that carries the key a form was drawn with (its writes' `Idempotency-Key`).
-pub const FORM_KEY_FIELD: &str = "form_key";
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/sign-in", web::get().to(sign_in::form))
@@ -174,169 +170,82 @@ impl Desk {
     }
 }
 
-/// The hidden fields of a form drawn for `session`.
-pub fn form_fields(session: &Session) -> Markup {
-    html! {
-        input type="hidden" name=(CSRF_FIELD) value=(session.csrf);
-        input type="hidden" name=(FORM_KEY_FIELD) value=(Uuid::new_v4());
+impl Signed for Desk {
+    type Shown = Shown;
+
+    /// The signed-in staff of `req`, with the API as that person; a player is refused the
+    /// console (it is for staff: his PIN opens his own page only).
+    fn of(req: &HttpRequest, state: &web::Data<State>) -> Result<Desk, ConsoleError> {
+        let session = Session::of(req, &state.sessions).ok_or(ConsoleError::SignIn)?;
+        let person = session.signed_in.clone().ok_or(ConsoleError::SignIn)?;
+        if !person.is_staff() {
+            return Err(ConsoleError::StaffOnly);
+        }
+        let api = state.api_as(req, &session, &person);
+        Ok(Desk {
+            lang: lang_of(req),
+            req: req.clone(),
+            state: state.clone(),
+            session,
+            person,
+            api,
+        })
     }
-}
 
-/// What a page shows: its title and body.
-pub struct Shown {
-    pub title: String,
-    pub body: Markup,
-}
+    fn session(&self) -> &Session {
+        &self.session
+    }
 
-/// What an action leads to.
-pub enum Done {
-    /// The page to show next (Post/Redirect/Get).
-    GoTo(String),
-    /// A page drawn in answer: a form again with what was wrong (`422`), or something shown
-    /// once, such as new PINs (`200`).
-    Show(StatusCode, Shown),
-}
+    fn api(&self) -> &ApiClient {
+        &self.api
+    }
 
-/// Why a console page or action could not be served.
-#[derive(Debug)]
-pub enum ConsoleError {
-    /// Nobody (or a player) is signed in: to the sign-in, then back.
-    SignIn,
-    /// The signed-in person may not use this page or action.
-    Forbidden,
-    /// The form does not carry this session's CSRF token.
-    StaleForm,
-    NotFound,
-    /// The API refused or could not be reached.
-    Api(ClientError),
-}
+    fn key_writes(&mut self, key: &str) {
+        self.api = self.api.with_idempotency_key(key);
+    }
 
-impl From<ClientError> for ConsoleError {
-    fn from(e: ClientError) -> Self {
-        match e.status() {
-            Some(401) => ConsoleError::SignIn,
-            Some(403) => ConsoleError::Forbidden,
-            Some(404) => ConsoleError::NotFound,
-            _ => ConsoleError::Api(e),
+    fn render(
+        req: &HttpRequest,
+        session: &Session,
+        status: StatusCode,
+        shown: &Shown,
+    ) -> HttpResponse {
+        render(req, session, status, shown)
+    }
+
+    /// The staff sign-in, then back to the page (a form's action: to the console).
+    fn sign_in_path(req: &HttpRequest) -> String {
+        let here = req
+            .uri()
+            .path_and_query()
+            .map_or("/console", |p| p.as_str());
+        let next = if req.method() == actix_web::http::Method::GET {
+            here
+        } else {
+            "/console"
+        };
+        format!("/sign-in?next={}", crate::layout::encode(next))
+    }
+
+    /// The message, and the way back: to the console, or a player to his own page.
+    fn refusal_shown(_req: &HttpRequest, session: &Session, lang: Lang, message: &str) -> Shown {
+        let w = lang.words();
+        let player_event = session.signed_in.as_ref().and_then(SignedIn::player_event);
+        Shown {
+            title: message.to_owned(),
+            body: html! {
+                h1 { (message) }
+                @match player_event {
+                    Some(event) => p { a href=(format!("/events/{event}/me")) { (w.my_event) } },
+                    None => p { a href="/console" { (w.console) } },
+                }
+            },
         }
     }
-}
 
-type Handled = Pin<Box<dyn Future<Output = HttpResponse>>>;
-
-/// The signed-in person of `req`, with the API as that person; else why not.
-fn desk_of(req: &HttpRequest, state: &web::Data<State>) -> Result<Desk, ConsoleError> {
-    let session = Session::of(req, &state.sessions).ok_or(ConsoleError::SignIn)?;
-    let person = session
-        .signed_in
-        .clone()
-        .filter(SignedIn::is_staff)
-        .ok_or(ConsoleError::SignIn)?;
-    let api = state
-        .api_for(req)
-        .with_token(person.token.clone())
-        .with_position(session.position());
-    Ok(Desk {
-        lang: lang_of(req),
-        req: req.clone(),
-        state: state.clone(),
-        session,
-        person,
-        api,
-    })
-}
-
-/// A console page as an actix handler.
-fn page<F, Fut>(handler: F) -> impl Fn(HttpRequest, web::Data<State>) -> Handled + Clone + 'static
-where
-    F: Fn(Desk) -> Fut + Clone + 'static,
-    Fut: Future<Output = Result<Shown, ConsoleError>> + 'static,
-{
-    move |req: HttpRequest, state: web::Data<State>| {
-        let handler = handler.clone();
-        Box::pin(async move {
-            let desk = match desk_of(&req, &state) {
-                Ok(desk) => desk,
-                Err(e) => return refusal(&req, &state, &e),
-            };
-            let session = desk.session.clone();
-            match handler(desk).await {
-                Ok(shown) => render(&req, &session, StatusCode::OK, &shown),
-                Err(e) => refusal(&req, &state, &e),
-            }
-        })
+    fn forbidden_words(lang: Lang) -> &'static str {
+        lang.words().not_yours
     }
-}
-
-/// A console form's action as an actix handler: the CSRF token checked, the form read into `F`,
-/// the API keyed by the form's key; the session's position kept after the write.
-fn act<F, H, Fut>(
-    handler: H,
-) -> impl Fn(HttpRequest, web::Data<State>, web::Bytes) -> Handled + Clone + 'static
-where
-    F: DeserializeOwned + 'static,
-    H: Fn(Desk, F) -> Fut + Clone + 'static,
-    Fut: Future<Output = Result<Done, ConsoleError>> + 'static,
-{
-    move |req: HttpRequest, state: web::Data<State>, body: web::Bytes| {
-        let handler = handler.clone();
-        Box::pin(async move {
-            let outcome = async {
-                let mut desk = desk_of(&req, &state)?;
-                let form_key = checked_form(&desk.session, &body)?;
-                let form: F = serde_urlencoded::from_bytes(&body).map_err(|e| {
-                    tracing::debug!(error = %e, "a console form did not read");
-                    ConsoleError::NotFound
-                })?;
-                desk.api = desk.api.with_idempotency_key(&form_key);
-                let api = desk.api.clone();
-                let mut session = desk.session.clone();
-                let done = handler(desk, form).await?;
-                let position = api.position();
-                if !position.is_empty() {
-                    session.position = Some(position.to_string());
-                }
-                Ok::<_, ConsoleError>((done, session))
-            }
-            .await;
-            match outcome {
-                Ok((Done::GoTo(to), session)) => HttpResponse::SeeOther()
-                    .insert_header(("location", to))
-                    .insert_header(("set-cookie", session.cookie(&state.sessions, &req)))
-                    .finish(),
-                Ok((Done::Show(status, shown), session)) => {
-                    let mut response = render(&req, &session, status, &shown);
-                    if let Ok(cookie) = session.cookie(&state.sessions, &req).parse() {
-                        response
-                            .headers_mut()
-                            .append(actix_web::http::header::SET_COOKIE, cookie);
-                    }
-                    response
-                }
-                Err(e) => refusal(&req, &state, &e),
-            }
-        })
-    }
-}
-
-/// The form's key, once its CSRF token is found to be `session`'s; else the form is refused.
-pub fn checked_form(session: &Session, body: &[u8]) -> Result<String, ConsoleError> {
-    let fields: Vec<(String, String)> =
-        serde_urlencoded::from_bytes(body).map_err(|_| ConsoleError::StaleForm)?;
-    let field = |name: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    };
-    if !field(CSRF_FIELD).is_some_and(|sent| session.csrf_matches(sent)) {
-        return Err(ConsoleError::StaleForm);
-    }
-    // A key drawn by this web app is a UUID; anything else gets a fresh one.
-    Ok(field(FORM_KEY_FIELD)
-        .and_then(|key| Uuid::parse_str(key).ok())
-        .unwrap_or_else(Uuid::new_v4)
-        .to_string())
 }
 
 /// A console page drawn in its frame.
@@ -354,46 +263,9 @@ fn render(req: &HttpRequest, session: &Session, status: StatusCode, shown: &Show
         .body(document.into_string())
 }
 
-/// The answer to a page or action that could not be served, as a readable page.
+/// The answer to a console page or action that could not be served, as a readable page.
 fn refusal(req: &HttpRequest, state: &web::Data<State>, error: &ConsoleError) -> HttpResponse {
-    let lang = lang_of(req);
-    let w = lang.words();
-    let (status, message) = match error {
-        ConsoleError::SignIn => {
-            let here = req
-                .uri()
-                .path_and_query()
-                .map_or("/console", |p| p.as_str());
-            // Back to the page after signing in; a form's action, to the console.
-            let next = if req.method() == actix_web::http::Method::GET {
-                here
-            } else {
-                "/console"
-            };
-            return HttpResponse::SeeOther()
-                .insert_header((
-                    "location",
-                    format!("/sign-in?next={}", crate::layout::encode(next)),
-                ))
-                .finish();
-        }
-        ConsoleError::Forbidden => (StatusCode::FORBIDDEN, w.not_yours),
-        ConsoleError::StaleForm => (StatusCode::FORBIDDEN, w.stale_form),
-        ConsoleError::NotFound => (StatusCode::NOT_FOUND, w.not_found),
-        ConsoleError::Api(cause) => {
-            tracing::warn!(%cause, "a console page could not use the API");
-            (StatusCode::SERVICE_UNAVAILABLE, w.unavailable)
-        }
-    };
-    let session = Session::of(req, &state.sessions).unwrap_or_else(Session::fresh);
-    let shown = Shown {
-        title: message.to_owned(),
-        body: html! {
-            h1 { (message) }
-            p { a href="/console" { (w.console) } }
-        },
-    };
-    render(req, &session, status, &shown)
+    crate::signed::refused::<Desk>(req, state, error)
 }
 
 /// The field errors of a refusal, when the API named the fields (`422`); else the refusal.

@@ -35,7 +35,7 @@ pub async fn form(req: HttpRequest, state: web::Data<State>) -> HttpResponse {
             .ok()
             .and_then(|q| q.get("next").cloned())
             .unwrap_or_default();
-    let shown = sign_in_page(&req, &session, next_page(&next), false);
+    let shown = sign_in_page(&req, &session, next_page(&next), None);
     let mut response = render(&req, &session, StatusCode::OK, &shown);
     if let Ok(cookie) = session.cookie(&state.sessions, &req).parse() {
         response
@@ -45,7 +45,8 @@ pub async fn form(req: HttpRequest, state: web::Data<State>) -> HttpResponse {
     response
 }
 
-fn sign_in_page(req: &HttpRequest, session: &Session, next: &str, refused: bool) -> Shown {
+/// The sign-in form, with `refused` said above the key when a try was refused.
+fn sign_in_page(req: &HttpRequest, session: &Session, next: &str, refused: Option<&str>) -> Shown {
     let w = lang_of(req).words();
     Shown {
         title: w.sign_in.to_owned(),
@@ -55,13 +56,13 @@ fn sign_in_page(req: &HttpRequest, session: &Session, next: &str, refused: bool)
             form method="post" action="/sign-in" class="console-form" {
                 (form_fields(session))
                 input type="hidden" name="next" value=(next);
-                @if refused {
-                    p class="field-errors" role="alert" id="key-error" { (w.key_refused) }
+                @if let Some(refused) = refused {
+                    p class="field-errors" role="alert" id="key-error" { (refused) }
                 }
                 label for="api_key" { (w.api_key) }
                 input id="api_key" name="api_key" type="password" required
                     autocomplete="current-password" spellcheck="false"
-                    aria-describedby=[refused.then_some("key-error")];
+                    aria-describedby=[refused.map(|_| "key-error")];
                 button type="submit" { (w.sign_in) }
             }
         },
@@ -95,8 +96,15 @@ pub async fn sign_in(req: HttpRequest, state: web::Data<State>, body: web::Bytes
                 .insert_header(("set-cookie", fresh.cookie(&state.sessions, &req)))
                 .finish()
         }
+        // Too many tries from this address: a wait, never said as a wrong key.
+        Err(e) if e.status() == Some(429) => {
+            let words = lang_of(&req).words().too_many_tries;
+            let shown = sign_in_page(&req, &session, next_page(&form.next), Some(words));
+            render(&req, &session, StatusCode::TOO_MANY_REQUESTS, &shown)
+        }
         Ok(_) | Err(catan_api::ClientError::Problem { .. }) => {
-            let shown = sign_in_page(&req, &session, next_page(&form.next), true);
+            let words = lang_of(&req).words().key_refused;
+            let shown = sign_in_page(&req, &session, next_page(&form.next), Some(words));
             render(&req, &session, StatusCode::UNAUTHORIZED, &shown)
         }
         Err(e) => refusal(&req, &state, &ConsoleError::Api(e)),

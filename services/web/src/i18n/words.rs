@@ -283,4 +283,65 @@ pub struct Words {
     pub and_player: &'static str,
     pub keep_apart_add: &'static str,
     pub or_csv_file: &'static str,
+    // The player's phone (issue 31).
+    /// The public event page's link to the players' sign-in.
+    pub players_sign_in: &'static str,
+    pub player_sign_in: &'static str,
+    pub player_sign_in_help: &'static str,
+    pub pin_refused: &'static str,
+    /// Said for a 429: never "wrong PIN".
+    pub too_many_tries: &'static str,
+    /// Beside a PIN slip's QR code.
+    pub slip_scan: &'static str,
+    /// A player's session on a console page.
+    pub not_for_players: &'static str,
+    /// The API refused a player's write (403).
+    pub player_refused: &'static str,
+    pub my_event: &'static str,
+    pub my_table: &'static str,
+    pub no_table_now: &'static str,
+    /// Beside the signed-in player's own name.
+    pub you: &'static str,
+    /// After a number of minutes.
+    pub minutes_short: &'static str,
+    pub my_results: &'static str,
+    pub confirm_result: &'static str,
+    pub dispute_result: &'static str,
+    pub dispute_reason: &'static str,
+    pub you_confirmed: &'static str,
+    pub you_disputed: &'static str,
+    pub my_standing: &'static str,
+    pub not_ranked_yet: &'static str,
+    /// Rank 3 "of" 16.
+    pub of_total: &'static str,
+    pub drop_myself: &'static str,
+    pub drop_question: &'static str,
+    pub drop_explained: &'static str,
+    pub drop_reason: &'static str,
+    /// The reason sent when the player gives none.
+    pub drop_default_reason: &'static str,
+    pub drop_yes: &'static str,
+    pub keep_playing: &'static str,
+    pub you_dropped: &'static str,
+    pub report_our_result: &'static str,
+    /// "Updated 14:05": when the page was drawn (UTC).
+    pub updated: &'static str,
+    /// The heading of what the phone keeps to send once the network is back.
+    pub waiting_to_send: &'static str,
+    /// The banner of a page shown from the phone's copy: `{time}` is when it was drawn (UTC).
+    pub offline_banner: &'static str,
+    /// Under a form kept on the phone, to be sent once the network is back.
+    pub offline_saved: &'static str,
+    /// A write in the waiting list: `{time}` is when it was kept (UTC).
+    pub offline_waiting_since: &'static str,
+    /// A waiting write the server took.
+    pub offline_sent: &'static str,
+    /// A waiting write the server answered with a refusal.
+    pub offline_refused: &'static str,
+    /// The event's option: who reports results.
+    pub player_reporting: &'static str,
+    pub reporting_off: &'static str,
+    pub reporting_confirm: &'static str,
+    pub reporting_report: &'static str,
+    pub players_may_drop: &'static str,
 }

@@ -35,6 +35,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
     let body = html! {
         h1 { (event.name) }
         (summary(lang, &event))
+        p class="no-print" { a class="button-link" href=(format!("/events/{id}/sign-in")) { (w.players_sign_in) } }
         section aria-labelledby="standings-h" {
             h2 id="standings-h" { (w.standings) }
             @if let Some(standings) = &standings {
@@ -218,7 +219,7 @@ pub fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings, fragment:
     }
 }
 
-fn position(seat: SeatPosition) -> &'static str {
+pub(crate) fn position(seat: SeatPosition) -> &'static str {
     match seat {
         SeatPosition::N => "N",
         SeatPosition::E => "E",

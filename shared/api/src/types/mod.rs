@@ -24,6 +24,7 @@ pub use catan_domain::calendar::EventStatus;
 pub use catan_domain::clock::{DirectorAction, RoundState};
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
+pub use catan_domain::reporting::PlayerReporting;
 pub use catan_domain::results::{OutcomeKind, Stage};
 pub use catan_domain::season::{
     ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak, Tier,

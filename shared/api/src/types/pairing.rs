@@ -3,6 +3,7 @@
 use super::registration::EventFormat;
 use catan_domain::board::BoardMode;
 use catan_domain::partner::PartnerSettings;
+use catan_domain::reporting::PlayerReporting;
 use catan_domain::results::Stage;
 use catan_domain::seating::SeatPosition;
 use chrono::{DateTime, Utc};
@@ -120,6 +121,21 @@ pub struct Round {
     /// Partner events: the rules the tables play by (target VP, minutes per game, thinking time,
     /// no trading between players).
     pub partner_rules: Option<PartnerSettings>,
+    /// Whether players report this round's results (`off`, `confirm` or `report`): the event's
+    /// option when the round was drawn, which the round keeps whatever later edits.
+    #[serde(default)]
+    pub player_reporting: PlayerReporting,
+}
+
+impl Round {
+    /// Whether `player_id` is seated at table `table` of this round.
+    pub fn is_seated(&self, table: u32, player_id: Uuid) -> bool {
+        self.tables
+            .iter()
+            .filter(|t| t.number == table)
+            .flat_map(|t| &t.seats)
+            .any(|seat| seat.player_id == player_id)
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use catan_domain::board::BoardMode;
 use catan_domain::calendar::EventStatus;
 use catan_domain::partner::{PartnerSettings, TimeLimitRule};
 use catan_domain::playoffs::SmallFieldRule;
+use catan_domain::reporting::PlayerReporting;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -62,7 +63,7 @@ pub enum EventFormat {
     Partner,
 }
 
-/// An event's edit: its name and venue, each changed when given.
+/// An event's edit: its name, venue and players' options, each changed when given.
 // Read from a JSON object only: serde would take its fields in order from an array too.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(try_from = "serde_json::Map<String, serde_json::Value>")]
@@ -72,6 +73,11 @@ pub struct EditEvent {
     pub name: Option<String>,
     #[schema(min_length = 1, max_length = 200)]
     pub venue: Option<String>,
+    /// Whether players report results: `off`, `confirm` or `report` (see `CreateEvent`). Rounds
+    /// already drawn keep the option they were drawn with.
+    pub player_reporting: Option<PlayerReporting>,
+    /// Whether a player may drop themselves from the event.
+    pub players_may_drop: Option<bool>,
 }
 
 impl TryFrom<serde_json::Map<String, serde_json::Value>> for EditEvent {
@@ -84,9 +90,23 @@ impl TryFrom<serde_json::Map<String, serde_json::Value>> for EditEvent {
             name: Option<String>,
             #[serde(default)]
             venue: Option<String>,
+            #[serde(default)]
+            player_reporting: Option<PlayerReporting>,
+            #[serde(default)]
+            players_may_drop: Option<bool>,
         }
-        let Fields { name, venue } = serde_json::from_value(serde_json::Value::Object(fields))?;
-        Ok(EditEvent { name, venue })
+        let Fields {
+            name,
+            venue,
+            player_reporting,
+            players_may_drop,
+        } = serde_json::from_value(serde_json::Value::Object(fields))?;
+        Ok(EditEvent {
+            name,
+            venue,
+            player_reporting,
+            players_may_drop,
+        })
     }
 }
 
@@ -159,6 +179,19 @@ pub struct CreateEvent {
     /// viewer's own choice.
     #[serde(default)]
     pub language: Option<EventLanguage>,
+    /// Whether players report their tables' results with their PIN tokens:
+    /// - `off`: staff only: scorers and the director post sheets and the director confirms for
+    ///   the players; a player's confirmation or dispute is refused (403);
+    /// - `confirm` (default): staff post sheets; each seated player confirms or disputes;
+    /// - `report`: any player seated at a table may post that table's first sheet; the other
+    ///   players confirm; only the director corrects.
+    ///
+    /// A round plays by the option the event had when the round was drawn.
+    #[serde(default)]
+    pub player_reporting: Option<PlayerReporting>,
+    /// Whether a player may drop themselves from the event with their PIN token (default false).
+    #[serde(default)]
+    pub players_may_drop: Option<bool>,
 }
 
 /// The language of an event's venue screen (issue 32).
@@ -201,6 +234,8 @@ impl CreateEvent {
             standings_count: None,
             practice: None,
             language: None,
+            player_reporting: None,
+            players_may_drop: None,
         }
     }
 
@@ -214,7 +249,7 @@ impl CreateEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "practice": false, "language": "en", "created_at": "2026-03-01T08:00:00Z"}))]
+#[schema(example = json!({"id": "00000000-0000-4000-8000-0000000000e1", "name": "Spring open", "region_id": "00000000-0000-4000-8000-0000000000a1", "format": "classic", "starts_on": "2026-04-18", "ends_on": "2026-04-19", "venue": "Casal de Gràcia, Barcelona", "status": "planned", "qualifying_rounds": 3, "small_field_playoff": "final_of_top4", "board_mode": "each_table", "standings_count": "posted", "partner_rules": null, "practice": false, "language": "en", "player_reporting": "confirm", "players_may_drop": false, "created_at": "2026-03-01T08:00:00Z"}))]
 pub struct Event {
     pub id: Uuid,
     pub name: String,
@@ -248,6 +283,13 @@ pub struct Event {
     /// The language the venue's screen speaks.
     #[serde(default)]
     pub language: EventLanguage,
+    /// Whether players report their tables' results (`off`, `confirm` or `report`; see
+    /// `CreateEvent`). Each round keeps the option it was drawn with.
+    #[serde(default)]
+    pub player_reporting: PlayerReporting,
+    /// Whether a player may drop themselves from the event with their PIN token.
+    #[serde(default)]
+    pub players_may_drop: bool,
     pub created_at: DateTime<Utc>,
 }
 

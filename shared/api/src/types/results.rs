@@ -159,7 +159,8 @@ pub struct TableResult {
     /// Disputes of this result, open and resolved.
     pub disputes: Vec<Dispute>,
     pub recorded_at: DateTime<Utc>,
-    /// The API key that recorded this version.
+    /// The API key that recorded this version; the player's id when a player seated at the
+    /// table reported it with their PIN token (`player_reporting: report`).
     pub recorded_by: Uuid,
 }
 

@@ -29,7 +29,7 @@ pub struct SheetForm {
     pub(super) early_reason: String,
     /// The version the form was drawn from (`"v3"`), when it corrects a result.
     #[serde(default)]
-    pub(super) if_match: String,
+    pub(crate) if_match: String,
     #[serde(flatten)]
     seats: HashMap<String, String>,
 }
@@ -190,7 +190,7 @@ impl SheetForm {
     }
 
     /// An empty form for the table's seats.
-    pub(super) fn blank(players: &[Uuid]) -> SheetForm {
+    pub(crate) fn blank(players: &[Uuid]) -> SheetForm {
         SheetForm {
             outcome: "won".into(),
             winner: String::new(),

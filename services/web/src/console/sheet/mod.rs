@@ -7,9 +7,10 @@
 use super::round::state_word;
 use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
 use crate::i18n::Lang;
+use crate::session::Session;
 use actix_web::http::StatusCode;
-use catan_api::{ClientError, Entry, EventFormat, FieldError, Round, TableResult};
-use form::SheetForm;
+use catan_api::{ApiClient, ClientError, Entry, EventFormat, FieldError, Round, TableResult};
+pub(crate) use form::SheetForm;
 use maud::{Markup, html};
 use std::collections::HashMap;
 use uuid::Uuid;
@@ -17,7 +18,7 @@ use uuid::Uuid;
 mod form;
 
 /// Who sits at the table: each player's name, and at a partner table each player's team.
-struct Seating {
+pub(crate) struct Seating {
     partner: bool,
     names: HashMap<Uuid, String>,
     /// Each player's team (entry id and name), at a partner table.
@@ -27,8 +28,8 @@ struct Seating {
 }
 
 impl Seating {
-    async fn of(
-        desk: &Desk,
+    pub(crate) async fn of(
+        api: &ApiClient,
         round: &Round,
         t: u32,
         entries: &[Entry],
@@ -45,7 +46,7 @@ impl Seating {
             let entry_name = entry.map_or_else(String::new, |e| e.name.clone());
             // A team's entry is named for the team: its players' own names are the players'.
             let name = if partner {
-                desk.api.player(seat.player_id).await?.name
+                api.player(seat.player_id).await?.name
             } else {
                 entry_name.clone()
             };
@@ -65,7 +66,7 @@ impl Seating {
         })
     }
 
-    fn name(&self, player: Uuid) -> String {
+    pub(crate) fn name(&self, player: Uuid) -> String {
         self.names
             .get(&player)
             .cloned()
@@ -78,11 +79,11 @@ impl Seating {
 }
 
 /// What the form page shows besides the form.
-struct Drawn<'a> {
-    form: &'a SheetForm,
-    errors: &'a [FieldError],
+pub(crate) struct Drawn<'a> {
+    pub form: &'a SheetForm,
+    pub errors: &'a [FieldError],
     /// A version recorded meanwhile by someone else.
-    conflict: Option<&'a TableResult>,
+    pub conflict: Option<&'a TableResult>,
 }
 
 pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
@@ -173,7 +174,7 @@ async fn sheet_page(
     );
     let (event, entries, round) = (event?, entries?, round?);
     desk.require_event(&event)?;
-    let seating = Seating::of(desk, &round, t, &entries).await?;
+    let seating = Seating::of(&desk.api, &round, t, &entries).await?;
     let history = if drawn.form.if_match.is_empty() {
         Vec::new()
     } else {
@@ -204,7 +205,14 @@ async fn sheet_page(
                 (result_summary(lang, current, &name))
             }
         }
-        (sheet_form(desk, id, n, t, &drawn, &seating))
+        (sheet_form(
+            lang,
+            &desk.session,
+            &format!("/console/events/{id}/rounds/{n}/tables/{t}"),
+            None,
+            &drawn,
+            &seating
+        ))
         @if let Some(current) = history.last() {
             (confirmations(desk, current, &name))
         }
@@ -297,24 +305,26 @@ fn result_summary(lang: Lang, result: &TableResult, name: &dyn Fn(Uuid) -> Strin
     }
 }
 
-fn sheet_form(
-    desk: &Desk,
-    id: Uuid,
-    n: u32,
-    t: u32,
+/// The sheet's form, sent to `action`. On a player's phone it is `queued` under its label: the
+/// phone's script keeps a sheet sent offline until the network is back (`data-offline-queue`),
+/// listed by its label meanwhile.
+pub(crate) fn sheet_form(
+    lang: Lang,
+    session: &Session,
+    action: &str,
+    queued: Option<&str>,
     drawn: &Drawn<'_>,
     seating: &Seating,
 ) -> Markup {
     let name = |p: Uuid| seating.name(p);
-    let lang = desk.lang;
     let w = lang.words();
     let form = drawn.form;
     let errors = drawn.errors;
     let lines = form.lines();
     html! {
-        form method="post" action=(format!("/console/events/{id}/rounds/{n}/tables/{t}"))
-            class="sheet" data-sheet {
-            (desk.form_fields())
+        form method="post" action=(action) class="sheet" data-sheet
+            data-offline-queue[queued.is_some()] data-offline-label=[queued] {
+            (crate::signed::form_fields(session))
             input type="hidden" name="if_match" value=(form.if_match);
             (errors_for(lang, errors, ""))
             (errors_for(lang, errors, "scores"))

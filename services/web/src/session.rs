@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 use actix_web::HttpRequest;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use catan_api::{Caller, Position, Role};
+use catan_api::{Caller, Position, Region, Role};
 use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{Key, XChaCha20Poly1305, XNonce};
 use rand::RngCore;
@@ -153,6 +153,18 @@ impl SignedIn {
 
     pub fn is_staff(&self) -> bool {
         self.role != Role::Player
+    }
+
+    /// The regions among `regions` this person's key names (all of them when it names none).
+    pub fn own_regions<'a>(&self, regions: &'a [Region]) -> Vec<&'a Region> {
+        regions
+            .iter()
+            .filter(|r| {
+                self.region_ids
+                    .as_ref()
+                    .is_none_or(|ids| ids.contains(&r.id))
+            })
+            .collect()
     }
 
     /// A player's event (a player token is for one event only).
@@ -321,5 +333,16 @@ mod tests {
         let scorer = person(Role::Scorer, Some(vec![event]), None);
         assert!(!scorer.may_run(event, None, &[Role::Director]));
         assert!(scorer.may_run(event, None, &[Role::Director, Role::Scorer]));
+
+        // The regions offered in his forms: the organiser's own; the admin's key names none.
+        let regions = [region, Uuid::new_v4()].map(|id| Region {
+            id,
+            name: id.to_string(),
+        });
+        let offered =
+            |p: &SignedIn| -> Vec<Uuid> { p.own_regions(&regions).iter().map(|r| r.id).collect() };
+        assert_eq!(offered(&organiser), vec![region]);
+        let admin = person(Role::Admin, None, None);
+        assert_eq!(offered(&admin), vec![regions[0].id, regions[1].id]);
     }
 }

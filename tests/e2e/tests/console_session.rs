@@ -30,6 +30,28 @@ async fn event_in_region(ts: &TestSuite, name: &str) -> (Uuid, Uuid) {
     (region.id, event.id)
 }
 
+/// Registers each of `names` and enters them in `event`: their entries, in that order.
+async fn entered(ts: &TestSuite, event: Uuid, names: &[&str]) -> Vec<catan_api::Entry> {
+    let mut entries = Vec::new();
+    for name in names {
+        let player = ts
+            .admin
+            .create_player(&catan_api::CreatePlayer {
+                name: (*name).into(),
+                region_id: None,
+            })
+            .await
+            .unwrap();
+        let entry = ts
+            .admin
+            .create_entry(event, &catan_api::CreateEntry::player(player.id))
+            .await
+            .unwrap();
+        entries.push(entry);
+    }
+    entries
+}
+
 #[tokio::test]
 async fn the_session_cookie_is_http_only_strict_and_holds_no_key_and_sign_out_ends_it() {
     let ts = spawn_suite().await;
@@ -153,20 +175,7 @@ async fn a_scorer_enters_results_but_reaches_no_directors_action() {
     let ts = spawn_suite().await;
     let (_, event) = event_in_region(&ts, "Scorer Cup").await;
     let other_event = event_in_region(&ts, "Other Cup").await.1;
-    for name in ["Ada", "Grace", "Alan", "Edsger"] {
-        let player = ts
-            .admin
-            .create_player(&catan_api::CreatePlayer {
-                name: name.into(),
-                region_id: None,
-            })
-            .await
-            .unwrap();
-        ts.admin
-            .create_entry(event, &catan_api::CreateEntry::player(player.id))
-            .await
-            .unwrap();
-    }
+    entered(&ts, event, &["Ada", "Grace", "Alan", "Edsger"]).await;
     let scorer = ts
         .admin
         .create_api_key(&CreateApiKey {
@@ -255,22 +264,7 @@ async fn a_scorer_enters_results_but_reaches_no_directors_action() {
 async fn a_correction_made_meanwhile_by_someone_else_is_shown_never_overwritten() {
     let ts = spawn_suite().await;
     let (_, event) = event_in_region(&ts, "Conflict Cup").await;
-    let mut seats = Vec::new();
-    for name in ["Ada", "Grace", "Alan", "Edsger"] {
-        let player = ts
-            .admin
-            .create_player(&catan_api::CreatePlayer {
-                name: name.into(),
-                region_id: None,
-            })
-            .await
-            .unwrap();
-        ts.admin
-            .create_entry(event, &catan_api::CreateEntry::player(player.id))
-            .await
-            .unwrap();
-        seats.push(player.id);
-    }
+    entered(&ts, event, &["Ada", "Grace", "Alan", "Edsger"]).await;
     let round = ts
         .admin
         .draw_round(event, &catan_api::DrawRound::default())
@@ -352,23 +346,11 @@ async fn a_correction_made_meanwhile_by_someone_else_is_shown_never_overwritten(
 async fn a_director_drops_and_excludes_players_with_their_reasons_and_enters_one_late() {
     let ts = spawn_suite().await;
     let (_, event) = event_in_region(&ts, "Drop Cup").await;
-    let mut entries = Vec::new();
-    for name in ["Ada", "Grace", "Alan", "Edsger", "Barbara"] {
-        let player = ts
-            .admin
-            .create_player(&catan_api::CreatePlayer {
-                name: name.into(),
-                region_id: None,
-            })
-            .await
-            .unwrap();
-        let entry = ts
-            .admin
-            .create_entry(event, &catan_api::CreateEntry::player(player.id))
-            .await
-            .unwrap();
-        entries.push(entry.id);
-    }
+    let entries: Vec<Uuid> = entered(&ts, event, &["Ada", "Grace", "Alan", "Edsger", "Barbara"])
+        .await
+        .iter()
+        .map(|entry| entry.id)
+        .collect();
     let director = ts
         .admin
         .create_api_key(&CreateApiKey {

@@ -285,13 +285,7 @@ fn new_event_form(
 ) -> Markup {
     let lang = desk.lang;
     let w = lang.words();
-    let mine: Vec<&Region> = regions
-        .iter()
-        .filter(|r| match &desk.person.region_ids {
-            Some(ids) => ids.contains(&r.id),
-            None => true,
-        })
-        .collect();
+    let mine = desk.person.own_regions(regions);
     let rounds_field = if errors.iter().any(|e| e.field == "swiss_rounds") {
         "swiss_rounds"
     } else {

@@ -87,13 +87,7 @@ fn join_form(desk: &Desk, seasons: &[Season], events: &[Event]) -> Markup {
 
 fn new_season_form(desk: &Desk, regions: &[Region]) -> Markup {
     let w = desk.lang.words();
-    let mine: Vec<&Region> = regions
-        .iter()
-        .filter(|r| match &desk.person.region_ids {
-            Some(ids) => ids.contains(&r.id),
-            None => true,
-        })
-        .collect();
+    let mine = desk.person.own_regions(regions);
     html! {
         section aria-labelledby="new-season" {
             h2 id="new-season" { (w.new_season) }

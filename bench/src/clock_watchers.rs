@@ -21,13 +21,8 @@ pub struct Options {
     /// Pauses and resumes, in turn, each timed.
     #[arg(long, default_value_t = 6)]
     pub changes: usize,
-    /// The PostgreSQL server the bench creates its own database on.
-    #[arg(
-        long,
-        env = "TEST_DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-    )]
-    pub database_url: String,
+    #[command(flatten)]
+    pub server: harness::DatabaseServer,
 }
 
 /// Streams opened at once while connecting: the rest wait their turn.
@@ -44,9 +39,10 @@ type Seen = (usize, RoundState, Instant);
 
 /// Runs the benchmark on a runtime of its own; the one-line JSON summary.
 pub fn main(options: &Options) -> anyhow::Result<Value> {
-    harness::block_on(harness::measured(&options.database_url, async |bench| {
-        measure(bench, options).await
-    }))
+    harness::block_on(harness::measured(
+        &options.server.database_url,
+        async |bench| measure(bench, options).await,
+    ))
 }
 
 async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {

@@ -26,22 +26,18 @@ pub struct Options {
     /// Measurements of each, in turn.
     #[arg(long, default_value_t = 3)]
     pub repeats: usize,
-    /// The PostgreSQL server the bench creates its own database on.
-    #[arg(
-        long,
-        env = "TEST_DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-    )]
-    pub database_url: String,
+    #[command(flatten)]
+    pub server: harness::DatabaseServer,
 }
 
 /// The target: the page is served at least this fraction as fast as the API read.
 const TARGET: f64 = 0.3;
 
 pub fn main(options: &Options) -> anyhow::Result<Value> {
-    harness::block_on(harness::measured(&options.database_url, async |bench| {
-        measure(bench, options).await
-    }))
+    harness::block_on(harness::measured(
+        &options.server.database_url,
+        async |bench| measure(bench, options).await,
+    ))
 }
 
 async fn measure(bench: &Bench, options: &Options) -> anyhow::Result<Value> {

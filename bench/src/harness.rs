@@ -17,6 +17,18 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
+/// The PostgreSQL server a bench makes its own databases on: every bench's `--database-url`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DatabaseServer {
+    /// The PostgreSQL server the bench creates its own databases on.
+    #[arg(
+        long,
+        env = "TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+    )]
+    pub database_url: String,
+}
+
 /// Requests in flight while seeding.
 pub const SEEDING: usize = 8;
 

@@ -55,13 +55,8 @@ pub struct Options {
     pub diagnose: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The PostgreSQL server the bench creates its databases on.
-    #[arg(
-        long,
-        env = "TEST_DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-    )]
-    pub database_url: String,
+    #[command(flatten)]
+    pub server: harness::DatabaseServer,
 }
 
 /// Runs the benchmark on a runtime of its own; the JSON summary.
@@ -73,7 +68,7 @@ pub fn main(options: &Options) -> anyhow::Result<Value> {
 }
 
 async fn run(options: &Options) -> anyhow::Result<Value> {
-    harness::measured(&options.database_url, async |bench| {
+    harness::measured(&options.server.database_url, async |bench| {
         measure(bench, options).await
     })
     .await
@@ -169,7 +164,7 @@ async fn measure_with(
             };
             bench.settled().await?;
             let reference = pgbench::tps(
-                &options.database_url,
+                &options.server.database_url,
                 connections,
                 options.pgbench_seconds,
                 &sheets[0].1,

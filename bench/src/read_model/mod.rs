@@ -91,13 +91,8 @@ pub struct Options {
     /// Skip the freshness run.
     #[arg(long)]
     pub no_freshness: bool,
-    /// The PostgreSQL server the bench creates its own database on.
-    #[arg(
-        long,
-        env = "TEST_DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-    )]
-    pub database_url: String,
+    #[command(flatten)]
+    pub server: harness::DatabaseServer,
 }
 
 /// Runs the benchmark on a runtime of its own; the one-line JSON summary.
@@ -107,7 +102,7 @@ pub fn main(options: &Options) -> anyhow::Result<Value> {
 }
 
 async fn run(options: &Options) -> anyhow::Result<Value> {
-    harness::measured(&options.database_url, async |bench| {
+    harness::measured(&options.server.database_url, async |bench| {
         measure(bench, options).await
     })
     .await

@@ -60,14 +60,14 @@ pub async fn sign_in(browser: &Browser, base: &str, key: &str) {
 
 /// Creates the event `name` (of 3 rounds, at Hall B) in `region` through the console's form, a
 /// partner event if `partner`, with each of `choices` (a select's id, the option's value)
-/// chosen; answers its console path.
+/// chosen; answers its console path and its id.
 pub async fn create_event(
     browser: &Browser,
     region: Uuid,
     name: &str,
     partner: bool,
     choices: &[(&str, &str)],
-) -> String {
+) -> (String, Uuid) {
     browser.type_into("#name", name).await;
     if partner {
         browser.click("input[name=format][value=partner]").await;
@@ -91,7 +91,8 @@ pub async fn create_event(
         event_path.starts_with("/console/events/"),
         "{event_path}: {refused:?}"
     );
-    event_path
+    let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
+    (event_path, event_id)
 }
 
 /// Registers and enters the names of a CSV file chosen in the form (read into its box by the
@@ -145,4 +146,16 @@ pub async fn fill_sheet(browser: &Browser, winner_cities: u32) {
         }
     }
     browser.click("#winner option:nth-child(2)").await;
+}
+
+/// On an open results sheet, the fourth seat's settlements retyped as 3 and the sheet sent: the
+/// correction the tests make to a recorded result.
+pub async fn correct_fourth_seats_settlements(browser: &Browser) {
+    browser
+        .js("document.querySelector('input[name=settlements3]').value = '';")
+        .await;
+    browser.type_into("input[name=settlements3]", "3").await;
+    browser
+        .click_to_next_page("form[data-sheet] button[type=submit]")
+        .await;
 }

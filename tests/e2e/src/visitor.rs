@@ -118,3 +118,36 @@ impl Visitor {
         signed_in
     }
 }
+
+/// Sends `attempt` until the web app answers 429, at most `most` times: the first answer is a
+/// refusal (401) said as `refused`, the last a wait (429) said as `wait`, and neither ever in the
+/// other's words.
+pub async fn refused_until_told_to_wait(
+    most: usize,
+    refused: &str,
+    wait: &str,
+    mut attempt: impl AsyncFnMut() -> Page,
+) {
+    let mut answers = Vec::new();
+    while answers.len() < most && answers.last() != Some(&StatusCode::TOO_MANY_REQUESTS) {
+        let answer = attempt().await;
+        let (said, not_said) = if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            (wait, refused)
+        } else {
+            (refused, wait)
+        };
+        assert!(
+            answer.body.contains(said) && !answer.body.contains(not_said),
+            "{}: {}",
+            answer.status,
+            answer.body
+        );
+        answers.push(answer.status);
+    }
+    assert_eq!(answers[0], StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        answers.last(),
+        Some(&StatusCode::TOO_MANY_REQUESTS),
+        "{answers:?}"
+    );
+}

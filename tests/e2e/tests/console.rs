@@ -17,12 +17,11 @@ mod steps;
 use catan_api::{ResultStatus, Stage};
 use catan_e2e::browser::Browser;
 use catan_e2e::console::{
-    assert_accessible, create_event, fill_sheet, make_key, path_of, register, register_file,
-    sign_in,
+    assert_accessible, correct_fourth_seats_settlements, create_event, fill_sheet, make_key,
+    path_of, register, register_file, sign_in,
 };
 use catan_e2e::{eventually, spawn_suite};
 use steps::{clock_controlled, dispute_resolved_and_confirmed};
-use uuid::Uuid;
 
 const TYPED: [&str; 8] = [
     "Ada Lovelace",
@@ -75,7 +74,7 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
     // From here on the organiser runs everything.
     browser.click_to_next_page("form.sign-out button").await;
     sign_in(&browser, &base, &organiser_key).await;
-    let event_path = create_event(
+    let (event_path, event_id) = create_event(
         &browser,
         region.id,
         "Console Open",
@@ -83,7 +82,6 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
         &[("board_mode", "same_for_round")],
     )
     .await;
-    let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
     assert_eq!(event.board_mode, catan_api::BoardMode::SameForRound);
     assert_eq!(
@@ -251,13 +249,7 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
                 .go(&format!("{base}{event_path}/rounds/1/tables/1"))
                 .await;
             assert_accessible(&browser, "sheet to correct").await;
-            browser
-                .js("document.querySelector('input[name=settlements3]').value = '';")
-                .await;
-            browser.type_into("input[name=settlements3]", "3").await;
-            browser
-                .click_to_next_page("form[data-sheet] button[type=submit]")
-                .await;
+            correct_fourth_seats_settlements(&browser).await;
             let history = ts.admin.result_history(event_id, 1, 1).await.unwrap();
             assert_eq!(history.items.len(), 2, "the correction is a second version");
             assert_eq!(history.items[1].status, ResultStatus::Posted);
@@ -348,7 +340,7 @@ async fn console_screenshots() {
     };
     sign_in(&browser, &base, &ts.admin_key).await;
     shoot("console-events", 1280, 900).await;
-    let event_path = create_event(&browser, region.id, "Console Open", false, &[]).await;
+    let (event_path, _) = create_event(&browser, region.id, "Console Open", false, &[]).await;
     register(&browser, &TYPED.join("\n")).await;
     register(&browser, CSV).await;
     shoot("console-pins", 1280, 1100).await;

@@ -14,7 +14,6 @@ use catan_api::Stage;
 use catan_e2e::browser::Browser;
 use catan_e2e::console::{assert_accessible, create_event, path_of, register, sign_in};
 use catan_e2e::{eventually, spawn_suite};
-use uuid::Uuid;
 
 const TYPED: &str = "Los Tigres, Ana Pérez, Luis Gil\nHarbour Hawks, Ada Lovelace, Grace Hopper\n\
                      长城, 王伟, 李娜\nNorth Stars, Alan Turing, Edsger Dijkstra";
@@ -60,7 +59,7 @@ async fn an_eight_team_partner_event_runs_from_the_browser() {
         .await;
     let regions = ts.admin.regions().await.unwrap();
     let region = regions.iter().find(|r| r.name == "Pairs South").unwrap();
-    let event_path = create_event(
+    let (event_path, event_id) = create_event(
         &browser,
         region.id,
         "Console Pairs",
@@ -68,7 +67,6 @@ async fn an_eight_team_partner_event_runs_from_the_browser() {
         &[("time_limit_rule", "draw")],
     )
     .await;
-    let event_id = Uuid::parse_str(event_path.trim_start_matches("/console/events/")).unwrap();
     let event = ts.admin.event(event_id).await.unwrap();
     assert_eq!(event.format, catan_api::EventFormat::Partner);
     let rules = event.partner_rules.unwrap();

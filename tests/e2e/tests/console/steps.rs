@@ -3,7 +3,7 @@
 
 use catan_api::ResultStatus;
 use catan_e2e::browser::Browser;
-use catan_e2e::console::assert_accessible;
+use catan_e2e::console::{assert_accessible, correct_fourth_seats_settlements};
 use uuid::Uuid;
 
 /// Round 1: a player at table 2, his PIN reissued from the console (shown once), disputes the
@@ -56,13 +56,7 @@ pub(crate) async fn dispute_resolved_and_confirmed(
     let reasons = browser.texts("ul.disputes li").await;
     assert!(reasons[0].contains("my cities were 2"), "{reasons:?}");
     assert_accessible(browser, "a disputed sheet").await;
-    browser
-        .js("document.querySelector('input[name=settlements3]').value = '';")
-        .await;
-    browser.type_into("input[name=settlements3]", "3").await;
-    browser
-        .click_to_next_page("form[data-sheet] button[type=submit]")
-        .await;
+    correct_fourth_seats_settlements(browser).await;
     let resolved = ts.admin.result(event_id, 1, 2).await.unwrap();
     assert_eq!(resolved.status, ResultStatus::Resolved);
     browser.go(&format!("{base}{event_path}")).await;

@@ -7,7 +7,7 @@
 use super::phone_event;
 use catan_api::{PlayerReporting, Table};
 use catan_e2e::phone::{pin_of, post_sign_in, slip_path};
-use catan_e2e::visitor::{Page, Visitor};
+use catan_e2e::visitor::{Page, Visitor, refused_until_told_to_wait};
 use catan_e2e::{spawn_suite, spawn_suite_configured};
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER};
 use catan_kit::settings::SecretString;
@@ -141,34 +141,13 @@ async fn wrong_pins_are_held_to_the_visitors_own_address() {
             .with_header(PROXY_SECRET_HEADER, secret)
     };
     let mut guesser = from("203.0.113.7");
-    let mut answers = Vec::new();
-    while answers.len() < 12 && answers.last() != Some(&StatusCode::TOO_MANY_REQUESTS) {
-        let answer = post_sign_in(&mut guesser, id, player, "WRONG234").await;
-        let said = if answer.status == StatusCode::TOO_MANY_REQUESTS {
-            "Wait a minute"
-        } else {
-            "This PIN does not match this name."
-        };
-        assert!(
-            answer.body.contains(said),
-            "{}: {}",
-            answer.status,
-            answer.body
-        );
-        if answer.status == StatusCode::TOO_MANY_REQUESTS {
-            assert!(
-                !answer.body.contains("does not match"),
-                "a wait is no wrong PIN"
-            );
-        }
-        answers.push(answer.status);
-    }
-    assert_eq!(answers[0], StatusCode::UNAUTHORIZED);
-    assert_eq!(
-        answers.last(),
-        Some(&StatusCode::TOO_MANY_REQUESTS),
-        "{answers:?}"
-    );
+    refused_until_told_to_wait(
+        12,
+        "This PIN does not match this name",
+        "Wait a minute",
+        async || post_sign_in(&mut guesser, id, player, "WRONG234").await,
+    )
+    .await;
 
     // The player himself, at another address, signs in at once.
     let mut owner = from("198.51.100.20");

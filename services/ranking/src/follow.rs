@@ -34,7 +34,7 @@ pub(crate) async fn follow(
     let rest = Rest::ProportionalOrNudged(2, progress.nudge.clone());
     repeat("the event views", interval, rest, || async {
         let round = progress.round_begins();
-        let caught_up = catch_up(&state, &entries, &seasons_due, &surge).await;
+        let caught_up = catch_up(&state, &entries, &seasons_due, &surge, &progress).await;
         if matches!(caught_up, Ok(true)) {
             progress.round_completed(round);
         }
@@ -144,6 +144,7 @@ async fn catch_up(
     entries: &Arc<EntriesCache>,
     seasons_due: &Notify,
     surge: &Mutex<Surge>,
+    progress: &Progress,
 ) -> Result<bool, ApiError> {
     let started = Utc::now();
     let clock = Instant::now();
@@ -161,7 +162,7 @@ async fn catch_up(
         .compute_now(taken, clock);
     // Held back in a surge of writes, the views are not current: no feed is caught up.
     let (views_current, others_current) = if compute {
-        let (views_current, stored) = refresh_views(state, entries).await?;
+        let (views_current, stored) = refresh_views(state, entries, progress).await?;
         if stored {
             seasons_due.notify_one();
         }
@@ -327,6 +328,7 @@ enum Refresh {
 async fn refresh_views(
     state: &State,
     entries: &Arc<EntriesCache>,
+    progress: &Progress,
 ) -> Result<(bool, bool), ApiError> {
     use futures_util::{StreamExt, TryStreamExt, stream};
     const BATCH: i64 = 100;
@@ -336,7 +338,7 @@ async fn refresh_views(
         let stale = db::run(&state.pool, |conn| store::stale(conn, BATCH)).await?;
         let last_batch = i64::try_from(stale.len()).is_ok_and(|n| n < BATCH);
         let outcomes: Vec<Refresh> = stream::iter(stale)
-            .map(|stale| refresh_event(state, entries, stale))
+            .map(|stale| refresh_event(state, entries, progress, stale))
             .buffer_unordered(VIEWS_AT_ONCE)
             .try_collect()
             .await?;
@@ -356,6 +358,7 @@ async fn refresh_views(
 async fn refresh_event(
     state: &State,
     entries: &Arc<EntriesCache>,
+    progress: &Progress,
     stale: StaleEvent,
 ) -> Result<Refresh, ApiError> {
     let event_id = stale.event_id;
@@ -382,6 +385,7 @@ async fn refresh_event(
                 store::store_views(conn, &stale, read, &views)
             })
             .await?;
+            progress.views_stored(event_id, read);
             tracing::debug!(%event_id, ?loaded, ?computed, stored = ?started.elapsed(), "an event's views");
             Ok(Refresh::Stored)
         }

@@ -7,7 +7,8 @@
 //! and what each stale mark still waits for, see `crate::pending`), once for every reader that
 //! waits: the read model's tasks say when they stored something ([`Progress::stepped`]), and the
 //! snapshot is read again only while someone waits. A snapshot never claims more than it read:
-//! the copies and the marks are read in one transaction.
+//! the copies and the marks are read in one transaction. An event's views stored by this process
+//! answer its readers at once, from what the follower knows it read ([`StoredViews`]).
 
 use catan_api::Position;
 use catan_kit::db::PgPool;
@@ -34,9 +35,11 @@ pub enum Need {
 }
 
 mod snapshot;
+mod stored;
 mod waits;
 
 pub use snapshot::Snapshot;
+use stored::StoredViews;
 pub use waits::Waits;
 
 /// The follower's rounds: the last begun, and the last that brought every feed and every view
@@ -51,6 +54,8 @@ struct Rounds {
 pub struct Progress {
     wait: Duration,
     latest: watch::Sender<Arc<Snapshot>>,
+    /// The event views this process stored: what an event's reads wait for, known here first.
+    stored: StoredViews,
     /// Readers waiting: the snapshot is read again after each step only while there are some.
     waiting: AtomicUsize,
     /// One read of the snapshot at a time: a reader who asked while another read was running
@@ -75,6 +80,7 @@ impl Progress {
         Progress {
             wait,
             latest: watch::Sender::new(Arc::new(Snapshot::default())),
+            stored: StoredViews::default(),
             waiting: AtomicUsize::new(0),
             reading: tokio::sync::Mutex::new(()),
             rounds: Rounds::default(),
@@ -89,6 +95,20 @@ impl Progress {
         {
             tracing::warn!(error = %e, "the read model's progress could not be read");
         }
+    }
+
+    /// This process stored the views of `event`, computed from every copied change up to `read`:
+    /// the readers waiting look again at once.
+    pub fn views_stored(&self, event: Uuid, read: crate::pending::ReadThrough) {
+        self.stored.record(event, read);
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.latest.send_modify(|_| ());
+        }
+    }
+
+    /// Whether what `need` serves includes the writes of `position`, as last known here.
+    fn includes(&self, need: &Need, position: &Position) -> bool {
+        self.stored.include(need, position) || self.latest.borrow().includes(need, position)
     }
 
     /// The snapshot read again, unless one was begun after `asked` meanwhile.
@@ -111,7 +131,7 @@ impl Progress {
         need: &Need,
         position: &Position,
     ) -> Result<(), ApiError> {
-        if position.is_empty() || self.latest.borrow().includes(need, position) {
+        if position.is_empty() || self.includes(need, position) {
             return Ok(());
         }
         let mut changes = self.latest.subscribe();
@@ -120,7 +140,8 @@ impl Progress {
         self.read_again(pool, Instant::now()).await?;
         let included = tokio::time::timeout(self.wait, async {
             loop {
-                if changes.borrow_and_update().includes(need, position) {
+                changes.borrow_and_update();
+                if self.includes(need, position) {
                     return;
                 }
                 if changes.changed().await.is_err() {
@@ -134,7 +155,7 @@ impl Progress {
         }
         // One last look, at a snapshot read now.
         self.read_again(pool, Instant::now()).await?;
-        if self.latest.borrow().includes(need, position) {
+        if self.includes(need, position) {
             return Ok(());
         }
         Err(not_yet(self.wait))

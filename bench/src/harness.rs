@@ -65,22 +65,18 @@ impl Bench {
     /// Creates and migrates a database of its own on `server_url`, and starts the suite over it on
     /// free local ports, as the end-to-end harness does.
     pub async fn start(server_url: &str) -> anyhow::Result<Bench> {
-        let database = format!("catan_bench_{}", Uuid::new_v4().simple());
-        let (server, name) = (server_url.to_owned(), database.clone());
-        let database_url = tokio::task::spawn_blocking(move || {
-            let url = catan_kit::db::create_database(&server, &name, None)?;
-            catan_suite::migrate_all(&url)?;
-            anyhow::Ok(url)
-        })
-        .await?;
-        let database_url = match database_url {
-            Ok(url) => url,
-            Err(e) => {
-                drop_database(server_url, &database).await;
-                return Err(e.context("a fresh database"));
-            }
-        };
-        let admin_key = format!("ck_bench_admin_{}", Uuid::new_v4().simple());
+        let (database, database_url) = fresh_database(server_url).await?;
+        Self::over(server_url, database, database_url, new_admin_key()).await
+    }
+
+    /// Starts the suite over `database` (made by [`fresh_database`], its URL `database_url`),
+    /// `admin_key` its admin's; the database is dropped when it fails to start.
+    pub async fn over(
+        server_url: &str,
+        database: String,
+        database_url: String,
+        admin_key: String,
+    ) -> anyhow::Result<Bench> {
         match Self::launch(&database_url, &admin_key).await {
             Ok((suite, admin, public)) => Ok(Bench {
                 suite,
@@ -102,15 +98,7 @@ impl Bench {
         database_url: &str,
         admin_key: &str,
     ) -> anyhow::Result<(Suite, ApiClient, ApiClient)> {
-        let mut settings = Settings::local(database_url);
-        settings.tokens.admin_key = Some(admin_key.to_owned().into());
-        settings.rate_limit = RateLimitSettings {
-            per_second: 1e9,
-            burst: 1e9,
-        };
-        // The bench drives the suite from one address: no per-client limit may stand in its way.
-        settings.clients = catan_kit::settings::ClientSettings::unlimited();
-        let suite = Suite::start(settings, "127.0.0.1:0").await?;
+        let suite = Suite::start(settings(database_url, admin_key), "127.0.0.1:0").await?;
         let public = ApiClient::new(&suite.url());
         let token = match public.token(admin_key).await {
             Ok(token) => token.access_token,
@@ -141,6 +129,12 @@ impl Bench {
     pub async fn shutdown(self) {
         self.suite.stop().await;
         drop_database(&self.server_url, &self.database).await;
+    }
+
+    /// Stops the suite and keeps its database: its name and URL.
+    pub async fn stop_keeping_database(self) -> (String, String) {
+        self.suite.stop().await;
+        (self.database, self.database_url)
     }
 
     /// Waits until ranking's read model includes every change made before the call: each feed
@@ -248,6 +242,45 @@ impl Bench {
             .try_for_each(|_| async { Ok(()) })
             .await?;
         Ok(posted)
+    }
+}
+
+/// A new admin key for a suite of the bench.
+pub fn new_admin_key() -> String {
+    format!("ck_bench_admin_{}", Uuid::new_v4().simple())
+}
+
+/// The settings the bench starts a suite with over `database_url`: `admin_key` the admin's, and
+/// the per-key and per-client rate limits lifted.
+pub fn settings(database_url: &str, admin_key: &str) -> Settings {
+    let mut settings = Settings::local(database_url);
+    settings.tokens.admin_key = Some(admin_key.to_owned().into());
+    settings.rate_limit = RateLimitSettings {
+        per_second: 1e9,
+        burst: 1e9,
+    };
+    // The bench drives the suite from one address: no per-client limit may stand in its way.
+    settings.clients = catan_kit::settings::ClientSettings::unlimited();
+    settings
+}
+
+/// Creates and migrates a database of the bench's own on `server_url`: its name and URL (dropped
+/// again when the migration fails).
+pub async fn fresh_database(server_url: &str) -> anyhow::Result<(String, String)> {
+    let database = format!("catan_bench_{}", Uuid::new_v4().simple());
+    let (server, name) = (server_url.to_owned(), database.clone());
+    let made = tokio::task::spawn_blocking(move || {
+        let url = catan_kit::db::create_database(&server, &name, None)?;
+        catan_suite::migrate_all(&url)?;
+        anyhow::Ok(url)
+    })
+    .await?;
+    match made {
+        Ok(url) => Ok((database, url)),
+        Err(e) => {
+            drop_database(server_url, &database).await;
+            Err(e.context("a fresh database"))
+        }
     }
 }
 

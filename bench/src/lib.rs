@@ -20,3 +20,4 @@ pub mod projection;
 pub mod ratings;
 pub mod read_model;
 pub mod swiss;
+pub mod venue_publish;

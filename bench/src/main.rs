@@ -9,6 +9,7 @@
 
 use catan_bench::{
     chaos, classic, clock_watchers, console_page, ingest, projection, ratings, read_model, swiss,
+    venue_publish,
 };
 use clap::{Parser, Subcommand};
 
@@ -106,6 +107,10 @@ enum Command {
     ClockWatchers(clock_watchers::Options),
     /// The console's round control page against the API read it is built from (issue 30).
     ConsolePage(console_page::Options),
+    /// Publishing an event a venue ran (issue 34): a federation and a venue, each a suite started
+    /// here over a fresh database; the venue pulls the event and plays it to its placements, then
+    /// publishes it, timed part by part, and the federation's read model is timed catching up.
+    VenuePublish(venue_publish::Options),
     /// One service as a process of its own, configured from the environment (the chaos
     /// harness's).
     #[command(hide = true)]
@@ -197,6 +202,13 @@ fn main() {
             Ok(report) => report,
             Err(e) => {
                 eprintln!("catan-bench console-page: {e:#}");
+                std::process::exit(1);
+            }
+        },
+        Command::VenuePublish(options) => match venue_publish::main(&options) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("catan-bench venue-publish: {e:#}");
                 std::process::exit(1);
             }
         },

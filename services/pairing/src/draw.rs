@@ -100,6 +100,7 @@ where
     write
         .write(move |conn| {
             catan_kit::db::lock_event(conn, event_id)?;
+            catan_kit::checkouts::refuse_if_checked_out(conn, event_id)?;
             let rounds = store::rounds_of(conn, event_id)?;
             if rounds.len() != rounds_before {
                 return Err(ApiError::Conflict(

@@ -8,6 +8,7 @@ mod routes;
 mod schema;
 mod store;
 mod swiss;
+mod venue_store;
 
 use catan_kit::server::RunningServer;
 use catan_kit::{Service, Settings};
@@ -27,9 +28,11 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let handlers_clock = actix_web::web::Data::new(clock_settings);
     let (hub, close_streams) = clock::hub::ClockHub::new(clock::hub::POLL);
     let hub = actix_web::web::Data::new(hub);
+    let internal_key = settings.webhooks.internal_key.clone();
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
             cfg.app_data(handlers_clock.clone()).app_data(hub.clone());
+            catan_kit::checkouts::internal_routes(cfg, internal_key.clone());
         })
         .await?;
     let notices = tokio::spawn(clock::notices::tick(state, clock_settings.ending_lead));

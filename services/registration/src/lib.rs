@@ -3,11 +3,13 @@
 
 mod access;
 mod admin_key;
+mod checkout_peers;
 mod keys;
 mod routes;
 mod schema;
 mod store;
 mod validate;
+mod validate_copy;
 mod webhook_delivery;
 
 use actix_web::web;
@@ -39,6 +41,8 @@ pub(crate) struct State {
     pub outboxes: Vec<routes::dead_letters::OutboxPeer>,
     /// The other services, asked for their audit records.
     pub audit_peers: Vec<routes::audit::AuditPeer>,
+    /// Pairing and results, told of checkouts to venues; `None` without the internal key.
+    pub checkout_peers: Option<Vec<catan_api::ApiClient>>,
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
@@ -73,6 +77,7 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         ranking: catan_api::ApiClient::new(&settings.peers.ranking),
         outboxes: routes::dead_letters::outbox_peers(&settings),
         audit_peers: routes::audit::audit_peers(&settings),
+        checkout_peers: checkout_peers::of(&settings),
     });
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

@@ -78,6 +78,9 @@ pub mod registration {
             language -> Text,
             player_reporting -> Text,
             players_may_drop -> Bool,
+            checkout_venue -> Nullable<Text>,
+            checkout_public_key -> Nullable<Text>,
+            checked_out_at -> Nullable<Timestamptz>,
         }
     }
 
@@ -113,6 +116,23 @@ pub mod registration {
             kid -> Text,
             seed -> Bytea,
             created_at -> Timestamptz,
+        }
+    }
+
+    diesel::table! {
+        registration.venue_audit_log (id) {
+            id -> Uuid,
+            at -> Timestamptz,
+            service -> Text,
+            venue -> Text,
+            key_id -> Uuid,
+            role -> Text,
+            method -> Text,
+            route -> Text,
+            targets -> Jsonb,
+            event_ids -> Array<Nullable<Uuid>>,
+            region_ids -> Array<Nullable<Uuid>>,
+            status -> Int4,
         }
     }
 
@@ -187,6 +207,7 @@ pub mod registration {
         players,
         regions,
         signing_keys,
+        venue_audit_log,
         webhook_attempts,
         webhook_deliveries,
         webhook_messages,

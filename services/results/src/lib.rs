@@ -9,6 +9,7 @@ mod sheet;
 mod store;
 mod submission;
 mod timing;
+mod venue_import;
 mod webhook_events;
 
 use catan_kit::server::RunningServer;
@@ -26,9 +27,11 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
     let rounds = actix_web::web::Data::new(drawn_rounds::DrawnRounds::default());
     let (first_sheets, writer) = first_sheets::FirstSheets::new();
     let first_sheets = actix_web::web::Data::new(first_sheets);
+    let internal_key = settings.webhooks.internal_key.clone();
     let (server, state) = SERVICE
         .start_with_state(settings, listener, move |cfg| {
             cfg.app_data(rounds.clone()).app_data(first_sheets.clone());
+            catan_kit::checkouts::internal_routes(cfg, internal_key.clone());
         })
         .await?;
     writer.start(state.pool.clone());

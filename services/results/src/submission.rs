@@ -142,6 +142,7 @@ impl Submission {
         &self,
         conn: &mut PgConnection,
     ) -> Result<Result<(TableResult, StatusCode), TableResult>, ApiError> {
+        catan_kit::checkouts::refuse_if_checked_out(conn, self.event_id)?;
         let existing = store::current_locked(conn, self.event_id, self.round, self.table)?;
         let recorded = existing.as_ref().map(|current| Recorded {
             version: current.version,

@@ -75,6 +75,12 @@ enum Command {
         #[arg(long, env = "CATAN_DEMO_DATABASE", default_value = postgres::DEMO_DATABASE)]
         database: String,
     },
+    /// Run an event at a venue without the internet: `venue pull` checks it out of the
+    /// federation into this machine's suite.
+    Venue {
+        #[command(subcommand)]
+        command: crate::venue::VenueCommand,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -92,7 +98,10 @@ pub fn main() -> ExitCode {
         return ExitCode::from(u8::try_from(crate::serve::main(args)).unwrap_or(1));
     }
     // The demo prints its own report: the services' request logs only when RUST_LOG asks.
-    let quiet = matches!(cli.command, Some(Command::Demo { .. }));
+    let quiet = matches!(
+        cli.command,
+        Some(Command::Demo { .. } | Command::Venue { .. })
+    );
     catan_kit::telemetry::init_with_default(if quiet { "error" } else { "info" });
     let ran = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -231,6 +240,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             print!("\n{}", played?.2);
             Ok(())
         }
+        Command::Venue {
+            command: crate::venue::VenueCommand::Pull(args),
+        } => {
+            let database_url = database(postgres::DATABASE.to_owned(), false).await??;
+            crate::venue::run_pull(args, settings, &database_url, &cli.pin_key_file).await
+        }
+        Command::Venue {
+            command: crate::venue::VenueCommand::Serve(args),
+        } => {
+            let database_url = database(postgres::DATABASE.to_owned(), false).await??;
+            crate::venue::serve::run_serve(args, settings, &database_url, &cli.pin_key_file).await
+        }
+        Command::Venue {
+            command: crate::venue::VenueCommand::Publish(args),
+        } => {
+            let database_url = database(postgres::DATABASE.to_owned(), false).await??;
+            crate::venue::publish::run_publish(args, settings, &database_url, &cli.pin_key_file)
+                .await
+        }
     }
 }
 
@@ -241,7 +269,7 @@ fn print_ready(url: &str) {
 }
 
 /// The database settings with the URL the launcher found.
-fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSettings {
+pub(crate) fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSettings {
     catan_kit::settings::DatabaseSettings {
         configured_url: Some(url.into()),
         ..settings.database.clone()
@@ -252,7 +280,7 @@ fn with_url(settings: &Settings, url: &str) -> catan_kit::settings::DatabaseSett
 /// start: outside the database, so that a copy of the database alone cannot be searched for PINs,
 /// and the same at every start, so that the PINs handed out keep working. Without the file, every
 /// PIN must be reissued.
-fn pin_key_in(path: &Path) -> anyhow::Result<SecretString> {
+pub(crate) fn pin_key_in(path: &Path) -> anyhow::Result<SecretString> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     match std::fs::read_to_string(path) {

@@ -9,6 +9,7 @@ pub mod postgres;
 pub mod processes;
 pub mod replicated;
 pub mod serve;
+pub mod venue;
 
 pub use gateway::Owner;
 

@@ -47,6 +47,10 @@ pub struct AuditRecord {
     pub region_ids: Vec<Uuid>,
     /// The answer's status.
     pub status: u16,
+    /// The venue the change was made at, for a record a venue's publish brought (issue 34):
+    /// `service` is then the venue's service that made it. Absent for the suite's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
 }
 
 /// What `GET /v1/audit` is filtered by; every filter narrows what the caller may see.

@@ -125,6 +125,15 @@ catan_domain::with_rule_codes!(with_season_codes! {
         OutsideSeason = "outside_season",
         /// An event of another region (or of none) joined to a regional season.
         OtherRegion = "other_region",
+        // Venue mode (issue 34).
+        /// A write to an event checked out to a venue: the venue publishes it, or its checkout
+        /// is released first.
+        EventCheckedOut = "event_checked_out",
+        /// A venue's public key that is not 32 bytes of base64url without padding.
+        InvalidPublicKey = "invalid_public_key",
+        /// A record of a venue's copy that differs from the one the suite has (the message says
+        /// ours and theirs); the field names the record and its field.
+        Differs = "differs",
     }
 });
 
@@ -225,10 +234,13 @@ mod tests {
             "private_address",
             "unresolvable_host",
             "outside_season",
-            "other_region"
+            "other_region",
+            "event_checked_out",
+            "invalid_public_key",
+            "differs"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 45);
+        assert_eq!(all.len(), 48);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

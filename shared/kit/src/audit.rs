@@ -239,6 +239,7 @@ pub fn search(
                     event_ids: events.into_iter().flatten().collect(),
                     region_ids: regions.into_iter().flatten().collect(),
                     status: u16::try_from(status).ok()?,
+                    venue: None,
                 })
             },
         )

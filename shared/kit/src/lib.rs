@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod auth;
 pub mod batch;
+pub mod checkouts;
 pub mod client;
 pub mod conditional;
 pub mod db;
@@ -26,6 +27,8 @@ pub mod server;
 pub mod service;
 pub mod settings;
 pub mod telemetry;
+pub mod venue_signature;
+pub mod venue_signed;
 pub mod webhooks;
 
 /// mimalloc for every process built on the kit: a request allocates and frees many small objects

@@ -36,6 +36,17 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A write to an event checked out to a venue (issue 34): a 409 whose detail names the venue
+    /// and says how to go on, with the code `event_checked_out` on `event_id`.
+    #[error("{0}")]
+    CheckedOut(String),
+    /// A copy that contradicts the records the suite has (issue 34): a 409 listing every
+    /// difference in `errors`.
+    #[error("{detail}")]
+    Contradicts {
+        detail: String,
+        errors: Vec<FieldError>,
+    },
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -143,6 +154,13 @@ impl ApiError {
             ApiError::Forbidden(_) => ("/problems/forbidden", "Not allowed"),
             ApiError::NotFound(_) => ("/problems/not-found", "Not found"),
             ApiError::Conflict(_) => ("/problems/conflict", "Conflict with the current state"),
+            ApiError::CheckedOut(_) => (
+                "/problems/event-checked-out",
+                "The event is checked out to a venue",
+            ),
+            ApiError::Contradicts { .. } => {
+                ("/problems/conflict", "Conflict with the current state")
+            }
             ApiError::PayloadTooLarge(_) => {
                 ("/problems/payload-too-large", "Request body too large")
             }
@@ -170,7 +188,17 @@ impl ApiError {
     pub fn to_problem(&self) -> Problem {
         let (kind, title) = self.kind_and_title();
         let (detail, errors) = match self {
-            ApiError::Validation { detail, errors } => (detail.clone(), errors.clone()),
+            ApiError::Validation { detail, errors } | ApiError::Contradicts { detail, errors } => {
+                (detail.clone(), errors.clone())
+            }
+            ApiError::CheckedOut(detail) => (
+                detail.clone(),
+                vec![FieldError {
+                    field: "event_id".into(),
+                    code: ErrorCode::EventCheckedOut,
+                    message: detail.clone(),
+                }],
+            ),
             // Internal details go to the log, not to the caller.
             ApiError::Internal(_) => (
                 "An unexpected error occurred; it has been logged.".to_string(),
@@ -196,7 +224,9 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::CheckedOut(_) | ApiError::Contradicts { .. } => {
+                StatusCode::CONFLICT
+            }
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,

@@ -16,6 +16,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    event_checkouts (event_id) {
+        event_id -> Uuid,
+        venue -> Text,
+        checked_out_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     idempotency_keys (api_key_id, key) {
         api_key_id -> Uuid,
         key -> Text,
@@ -40,4 +48,4 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(audit_log, idempotency_keys, outbox,);
+diesel::allow_tables_to_appear_in_same_query!(audit_log, event_checkouts, idempotency_keys, outbox,);

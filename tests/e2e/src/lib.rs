@@ -28,6 +28,7 @@ pub mod league;
 pub mod network;
 pub mod phone;
 pub mod problem;
+pub mod venue;
 pub mod visitor;
 pub mod webhooks;
 
@@ -182,10 +183,57 @@ impl TestSuite {
             .n
     }
 
+    /// Stops the suite and keeps its database, to be started again over it (see
+    /// [`StoppedSuite::start`]).
+    pub async fn stop_keeping_database(self) -> StoppedSuite {
+        let addr = self.suite.url().trim_start_matches("http://").to_owned();
+        self.suite.stop().await;
+        StoppedSuite {
+            database_url: self.database_url,
+            admin_key: self.admin_key,
+            addr,
+        }
+    }
+
     /// Stops the suite and drops its database.
     pub async fn shutdown(self) {
         self.suite.stop().await;
         drop_database(&self.database_url).await;
+    }
+}
+
+/// A suite stopped with its database kept: [`StoppedSuite::start`] starts it again over the same
+/// database, on the same address, with the same admin key (so that its URL keeps working).
+pub struct StoppedSuite {
+    pub database_url: String,
+    pub admin_key: String,
+    /// The gateway's address (`127.0.0.1:0` for any free port).
+    pub addr: String,
+}
+
+impl StoppedSuite {
+    /// The suite started again.
+    pub async fn start(self) -> TestSuite {
+        let mut settings = Settings::local(&self.database_url);
+        settings.tokens.admin_key = Some(self.admin_key.clone().into());
+        let suite = Suite::start(settings, &self.addr)
+            .await
+            .expect("the suite starts again");
+        let anonymous = ApiClient::new(&suite.url());
+        let token = anonymous
+            .token(&self.admin_key)
+            .await
+            .expect("admin token")
+            .access_token;
+        TestSuite {
+            admin: anonymous.with_token(token.clone()),
+            admin_token: token,
+            anonymous,
+            http_client: reqwest::Client::new(),
+            suite,
+            database_url: self.database_url,
+            admin_key: self.admin_key,
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use catan_e2e::console::{
     assert_accessible, correct_fourth_seats_settlements, create_event, fill_sheet, make_key,
     path_of, register, register_file, sign_in,
 };
+use catan_e2e::phone::{PHONE_WIDTH, assert_fits_phone};
 use catan_e2e::{eventually, spawn_suite};
 use steps::{clock_controlled, dispute_resolved_and_confirmed};
 
@@ -294,20 +295,30 @@ async fn an_organiser_runs_a_sixteen_player_event_from_the_browser() {
         }
     }
 
-    // The organiser's own pages, in each language.
+    // The organiser's own pages, in each language; a namesake of a player of the event, as a
+    // venue's publish leaves one, puts a pair on the page of players who may be one person.
+    let namesake = catan_api::CreatePlayer {
+        name: "grace hopper".into(),
+        region_id: Some(region.id),
+    };
+    ts.admin.create_player(&namesake).await.unwrap();
     browser.click_to_next_page("form.sign-out button").await;
     sign_in(&browser, &base, &organiser_key).await;
     for (tag, words) in [("en", "Console"), ("es", "Consola"), ("zh", "控制台")] {
         browser
             .go(&format!("{base}/lang?to={tag}&back={}", "/console"))
             .await;
-        for page in ["/console/keys", "/console/seasons"] {
+        for page in ["/console/keys", "/console/seasons", "/console/duplicates"] {
             browser.go(&format!("{base}{page}")).await;
             let nav = browser.texts("header nav a").await;
             assert!(nav.iter().any(|t| t == words), "{tag} {page}: {nav:?}");
             assert_accessible(&browser, &format!("{tag} {page}")).await;
         }
+        assert_eq!(browser.texts("li.duplicate form button").await.len(), 2);
     }
+    browser.resize(PHONE_WIDTH, 800).await;
+    browser.go(&format!("{base}/console/duplicates")).await;
+    assert_fits_phone(&browser, "/console/duplicates").await;
 
     // Sign-out ends the session: the console asks to sign in again, in each language.
     browser.click_to_next_page("form.sign-out button").await;

@@ -41,6 +41,7 @@ pub fn take(
     // One action at a time per event, stamped after the lock, so the log's instants keep its
     // order on every replica (and the notices' ticker sees every earlier action).
     catan_kit::db::lock_event(conn, event_id)?;
+    catan_kit::checkouts::refuse_if_checked_out(conn, event_id)?;
     let mut clock = store::clock_of(conn, event_id, number)?;
     let now = chrono::Utc::now().timestamp_millis();
     let at = clock.last_action_at().map_or(now, |last| now.max(last));

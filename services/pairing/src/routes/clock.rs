@@ -31,7 +31,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     responses(
         (status = 200, description = "The clock after the action", body = RoundClockReading),
         (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The clock is not in a state for the action: started already, not started, not running, not paused, ended, or the time to extend is up", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The clock is not in a state for the action: started already, not started, not running, not paused, ended, or the time to extend is up; or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`minutes` missing or outside 1 to 1440, `table` missing or not a table of the round", body = Problem, content_type = "application/problem+json"),
     )
 )]

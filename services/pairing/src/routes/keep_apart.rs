@@ -26,6 +26,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The event's keep-apart pairs now", body = KeepApart),
+        (status = 409, description = "The event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A pair names one player twice, or a player not entered in the event", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -45,6 +46,7 @@ async fn put_keep_apart(
     let pairs = checked_pairs(&write.body().pairs, &entered)?;
     write
         .write(move |conn| {
+            catan_kit::checkouts::refuse_if_checked_out(conn, event_id)?;
             store::set_keep_apart(conn, event_id, &pairs)?;
             let now = store::keep_apart(conn, event_id)?;
             Reply::new(StatusCode::OK, &keep_apart(now))

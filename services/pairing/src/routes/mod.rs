@@ -5,6 +5,7 @@ mod clock;
 mod clock_stream;
 mod keep_apart;
 mod rounds;
+mod venue_rounds;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     rounds::register(cfg);
@@ -12,6 +13,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     keep_apart::register(cfg);
     clock::register(cfg);
     clock_stream::register(cfg);
+    venue_rounds::register(cfg);
 }
 
 pub(crate) use clock::not_drawn;

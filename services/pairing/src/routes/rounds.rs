@@ -30,7 +30,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     responses(
         (status = 201, description = "The round drawn", body = Round),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The previous round is incomplete, the standings it pairs by miss a result (one not yet confirmed, in an event that counts only confirmed results), the field cannot be seated, or the event is complete", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The previous round is incomplete, the standings it pairs by miss a result (one not yet confirmed, in an event that counts only confirmed results), the field cannot be seated, or the event is complete; or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "A peer service is unavailable; nothing was drawn", body = Problem, content_type = "application/problem+json"),
     )
@@ -51,6 +51,11 @@ async fn draw_round(
             format!("seed must be 0 to {MAX_SEED}"),
         ));
     }
+    // Refused at once rather than after the draw's work; the draw's transaction checks again.
+    db::run(&state.pool, move |conn| {
+        catan_kit::checkouts::refuse_if_checked_out(conn, event_id)
+    })
+    .await?;
     draw_next_round(&state, event_id, seed, write).await
 }
 

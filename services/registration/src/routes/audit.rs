@@ -146,7 +146,10 @@ async fn list_audit(
 async fn every_record(state: &State, search: AuditSearch) -> Result<Vec<AuditRecord>, ApiError> {
     let own = search.clone();
     let mut records = db::run(&state.pool, move |conn| {
-        Ok(catan_kit::audit::search(conn, "registration", &own)?)
+        let mut records = catan_kit::audit::search(conn, "registration", &own)?;
+        // The records venues' publishes brought (issue 34), found as the suite's own are.
+        records.extend(store::venue_audit::search(conn, &own)?);
+        Ok(records)
     })
     .await?;
     let asked = state.audit_peers.iter().map(|peer| {

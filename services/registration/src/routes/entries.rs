@@ -132,7 +132,7 @@ fn enter(
     responses(
         (status = 201, description = "Entered; each player's PIN is shown only now", body = Entry),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A player is already entered in this event, or this Idempotency-Key made an entry before (its PINs were shown once)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A player is already entered in this event, or this Idempotency-Key made an entry before (its PINs were shown once); or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -147,7 +147,10 @@ async fn create_entry(
     let body = write.body().0.clone();
     let key = state.pin_key.clone();
     write
-        .write(move |conn| enter(conn, &key, event_id, &body))
+        .write(move |conn| {
+            store::checkouts::refuse_if_checked_out(conn, event_id)?;
+            enter(conn, &key, event_id, &body)
+        })
         .await
 }
 
@@ -186,7 +189,7 @@ async fn list_entries(
         (status = 200, body = Entry),
         (status = 403, description = "Not the event's director nor its region's organiser; or a player's token when the event does not have `players_may_drop`, for an entry not their own, or asking to `exclude`", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already dropped or excluded", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already dropped or excluded; or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -213,6 +216,7 @@ async fn drop_entry(
     };
     write
         .write(move |conn| {
+            store::checkouts::refuse_if_checked_out(conn, event_id)?;
             if let Some(player) = dropping_player {
                 let event = store::events::load(conn, event_id)?;
                 let entry = store::entries::load(conn, event_id, entry_id)?;
@@ -248,7 +252,7 @@ async fn drop_entry(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the event's director, its region's organiser or the admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The player has no entry in this event", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "This Idempotency-Key reissued a PIN before (it was shown once)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "This Idempotency-Key reissued a PIN before (it was shown once); or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/events/{event_id}/players/{player_id}/pin")]
@@ -263,6 +267,7 @@ async fn reissue_pin(
     write
         .write(move |conn| {
             store::events::load(conn, event_id)?;
+            store::checkouts::refuse_if_checked_out(conn, event_id)?;
             let pin = store::entries::reissue_pin(conn, &key, event_id, player_id)?;
             tracing::info!(event = %event_id, player = %player_id, "PIN reissued");
             Ok(Reply::new(StatusCode::OK, &pin)?.shown_once(PIN_SHOWN_ONCE))

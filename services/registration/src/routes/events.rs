@@ -213,6 +213,7 @@ async fn create_event(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Neither the admin nor the organiser of the event's region", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such event", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A blank or too long name or venue", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -238,6 +239,7 @@ async fn edit_event(
     };
     write
         .write(move |conn| {
+            store::checkouts::refuse_if_checked_out_before_changing_it(conn, event_id)?;
             let event = store::events::edit(conn, event_id, edit)?;
             Reply::new(StatusCode::OK, &event)
         })

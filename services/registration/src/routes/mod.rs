@@ -3,7 +3,9 @@
 mod api_keys;
 pub(crate) mod audit;
 mod calendars;
+mod checkouts;
 pub(crate) mod dead_letters;
+mod duplicates;
 mod entries;
 mod events;
 mod feed;
@@ -11,6 +13,7 @@ mod inbox;
 mod players;
 mod regions;
 mod tokens;
+mod venue_copy;
 mod webhooks;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -18,12 +21,16 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     api_keys::register(cfg);
     audit::register(cfg);
     regions::register(cfg);
+    // Before the players': `/v1/players/merge-candidates` is no `/v1/players/{player_id}`.
+    duplicates::register(cfg);
     players::register(cfg);
     events::register(cfg);
+    checkouts::register(cfg);
     calendars::register(cfg);
     entries::register(cfg);
     feed::register(cfg);
     webhooks::register(cfg);
     dead_letters::register(cfg);
     inbox::register(cfg);
+    venue_copy::register(cfg);
 }

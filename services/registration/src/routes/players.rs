@@ -116,9 +116,9 @@ async fn search_players(
     Ok(page.respond(&found))
 }
 
-/// Merges a duplicate identity into the player who survives (admin only): the duplicate is marked
-/// `merged_into` the survivor and leaves the searches; nothing else changes (ranking maps the
-/// duplicate's history onto the survivor). Answers the duplicate as he is now. Refused, listing
+/// Merges a duplicate identity into the player who survives (the admin, or an organiser of both
+/// players' regions, else 403): the duplicate is marked `merged_into` the survivor and leaves the
+/// searches; nothing else changes (ranking maps the duplicate's history onto the survivor). Answers the duplicate as he is now. Refused, listing
 /// every broken rule, when the two are one, either is merged already, or both have an entry in
 /// one event; a survivor that does not exist is refused on `into` (422).
 #[utoipa::path(
@@ -137,11 +137,18 @@ async fn merge_player(
     path: web::Path<Uuid>,
     write: IdempotentWrite<web::Json<MergePlayer>>,
 ) -> Result<HttpResponse, ApiError> {
-    write.require_admin()?;
+    let principal = write.principal().clone();
+    if principal.role() != Role::Organiser {
+        write.require_admin()?;
+    }
     let (duplicate, survivor) = (path.into_inner(), write.body().into);
     write
         .write(move |conn| {
             let (duplicate, survivor) = store::people::lock_for_merge(conn, duplicate, survivor)?;
+            // An organiser merges the players of its regions only (the admin any).
+            for region in store::people::regions_of(conn, &[duplicate.id, survivor.id])? {
+                principal.require_region(region)?;
+            }
             let shared = store::entries::shared_events(conn, duplicate.id, survivor.id)?;
             refuse_merge(merge_refusals(duplicate, survivor, shared))?;
             let merged = store::people::merge(conn, duplicate.id, survivor.id)?;

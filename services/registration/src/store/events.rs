@@ -2,7 +2,9 @@
 
 use super::{fold_name, strpos};
 use crate::schema::registration::events;
-use catan_api::{BoardMode, Event, EventFormat, EventStatus, PartnerSettings, SmallFieldRule};
+use catan_api::{
+    BoardMode, CheckoutSummary, Event, EventFormat, EventStatus, PartnerSettings, SmallFieldRule,
+};
 use catan_domain::calendar::{EventDays, Play};
 use catan_domain::clock::default_minutes_per_game;
 use catan_domain::results::Stage;
@@ -35,6 +37,8 @@ struct EventRow {
     language: String,
     player_reporting: String,
     players_may_drop: bool,
+    checkout_venue: Option<String>,
+    checked_out_at: Option<DateTime<Utc>>,
 }
 
 /// Today, in UTC: the day an event's status is told on.
@@ -84,6 +88,10 @@ fn event_from_row(row: EventRow, today: NaiveDate) -> Result<Event, ApiError> {
         player_reporting: enum_from_text(&row.player_reporting)?,
         players_may_drop: row.players_may_drop,
         created_at: row.created_at,
+        checkout: row
+            .checkout_venue
+            .zip(row.checked_out_at)
+            .map(|(venue, since)| CheckoutSummary { venue, since }),
     })
 }
 

@@ -3,12 +3,16 @@
 
 pub mod api_keys;
 pub mod changes;
+pub mod checkouts;
 pub mod dead_letters;
+pub mod duplicates;
 pub mod entries;
 pub mod events;
 pub mod inbox;
 pub mod people;
 pub mod pins;
+pub mod venue_audit;
+pub mod venue_copy;
 pub mod webhooks;
 
 diesel::define_sql_function! {

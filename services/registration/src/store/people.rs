@@ -142,6 +142,14 @@ pub fn lock_for_merge(
     Ok((duplicate, survivor))
 }
 
+/// The regions of the players `ids` (`None` for a player of no region), in no particular order.
+pub fn regions_of(conn: &mut PgConnection, ids: &[Uuid]) -> QueryResult<Vec<Option<Uuid>>> {
+    players::table
+        .filter(players::id.eq_any(ids))
+        .select(players::region_id)
+        .load(conn)
+}
+
 /// Marks `duplicate` as merged into `survivor`: the duplicate as he is now.
 pub fn merge(conn: &mut PgConnection, duplicate: Uuid, survivor: Uuid) -> QueryResult<Player> {
     diesel::update(players::table.find(duplicate))

@@ -82,6 +82,7 @@ fn sign(
     player: Uuid,
     record: impl FnOnce(&mut PgConnection, u32) -> Result<bool, ApiError>,
 ) -> Result<(TableResult, bool), ApiError> {
+    catan_kit::checkouts::refuse_if_checked_out(conn, event_id)?;
     let recorded = store::current_locked(conn, event_id, round, table)?.ok_or_else(|| {
         ApiError::NotFound(format!("table {table} of round {round} has no result"))
     })?;
@@ -115,6 +116,7 @@ fn sign(
         (status = 200, description = "The result with its confirmations and status", body = TableResult),
         (status = 403, description = "Not a player of this table signed in for this event (or naming another player), nor the event's director; or a player in a round drawn with `player_reporting: off`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A director's confirmation names no player", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -160,7 +162,7 @@ async fn confirm_result(
         (status = 200, description = "The result with the dispute and its status", body = TableResult),
         (status = 403, description = "Not a player of this table signed in for this event, or a round drawn with `player_reporting: off`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No result yet", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The player already disputes this version", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player already disputes this version; or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/events/{event_id}/rounds/{round}/tables/{table}/result/dispute")]

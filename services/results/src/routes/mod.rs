@@ -5,6 +5,7 @@ mod confirmations;
 mod feed;
 mod round_results;
 mod table_results;
+mod venue_results;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     table_results::register(cfg);
@@ -12,4 +13,5 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     changes::register(cfg);
     confirmations::register(cfg);
     feed::register(cfg);
+    venue_results::register(cfg);
 }

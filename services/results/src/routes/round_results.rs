@@ -56,6 +56,7 @@ async fn round_results(
     responses(
         (status = 200, description = "Each sheet's status (201 recorded, 200 the same sheet again, 404, 409, 422, 428), with its result or its problem", body = BatchOutcome),
         (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The event is checked out to a venue (`event_checked_out`; the batch is refused whole)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No sheets, more than 500, or numbers outside the game's ranges (the batch is refused whole)", body = Problem, content_type = "application/problem+json"),
     )
@@ -107,6 +108,8 @@ async fn submit_results(
     }
     write
         .write(move |conn| {
+            // The whole batch is refused, not each of its sheets.
+            catan_kit::checkouts::refuse_if_checked_out(conn, event_id)?;
             let results = submissions
                 .into_iter()
                 .map(|(table, submission)| {

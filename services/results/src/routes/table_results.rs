@@ -45,7 +45,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         (status = 200, description = "Corrected by the director, or the same sheet sent again", body = TableResult),
         (status = 403, description = "Not the event's scorer or director; or a player's token when the round was drawn with `player_reporting` other than `report`, or for a table the player is not seated at", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such round or table", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A result is recorded; only the director may correct it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A result is recorded; only the director may correct it; or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The sheet breaks a rule: every broken rule is listed by field (`time_not_up` on `outcome` for a `time_limit` sheet before the table's time is up)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -207,8 +207,9 @@ impl AuditColumns {
     }
 }
 
-/// [`record_firsts`]' statement: each sheet's result unless its table has one or its key was used
-/// (at any age: an expired key is taken over by the transaction's path), then, for what was
+/// [`record_firsts`]' statement: each sheet's result unless its table has one, its key was used
+/// (at any age: an expired key is taken over by the transaction's path) or its event is checked
+/// out to a venue, then, for what was
 /// inserted, its history row, its webhook events, its key's record and its audit record. `n`
 /// numbers the sheets from 1, in the order of the arrays.
 ///
@@ -229,6 +230,10 @@ WITH claim AS (
     -- every key kept.
     WHERE (SELECT 1 FROM idempotency_keys kept
            WHERE kept.api_key_id = claim.api_key_id AND kept.key = claim.key LIMIT 1) IS NULL
+      -- Nothing for an event checked out to a venue (issue 34; its request is then refused in a
+      -- transaction). FOR SHARE waits for a checkout being told: see catan_kit::checkouts.
+      AND (SELECT 1 FROM event_checkouts checked_out
+           WHERE checked_out.event_id = claim.event_id FOR SHARE) IS NULL
     ON CONFLICT (event_id, round, table_number) DO NOTHING
     RETURNING event_id, round, table_number, stage, round_tables, version, seq, sheet, recorded_at, recorded_by
 ), mine AS (

@@ -124,6 +124,7 @@ macro_rules! columns {
 // After `columns!`, which they use.
 mod feeds;
 mod firsts;
+pub mod venue_results;
 
 pub use feeds::changes;
 pub use firsts::{First, FirstRecorded, record_first, record_firsts};
@@ -217,6 +218,15 @@ pub struct NewVersion<'a> {
 /// Records a version: the current result and its history row, with the next change number.
 /// Call it holding the table's row ([`current_locked`]) when the table has a result.
 pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, ApiError> {
+    record_at(conn, new, Utc::now())
+}
+
+/// [`record`], of a version recorded at `now` (a venue's, taken in with its time).
+pub fn record_at(
+    conn: &mut PgConnection,
+    new: NewVersion,
+    now: DateTime<Utc>,
+) -> Result<TableResult, ApiError> {
     // A director's correction resolves the table's open disputes.
     diesel::update(
         disputes::table
@@ -228,7 +238,6 @@ pub fn record(conn: &mut PgConnection, new: NewVersion) -> Result<TableResult, A
     .set(disputes::resolved_by_version.eq(new.version as i32))
     .execute(conn)?;
     let sheet = serde_json::to_value(new.sheet).map_err(ApiError::internal)?;
-    let now = Utc::now();
     let row = (
         results::event_id.eq(new.event_id),
         results::round.eq(new.round as i32),

@@ -13,6 +13,7 @@ use catan_kit::auth::REVOKED_KEYS_PATH;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
 use catan_kit::local_app::LocalService;
+use catan_kit::venue_signed::VENUE_COPY_LIMIT_BYTES;
 use futures_util::StreamExt;
 use std::time::Duration;
 
@@ -115,7 +116,7 @@ async fn relay(
     http: &reqwest::Client,
     edge: Option<&ProxyTrust>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_body(payload).await?;
+    let body = read_body(payload, body_limit(req.path())).await?;
     let path_and_query = req
         .uri()
         .path_and_query()
@@ -205,15 +206,28 @@ fn forwarded_headers(
     headers
 }
 
-/// The request's body, up to the largest a service takes (a batch route's): each service
-/// holds each route to its own limit.
-async fn read_body(mut payload: web::Payload) -> Result<web::Bytes, ApiError> {
+/// The largest body a service takes on `path`: a venue's copy of an event, or else a batch
+/// route's. Each service holds each route to its own limit.
+fn body_limit(path: &str) -> usize {
+    let venue_copy = path
+        .strip_prefix("/v1/events/")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(_, rest)| rest == "venue-copy" || rest.starts_with("venue-copy/"));
+    if venue_copy {
+        VENUE_COPY_LIMIT_BYTES
+    } else {
+        BATCH_BODY_LIMIT_BYTES
+    }
+}
+
+/// The request's body, up to `limit` bytes.
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes, ApiError> {
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("unreadable body: {e}")))?;
-        if body.len() + chunk.len() > BATCH_BODY_LIMIT_BYTES {
+        if body.len() + chunk.len() > limit {
             return Err(ApiError::PayloadTooLarge(format!(
-                "the body is larger than {BATCH_BODY_LIMIT_BYTES} bytes"
+                "the body is larger than {limit} bytes"
             )));
         }
         body.extend_from_slice(&chunk);
@@ -230,4 +244,27 @@ fn is_event_stream(answer: &reqwest::Response) -> bool {
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_venues_copy_of_an_event_may_be_larger_than_a_batch() {
+        for path in [
+            "/v1/events/7f1b9a52/venue-copy",
+            "/v1/events/7f1b9a52/venue-copy/rounds",
+            "/v1/events/7f1b9a52/venue-copy/results",
+        ] {
+            assert_eq!(body_limit(path), VENUE_COPY_LIMIT_BYTES, "{path}");
+        }
+        for path in [
+            "/v1/events/7f1b9a52/rounds/1/results",
+            "/v1/events/venue-copy",
+            "/v1/players/7f1b9a52/venue-copy",
+        ] {
+            assert_eq!(body_limit(path), BATCH_BODY_LIMIT_BYTES, "{path}");
+        }
+    }
 }

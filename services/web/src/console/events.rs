@@ -25,6 +25,8 @@ pub async fn list(desk: Desk) -> Result<Shown, ConsoleError> {
                 a href="/console/keys" { (w.api_keys) }
                 " · "
                 a href="/console/seasons" { (w.seasons) }
+                " · "
+                a href="/console/duplicates" { (w.duplicates) }
             }
         }
         section aria-labelledby="my-events" {

@@ -10,6 +10,7 @@
 
 mod audit;
 mod clock;
+mod duplicates;
 mod entries;
 mod event;
 mod events;
@@ -46,6 +47,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/console/seasons", web::get().to(page(seasons::page)))
         .route("/console/seasons", web::post().to(act(seasons::create)))
         .route("/console/seasons/join", web::post().to(act(seasons::join)))
+        .route("/console/duplicates", web::get().to(page(duplicates::page)))
+        .route(
+            "/console/duplicates/merge",
+            web::post().to(act(duplicates::merge)),
+        )
         .route("/console/events/{id}", web::get().to(page(event::page)))
         .route(
             "/console/events/{id}/players",

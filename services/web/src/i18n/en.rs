@@ -316,4 +316,11 @@ pub static EN: Words = Words {
     reporting_confirm: "Staff report, players confirm",
     reporting_report: "One player reports, the others confirm",
     players_may_drop: "Players may drop out on their own",
+    duplicates: "Players who may be the same person",
+    duplicates_help: "Two players of one region with the same name (case and accents aside), neither of whom has played an event with the other: often a player registered at a venue beside the one the federation knew. Merge the one who should go into the one who stays; his results then count for the one who stays.",
+    no_duplicates: "No two players of your regions share a name.",
+    registered_first: "Registered first",
+    registered_later: "Registered later",
+    registered_on: "Registered",
+    merge_into: "Merge {duplicate} into {survivor}",
 };

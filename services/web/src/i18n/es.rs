@@ -316,4 +316,11 @@ pub static ES: Words = Words {
     reporting_confirm: "El equipo informa, los jugadores confirman",
     reporting_report: "Un jugador informa, los demás confirman",
     players_may_drop: "Los jugadores pueden retirarse por su cuenta",
+    duplicates: "Jugadores que pueden ser la misma persona",
+    duplicates_help: "Dos jugadores de una región con el mismo nombre (sin contar mayúsculas ni acentos) que no han jugado juntos ningún evento: a menudo un jugador inscrito en una sede junto al que la federación ya conocía. Fusiona el que sobra en el que se queda; sus resultados cuentan entonces para el que se queda.",
+    no_duplicates: "Ningún par de jugadores de tus regiones comparte nombre.",
+    registered_first: "Inscrito primero",
+    registered_later: "Inscrito después",
+    registered_on: "Inscrito el",
+    merge_into: "Fusionar {duplicate} en {survivor}",
 };

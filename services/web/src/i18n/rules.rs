@@ -49,6 +49,8 @@ fn english(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::TimeNotUp => {
             "This table's time is not up: a time-limit sheet before the end needs the director's reason."
         }
+        ErrorCode::AlreadyMerged => "One of these players has been merged already.",
+        ErrorCode::SharedEvent => "Both players have an entry in one event: they are two people.",
         _ => return None,
     })
 }
@@ -84,6 +86,10 @@ fn spanish(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::TooLong => "Es demasiado largo.",
         ErrorCode::UnknownRegion => "Esta región no existe.",
         ErrorCode::NotForFormat => "No corresponde a este formato de evento.",
+        ErrorCode::AlreadyMerged => "Uno de estos jugadores ya se ha fusionado.",
+        ErrorCode::SharedEvent => {
+            "Los dos jugadores están inscritos en un mismo evento: son dos personas."
+        }
         _ => return None,
     })
 }
@@ -115,6 +121,8 @@ fn chinese(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::TooLong => "内容过长。",
         ErrorCode::UnknownRegion => "该地区不存在。",
         ErrorCode::NotForFormat => "不适用于此赛制。",
+        ErrorCode::AlreadyMerged => "其中一名玩家已被合并。",
+        ErrorCode::SharedEvent => "两名玩家都报名了同一赛事：他们是两个人。",
         _ => return None,
     })
 }

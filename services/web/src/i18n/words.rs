@@ -344,4 +344,13 @@ pub struct Words {
     pub reporting_confirm: &'static str,
     pub reporting_report: &'static str,
     pub players_may_drop: &'static str,
+    /// The console's page of players who may be one person, and its link.
+    pub duplicates: &'static str,
+    pub duplicates_help: &'static str,
+    pub no_duplicates: &'static str,
+    pub registered_first: &'static str,
+    pub registered_later: &'static str,
+    pub registered_on: &'static str,
+    /// A merge's button: `{duplicate}` is merged into `{survivor}` (each a name and a day).
+    pub merge_into: &'static str,
 }

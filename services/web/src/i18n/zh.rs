@@ -316,4 +316,11 @@ pub static ZH: Words = Words {
     reporting_confirm: "工作人员上报，玩家确认",
     reporting_report: "一名玩家上报，其他人确认",
     players_may_drop: "玩家可自行退出",
+    duplicates: "可能是同一人的玩家",
+    duplicates_help: "同一地区、同名（不计大小写和重音）且从未一起参加过同一赛事的两名玩家：常见于在场馆登记的玩家与联合会已有的玩家。将多余的一方合并到保留的一方；其成绩随后计入保留的一方。",
+    no_duplicates: "您的地区中没有同名的玩家。",
+    registered_first: "先登记",
+    registered_later: "后登记",
+    registered_on: "登记日期",
+    merge_into: "将 {duplicate} 合并到 {survivor}",
 };

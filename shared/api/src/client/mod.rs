@@ -16,6 +16,10 @@ mod ranking;
 mod registration;
 mod results;
 mod seasons;
+mod venue;
+mod venue_copy;
+mod venue_results;
+mod venue_rounds;
 
 use crate::consistency::{POSITION_HEADER, Position};
 use crate::problem::Problem;

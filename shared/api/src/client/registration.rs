@@ -126,14 +126,38 @@ impl ApiClient {
         self.get(&format!("/v1/events/{event_id}")).await
     }
 
-    /// Merges the duplicate `player_id` into the surviving player `into` (admin): the duplicate
-    /// as it is now.
+    /// Merges the duplicate `player_id` into the surviving player `into` (the admin, or an
+    /// organiser of both players' region): the duplicate as it is now.
     pub async fn merge_player(&self, player_id: Uuid, into: Uuid) -> ClientResult<Player> {
         self.post(
             &format!("/v1/players/{player_id}/merge"),
             &MergePlayer { into },
         )
         .await
+    }
+
+    /// A page of the pairs of players who may be one person (an admin's or organiser's), of
+    /// `region_id` or of every region the key may read, `limit` from `offset`.
+    pub async fn merge_candidates(
+        &self,
+        region_id: Option<Uuid>,
+        limit: u32,
+        offset: u32,
+    ) -> ClientResult<Vec<MergeCandidate>> {
+        let mut query =
+            reqwest::Url::parse("http://query/").map_err(|e| ClientError::Decode(e.to_string()))?;
+        if let Some(region_id) = region_id {
+            query
+                .query_pairs_mut()
+                .append_pair("region_id", &region_id.to_string());
+        }
+        query
+            .query_pairs_mut()
+            .append_pair("limit", &limit.to_string())
+            .append_pair("offset", &offset.to_string());
+        let pairs = query.query().unwrap_or_default();
+        self.get(&format!("/v1/players/merge-candidates?{pairs}"))
+            .await
     }
 
     /// Registration's changes after the cursor `after` (empty: from the beginning), at most

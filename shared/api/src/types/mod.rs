@@ -2,22 +2,32 @@
 
 mod auth;
 mod clock;
+mod duplicates;
 mod explain;
 mod pairing;
 mod ranking;
 mod registration;
 mod results;
 mod seasons;
+mod venue;
+mod venue_copy;
+mod venue_results;
+mod venue_rounds;
 mod whole;
 
 pub use auth::*;
 pub use clock::*;
+pub use duplicates::*;
 pub use explain::*;
 pub use pairing::*;
 pub use ranking::*;
 pub use registration::*;
 pub use results::*;
 pub use seasons::*;
+pub use venue::*;
+pub use venue_copy::*;
+pub use venue_results::*;
+pub use venue_rounds::*;
 
 pub use catan_domain::board::BoardMode;
 pub use catan_domain::calendar::EventStatus;

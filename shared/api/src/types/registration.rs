@@ -291,6 +291,10 @@ pub struct Event {
     #[serde(default)]
     pub players_may_drop: bool,
     pub created_at: DateTime<Utc>,
+    /// While the event is checked out to a venue (issue 34): which, and since when. The
+    /// federation then refuses every write to the event (409 `event_checked_out`).
+    #[serde(default)]
+    pub checkout: Option<crate::CheckoutSummary>,
 }
 
 /// What an event search asks for: every filter given must hold.

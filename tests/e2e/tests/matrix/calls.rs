@@ -184,6 +184,9 @@ pub(crate) fn request_for(operation: &str, r: &Resources) -> Call {
             Some(json!({"pairs": [[r.players[3].0, r.players[4].0]]}))
         }
         ("POST", "/v1/events/{event_id}/rounds") => Some(json!({})),
+        ("POST", "/v1/events/{event_id}/checkout") => Some(
+            json!({"venue": "Matrix hall", "public_key": catan_kit::venue_signature::new_venue_key().1}),
+        ),
         ("POST", "/v1/events/{event_id}/rounds/{round}/tables/{table}/result/confirm") => {
             Some(json!({"player_id": player}))
         }
@@ -203,6 +206,9 @@ pub(crate) fn request_for(operation: &str, r: &Resources) -> Call {
     };
     if template == "/v1/audit" {
         path.push_str(&format!("?event_id={}", r.event));
+    }
+    if template == "/v1/players/merge-candidates" {
+        path.push_str(&format!("?region_id={}", r.region));
     }
     Call {
         method: method.parse().unwrap(),
@@ -236,6 +242,20 @@ pub(crate) async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -
             let body = new_key("Matrix key to revoke", Role::Director, Some(vec![event]));
             let key = ts.admin.create_api_key(&body).await.unwrap().id;
             (format!("/v1/api-keys/{key}"), None)
+        }
+        // A checkout is read and released while there is one, and made when there is none; the
+        // walk of the three leaves the event released, as the other operations need it.
+        "GET /v1/events/{event_id}/checkout" | "DELETE /v1/events/{event_id}/checkout" => {
+            let body = request_for("POST /v1/events/{event_id}/checkout", r).body;
+            let body: catan_api::CheckOutEvent = serde_json::from_value(body.unwrap()).unwrap();
+            // Refused (409) when it is checked out already, as it may be.
+            let _ = ts.admin.check_out_event(event, &body).await;
+            return Some(request_for(operation, r));
+        }
+        "POST /v1/events/{event_id}/checkout" => {
+            // Refused (404) when it is not checked out, as it may not be.
+            let _ = ts.admin.release_checkout(event).await;
+            return Some(request_for(operation, r));
         }
         "POST /v1/events/{event_id}/entries" => {
             let player = new_regional_player(ts, r.region).await;
@@ -315,6 +335,26 @@ pub(crate) async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -
         "DELETE /v1/webhooks/{webhook_id}" => {
             let webhook = subscribe(ts, &r.director_token, event).await;
             (format!("/v1/webhooks/{webhook}"), None)
+        }
+        "PUT /v1/events/{event_id}/venue-copy" => {
+            // The event's copy as the suite has it now: taken in, it changes nothing.
+            let copy = catan_suite::venue::federation::read_copy(&ts.admin, event, false)
+                .await
+                .unwrap();
+            let path = format!("/v1/events/{event}/venue-copy");
+            (path, Some(serde_json::to_value(copy).unwrap()))
+        }
+        "PUT /v1/events/{event_id}/venue-copy/rounds" => {
+            // The event's rounds as the suite has them now: taken in, they change nothing.
+            let rounds = ts.admin.venue_rounds(event).await.unwrap();
+            let path = format!("/v1/events/{event}/venue-copy/rounds");
+            (path, Some(serde_json::to_value(rounds).unwrap()))
+        }
+        "PUT /v1/events/{event_id}/venue-copy/results" => {
+            // The event's results as the suite has them now: taken in, they change nothing.
+            let results = ts.admin.venue_results(event).await.unwrap();
+            let path = format!("/v1/events/{event}/venue-copy/results");
+            (path, Some(serde_json::to_value(results).unwrap()))
         }
         _ => return None,
     };

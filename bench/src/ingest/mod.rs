@@ -13,6 +13,7 @@
 //! [`pgbench`]); the figure is the ratio of results a second to pgbench's transactions a second.
 
 mod cpu;
+mod floor;
 mod pgbench;
 
 use crate::harness::{self, Bench, Latencies, median, round1, round2, round3};
@@ -49,6 +50,11 @@ pub struct Options {
     /// Seconds of each pgbench run (`-T`).
     #[arg(long, default_value_t = 5)]
     pub pgbench_seconds: u64,
+    /// Also post each measurement's sheets to the floor (see [`floor`]): the thinnest server the
+    /// suite's stack makes, which only parses them and commits pgbench's rows for them, right
+    /// after the suite and before pgbench; its ratio is the ceiling of the suite's.
+    #[arg(long)]
+    pub floor: bool,
     /// Also print where the CPU went while posting: this process (suite and clients) by kind of
     /// thread, with how long they waited for a core, and PostgreSQL.
     #[arg(long)]
@@ -119,10 +125,10 @@ async fn measure_with(
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut players = Vec::new();
     let mut runs = Vec::new();
-    let mut medians = serde_json::Map::new();
+    let (mut medians, mut floor_medians) = (serde_json::Map::new(), serde_json::Map::new());
     let mut n = 0;
     for &connections in &options.connections {
-        let mut ratios = Vec::new();
+        let (mut ratios, mut floor_ratios) = (Vec::new(), Vec::new());
         for repeat in 1..=options.rounds_per_concurrency {
             n += 1;
             let seeding = std::time::Instant::now();
@@ -163,6 +169,13 @@ async fn measure_with(
                 None => None,
             };
             bench.settled().await?;
+            let floor = match options.floor {
+                true => Some(
+                    post_to_floor(options, table_apps, connections, &event, &round, &sheets)
+                        .await?,
+                ),
+                false => None,
+            };
             let reference = pgbench::tps(
                 &options.server.database_url,
                 connections,
@@ -193,6 +206,22 @@ async fn measure_with(
                 "pgbench_tps": round1(reference),
                 "ratio": round3(ratio),
             });
+            if let Some(floor) = floor {
+                let floor_per_second = sheets.len() as f64 / floor.seconds;
+                eprintln!(
+                    "ingest:   floor {floor_per_second:>7.1} results/s, p50 {:>6.2} ms, p99 {:>6.2} ms; floor ratio {:.3}",
+                    floor.latencies.quantile_ms(0.5),
+                    floor.latencies.quantile_ms(0.99),
+                    floor_per_second / reference,
+                );
+                run["floor"] = json!({
+                    "results_per_s": round1(floor_per_second),
+                    "p50_ms": round2(floor.latencies.quantile_ms(0.5)),
+                    "p99_ms": round2(floor.latencies.quantile_ms(0.99)),
+                    "ratio": round3(floor_per_second / reference),
+                });
+                floor_ratios.push(floor_per_second / reference);
+            }
             if let Some(cpu) = cpu {
                 eprintln!("ingest:   {}", cpu.line(sheets.len()));
                 run["cpu"] = cpu.json(sheets.len());
@@ -203,6 +232,11 @@ async fn measure_with(
         let ratio = median(&mut ratios);
         eprintln!("ingest: {connections} connections: median ratio {ratio:.3}");
         medians.insert(connections.to_string(), json!(round3(ratio)));
+        if !floor_ratios.is_empty() {
+            let floor = median(&mut floor_ratios);
+            eprintln!("ingest: {connections} connections: the floor's median ratio {floor:.3}");
+            floor_medians.insert(connections.to_string(), json!(round3(floor)));
+        }
     }
     Ok(json!({
         "tables": options.tables,
@@ -210,7 +244,31 @@ async fn measure_with(
         "pgbench_seconds": options.pgbench_seconds,
         "runs": runs,
         "median_ratio": medians,
+        "floor_median_ratio": floor_medians,
     }))
+}
+
+/// The same sheets, one PUT each, by as many clients, to a floor server started for them.
+async fn post_to_floor(
+    options: &Options,
+    table_apps: &TableApps,
+    connections: usize,
+    event: &Event,
+    round: &Round,
+    sheets: &[(u32, SubmitResult)],
+) -> anyhow::Result<Posted> {
+    let floor = floor::Floor::start(&options.server.database_url).await?;
+    let requests = prepare(floor.url(), event, round, sheets, 0)?;
+    let url = floor.url().to_owned();
+    let posted = async {
+        let clients = table_apps
+            .run(async move { connect(&url, "floor", connections).await })
+            .await?;
+        table_apps.run(post(clients, requests)).await
+    }
+    .await;
+    floor.stop(&options.server.database_url).await;
+    posted
 }
 
 /// A bearer token of a scorer key for `event`, as a table app posts with.

@@ -41,19 +41,27 @@ pub async fn tps(
     sheet: &SubmitResult,
 ) -> anyhow::Result<f64> {
     let database = format!("catan_bench_pgbench_{}", Uuid::new_v4().simple());
-    let (server, name) = (server_url.to_owned(), database.clone());
-    let created = tokio::task::spawn_blocking(move || {
-        let url = catan_kit::db::create_database(&server, &name, None)?;
-        PgConnection::establish(&url)?.batch_execute(SCHEMA)?;
-        anyhow::Ok(url)
-    })
-    .await?;
+    let created = with_results_tables(server_url, &database).await;
     let outcome = match created {
         Ok(url) => run(&url, clients, seconds, sheet).await,
         Err(e) => Err(e.context("pgbench's scratch database")),
     };
     crate::harness::drop_database(server_url, &database).await;
     outcome
+}
+
+/// Creates `database` on `server_url` with the two tables of [`SCHEMA`]: its URL.
+pub(super) async fn with_results_tables(
+    server_url: &str,
+    database: &str,
+) -> anyhow::Result<String> {
+    let (server, name) = (server_url.to_owned(), database.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let url = catan_kit::db::create_database(&server, &name, None)?;
+        PgConnection::establish(&url)?.batch_execute(SCHEMA)?;
+        anyhow::Ok(url)
+    })
+    .await?
 }
 
 async fn run(

@@ -1,17 +1,15 @@
-//! The timed publish: the steps of `catan_suite::venue::publish::publish` taken one by one with
-//! the library's own functions (export from the venue's suite, signing, the three dry runs, the
-//! three applies), each timed; each part's dry run again once the federation has it all; and a
-//! second, whole publish, which must add nothing.
+//! The timed publish: `catan_suite::venue::publish::publish`'s three steps (export from the
+//! venue's suite, signing, sending) each timed, with the time of each part's dry run and apply as
+//! `send` reports them; each part's dry run again once the federation has it all; and a second,
+//! whole publish, which must add nothing.
 
 use super::setup::{VenueSide, say};
 use crate::harness::round1;
 use anyhow::{Context, bail};
 use catan_api::Position;
-use catan_suite::venue::bundle::{
-    Counted, Part, SignedBundle, Verdict, awaits_earlier_parts, faults, verdict,
-};
+use catan_suite::venue::bundle::{Part, SignedBundle};
 use catan_suite::venue::keep::VenueFile;
-use catan_suite::venue::publish::{export, publish, send_part};
+use catan_suite::venue::publish::{Step, export, publish, send, send_part};
 use serde_json::{Value, json};
 use std::time::Instant;
 use uuid::Uuid;
@@ -44,8 +42,8 @@ pub async fn suite_start_and_stop(venue: &VenueSide) -> anyhow::Result<Value> {
     Ok(json!({ "start_ms": start_ms, "stop_ms": ms(stopping) }))
 }
 
-/// Publishes the event from the venue's database to the federation its venue file names, step
-/// by step as `publish` does, through a client made as `publish` makes it.
+/// Publishes the event from the venue's database to the federation its venue file names, as
+/// `publish` does, each of its steps timed.
 pub async fn publish_in_steps(event_id: Uuid, venue: &VenueSide) -> anyhow::Result<FirstPublish> {
     let file = VenueFile::read(&venue.dir, event_id)?.context("the venue file of the pull")?;
     let started = Instant::now();
@@ -59,73 +57,45 @@ pub async fn publish_in_steps(event_id: Uuid, venue: &VenueSide) -> anyhow::Resu
     let signing = Instant::now();
     let signed = bundle.signed(&file.signing_key()?)?;
     let sign_ms = ms(signing);
-
     let federation = catan_suite::venue::publish::publishing_client(&file.federation);
-    let checking = Instant::now();
-    let mut dry_runs = Vec::new();
-    let mut verdicts: Vec<Verdict> = Vec::new();
-    for part in PARTS {
-        let sent = Instant::now();
-        let answer = send_part(&federation, &signed, part, true).await?;
-        let took = ms(sent);
-        let judged = verdict(answer, awaits_earlier_parts(&verdicts));
-        let said = match &judged {
-            Verdict::Fits(counted) => counted.line(),
-            Verdict::Later(problem) => {
-                format!("judged later ({} {})", problem.status, problem.title)
-            }
-            Verdict::Refused(problem) => {
-                for line in faults(part, problem) {
-                    say(line);
-                }
-                bail!("the federation refused the {} part's dry run", part.name());
-            }
-        };
-        say(format!("dry run of {} in {took} ms: {said}", part.name()));
-        dry_runs.push(json!({ "part": part.name(), "ms": took, "verdict": said }));
-        verdicts.push(judged);
-    }
-    let dry_runs_ms = ms(checking);
-
-    let applying = Instant::now();
-    let mut applies = Vec::new();
-    for (part, bytes) in PARTS.iter().zip(bytes) {
-        let sent = Instant::now();
-        let counted = match send_part(&federation, &signed, *part, false).await? {
-            Ok(counted) => counted,
-            Err(problem) => {
-                for line in faults(*part, &problem) {
-                    say(line);
-                }
-                bail!("the federation refused the {} part", part.name());
-            }
-        };
-        let took = ms(sent);
-        say(format!(
-            "applied {} in {took} ms: {}",
-            part.name(),
-            counted.line()
-        ));
-        // The federation had none of the rounds and results: an answer that adds nothing is
-        // a retry's, after a first try that timed out on the client and was written all the same.
-        if *part != Part::Registration && !counted.adds() {
+    let published = send(&federation, &signed, &say).await?;
+    let ended = Instant::now();
+    // The federation had none of the rounds and results: an answer that adds nothing is a
+    // retry's, after a first try that timed out on the client and was written all the same.
+    for counted in [&published.rounds, &published.results] {
+        if !counted.adds() {
             bail!(
-                "the first publish's {} part answered that it added nothing, in {took} ms: a \
-                 retry's answer after the client's timeout?",
-                part.name()
+                "the first publish's {} part answered that it added nothing: a retry's answer \
+                 after the client's timeout?",
+                counted.part.name()
             );
         }
-        applies.push(part_figures(&counted, took, bytes));
     }
-    let applies_ms = ms(applying);
-    let ended = Instant::now();
+    let (dry_runs, applies): (Vec<&Step>, Vec<&Step>) =
+        published.steps.iter().partition(|step| step.dry_run);
+    let figures = |steps: &[&Step]| -> Vec<Value> {
+        steps
+            .iter()
+            .zip(bytes)
+            .map(|(step, bytes)| {
+                json!({
+                    "part": step.part.name(),
+                    "ms": round1(step.took.as_secs_f64() * 1000.0),
+                    "body_bytes": bytes,
+                    "said": step.said,
+                })
+            })
+            .collect()
+    };
+    let total_ms =
+        |steps: &[&Step]| round1(steps.iter().map(|s| s.took.as_secs_f64()).sum::<f64>() * 1000.0);
     let report = json!({
         "export_ms": export_ms,
         "sign_ms": sign_ms,
-        "dry_runs_ms": dry_runs_ms,
-        "dry_runs": dry_runs,
-        "applies_ms": applies_ms,
-        "applies": applies,
+        "dry_runs_ms": total_ms(&dry_runs),
+        "dry_runs": figures(&dry_runs),
+        "applies_ms": total_ms(&applies),
+        "applies": figures(&applies),
         "body_bytes": bytes.iter().sum::<usize>(),
         "publish_ms": round1((ended - started).as_secs_f64() * 1000.0),
     });
@@ -134,17 +104,6 @@ pub async fn publish_in_steps(event_id: Uuid, venue: &VenueSide) -> anyhow::Resu
         position: federation.position(),
         ended,
         signed,
-    })
-}
-
-fn part_figures(counted: &Counted, ms: f64, bytes: usize) -> Value {
-    let (added, unchanged) = counted.totals();
-    json!({
-        "part": counted.part.name(),
-        "ms": ms,
-        "body_bytes": bytes,
-        "added": added,
-        "unchanged": unchanged,
     })
 }
 

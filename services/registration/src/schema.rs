@@ -120,23 +120,6 @@ pub mod registration {
     }
 
     diesel::table! {
-        registration.venue_audit_log (id) {
-            id -> Uuid,
-            at -> Timestamptz,
-            service -> Text,
-            venue -> Text,
-            key_id -> Uuid,
-            role -> Text,
-            method -> Text,
-            route -> Text,
-            targets -> Jsonb,
-            event_ids -> Array<Nullable<Uuid>>,
-            region_ids -> Array<Nullable<Uuid>>,
-            status -> Int4,
-        }
-    }
-
-    diesel::table! {
         registration.webhook_attempts (delivery_id, number) {
             delivery_id -> Uuid,
             number -> Int4,
@@ -207,7 +190,6 @@ pub mod registration {
         players,
         regions,
         signing_keys,
-        venue_audit_log,
         webhook_attempts,
         webhook_deliveries,
         webhook_messages,

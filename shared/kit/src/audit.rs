@@ -22,6 +22,7 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use secrecy::SecretString;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 use uuid::Uuid;
 
 /// A change about to be recorded: the caller, the call, and the ids it is about.
@@ -177,10 +178,13 @@ type Stored = (
     Vec<Option<Uuid>>,
     Vec<Option<Uuid>>,
     i32,
+    Option<String>,
+    Option<String>,
 );
 
-/// The records of this service's schema that `search` finds, the oldest first; `service`
-/// names them.
+/// The records of this service's schema that `search` finds, the oldest first: its own, which
+/// `service` names, and those a venue's publish brought, each with the venue and the service
+/// that made it there.
 pub fn search(
     conn: &mut PgConnection,
     service: &str,
@@ -221,16 +225,31 @@ pub fn search(
             audit_log::event_ids,
             audit_log::region_ids,
             audit_log::status,
+            audit_log::venue,
+            audit_log::service,
         ))
         .load(conn)?;
     Ok(rows
         .into_iter()
         .filter_map(
-            |(id, at, key_id, role, method, route, targets, events, regions, status)| {
+            |(
+                id,
+                at,
+                key_id,
+                role,
+                method,
+                route,
+                targets,
+                events,
+                regions,
+                status,
+                venue,
+                made_by,
+            )| {
                 Some(AuditRecord {
                     id,
                     at,
-                    service: service.to_owned(),
+                    service: made_by.unwrap_or_else(|| service.to_owned()),
                     key_id,
                     role: Role::parse(&role)?,
                     method,
@@ -239,11 +258,56 @@ pub fn search(
                     event_ids: events.into_iter().flatten().collect(),
                     region_ids: regions.into_iter().flatten().collect(),
                     status: u16::try_from(status).ok()?,
-                    venue: None,
+                    venue,
                 })
             },
         )
         .collect())
+}
+
+/// How many of `records` (each id once) this schema's log lacks: what [`import`] would add.
+pub fn count_new(conn: &mut PgConnection, records: &[AuditRecord]) -> QueryResult<u32> {
+    let ids: HashSet<Uuid> = records.iter().map(|r| r.id).collect();
+    let wanted: Vec<Uuid> = ids.iter().copied().collect();
+    let have: i64 = audit_log::table
+        .filter(audit_log::id.eq_any(&wanted))
+        .count()
+        .get_result(conn)?;
+    let new = ids
+        .len()
+        .saturating_sub(usize::try_from(have).unwrap_or(usize::MAX));
+    Ok(u32::try_from(new).unwrap_or(u32::MAX))
+}
+
+/// Keeps the records a venue's publish brought (issue 34) as the venue made them (their ids,
+/// times and services), made at `venue`; each once by its id, so that publishing again adds none.
+/// How many it added.
+pub fn import(conn: &mut PgConnection, venue: &str, records: &[AuditRecord]) -> QueryResult<u32> {
+    let optional = |ids: &[Uuid]| ids.iter().copied().map(Some).collect::<Vec<_>>();
+    let mut added = 0usize;
+    for record in records {
+        let targets = serde_json::to_value(&record.targets)
+            .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+        added += diesel::insert_into(audit_log::table)
+            .values((
+                audit_log::id.eq(record.id),
+                audit_log::at.eq(record.at),
+                audit_log::key_id.eq(record.key_id),
+                audit_log::role.eq(record.role.as_str()),
+                audit_log::method.eq(&record.method),
+                audit_log::route.eq(&record.route),
+                audit_log::targets.eq(targets),
+                audit_log::event_ids.eq(optional(&record.event_ids)),
+                audit_log::region_ids.eq(optional(&record.region_ids)),
+                audit_log::status.eq(i32::from(record.status)),
+                audit_log::venue.eq(venue),
+                audit_log::service.eq(&record.service),
+            ))
+            .on_conflict(audit_log::id)
+            .do_nothing()
+            .execute(conn)?;
+    }
+    Ok(u32::try_from(added).unwrap_or(u32::MAX))
 }
 
 /// The service whose records the internal route serves.

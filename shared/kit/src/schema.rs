@@ -12,6 +12,8 @@ diesel::table! {
         event_ids -> Array<Nullable<Uuid>>,
         region_ids -> Array<Nullable<Uuid>>,
         status -> Int4,
+        venue -> Nullable<Text>,
+        service -> Nullable<Text>,
     }
 }
 

@@ -74,6 +74,11 @@ async fn the_director_starts_pauses_resumes_extends_and_ends_a_round_and_anyone_
         404,
         "no table 99",
     );
+    assert_refused(
+        ts.anonymous.table_clock(id, 9, 1).await,
+        404,
+        "a table of no round 9",
+    );
 
     // Only the director acts, and only as the clock allows.
     let pause = change(ClockActionKind::Pause, None, None);

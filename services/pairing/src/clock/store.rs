@@ -64,6 +64,46 @@ pub fn table_numbers(
     Ok(Some(numbers.into_iter().map(|n| n as u32).collect()))
 }
 
+/// Table `table` of round `round` alone, as its clock knows it; 404 when the round is not drawn
+/// or has no such table. One probe of the table's row: the results service asks this for every
+/// `time_limit` sheet, and listing a 3,000-table round's numbers each time made a round's posts
+/// cost pairing in proportion to the round's size.
+pub fn clocked_table(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+    table: u32,
+) -> Result<ClockedRound, ApiError> {
+    let (round_number, table_number) = (
+        i32::try_from(round).map_err(ApiError::internal)?,
+        i32::try_from(table).map_err(ApiError::internal)?,
+    );
+    let seated: bool = diesel::select(diesel::dsl::exists(
+        round_tables::table
+            .filter(round_tables::event_id.eq(event_id))
+            .filter(round_tables::round.eq(round_number))
+            .filter(round_tables::number.eq(table_number)),
+    ))
+    .get_result(conn)?;
+    if seated {
+        return Ok(ClockedRound {
+            event_id,
+            number: round,
+            tables: vec![table],
+        });
+    }
+    let drawn: bool = diesel::select(diesel::dsl::exists(
+        rounds::table
+            .filter(rounds::event_id.eq(event_id))
+            .filter(rounds::number.eq(round_number)),
+    ))
+    .get_result(conn)?;
+    Err(match drawn {
+        true => ApiError::NotFound(format!("round {round} has no table {table}")),
+        false => crate::routes::not_drawn(event_id, round),
+    })
+}
+
 /// Round `round` as its clock knows it, or 404 when it is not drawn.
 pub fn clocked(
     conn: &mut PgConnection,

@@ -98,18 +98,9 @@ async fn read_clock(
     let (event_id, Ordinal(number)) = path.into_inner();
     let only = query.table;
     let reading = db::run(&state.pool, move |conn| {
-        let round = clock_store::clocked(conn, event_id, number)?;
         let round = match only {
-            Some(table) if !round.tables.contains(&table) => {
-                return Err(ApiError::NotFound(format!(
-                    "round {number} has no table {table}"
-                )));
-            }
-            Some(table) => ClockedRound {
-                tables: vec![table],
-                ..round
-            },
-            None => round,
+            Some(table) => clock_store::clocked_table(conn, event_id, number, table)?,
+            None => clock_store::clocked(conn, event_id, number)?,
         };
         let clock = clock_store::clock_of(conn, event_id, number)?;
         clock::reading(&round, &clock, chrono::Utc::now().timestamp_millis())

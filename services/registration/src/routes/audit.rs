@@ -145,11 +145,9 @@ async fn list_audit(
 /// The first `search.limit` records of every service, merged in the order they were made.
 async fn every_record(state: &State, search: AuditSearch) -> Result<Vec<AuditRecord>, ApiError> {
     let own = search.clone();
+    // With the records venues' publishes brought (issue 34), kept in registration's log.
     let mut records = db::run(&state.pool, move |conn| {
-        let mut records = catan_kit::audit::search(conn, "registration", &own)?;
-        // The records venues' publishes brought (issue 34), found as the suite's own are.
-        records.extend(store::venue_audit::search(conn, &own)?);
-        Ok(records)
+        Ok(catan_kit::audit::search(conn, "registration", &own)?)
     })
     .await?;
     let asked = state.audit_peers.iter().map(|peer| {

@@ -84,7 +84,7 @@ async fn take_in_copy(
         let left = changes.move_on.len();
         let created = if dry_run {
             CopyCounts {
-                audit_records: store::venue_audit::count_new(conn, &copy.audit)?,
+                audit_records: catan_kit::audit::count_new(conn, &copy.audit)?,
                 ..counted(&create)
             }
         } else {
@@ -92,7 +92,7 @@ async fn take_in_copy(
             store::venue_copy::end_entries(conn, &copy, &changes.move_on)?;
             let venue = venue_of(conn, &copy)?;
             CopyCounts {
-                audit_records: store::venue_audit::insert(conn, &venue, &copy.audit)?,
+                audit_records: catan_kit::audit::import(conn, &venue, &copy.audit)?,
                 ..created
             }
         };

@@ -11,7 +11,6 @@ pub mod events;
 pub mod inbox;
 pub mod people;
 pub mod pins;
-pub mod venue_audit;
 pub mod venue_copy;
 pub mod webhooks;
 

@@ -7,6 +7,7 @@ use catan_api::{
     ApiClient, AuditQuery, AuditRecord, CheckOutEvent, Checkout, ClientError, EntryCopy, EventCopy,
     Player, PlayerCopy, VenueCopy,
 };
+use futures_util::{StreamExt, TryStreamExt};
 use std::collections::BTreeSet;
 use uuid::Uuid;
 
@@ -53,6 +54,9 @@ pub async fn check_out(federation: &ApiClient, file: &VenueFile) -> anyhow::Resu
     }
 }
 
+/// How many players a copy reads at once.
+const PLAYERS_READ_AT_ONCE: usize = 8;
+
 /// The event as the federation has it, with its entries, the players they name (and with
 /// `region_players` every player of the event's region) and every region those name.
 pub async fn read_copy(
@@ -72,9 +76,13 @@ pub async fn read_copy(
         .flat_map(|e| e.player_ids.iter().copied())
         .filter(|id| !have.contains(id))
         .collect();
-    for player_id in entered {
-        players.push(federation.player(player_id).await?);
-    }
+    // A few at once: one by one, a 1,000-player event's reads took 2.3–2.6 s of a pull.
+    let entered_players: Vec<Player> = futures_util::stream::iter(entered)
+        .map(|player_id| federation.player(player_id))
+        .buffered(PLAYERS_READ_AT_ONCE)
+        .try_collect()
+        .await?;
+    players.extend(entered_players);
     let region_ids: BTreeSet<Uuid> = event
         .region_id
         .into_iter()

@@ -19,6 +19,7 @@ use catan_kit::Settings;
 use catan_kit::venue_signature::VENUE_SIGNATURE_HEADER;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 #[derive(Args)]
@@ -31,13 +32,26 @@ pub struct PublishArgs {
     pub venue_dir: PathBuf,
 }
 
-/// What each part did at the federation.
+/// What each part did at the federation, and each request the publish sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
     pub registration: Counted,
     pub rounds: Counted,
     pub results: Counted,
+    /// In the order they were sent: the three dry runs, then the three applies.
+    pub steps: Vec<Step>,
 }
+
+/// One part sent to the federation: how long its answer took and what it said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub part: Part,
+    pub dry_run: bool,
+    pub took: Duration,
+    pub said: String,
+}
+
+const PARTS: [Part; 3] = [Part::Registration, Part::Rounds, Part::Results];
 
 /// Publishes `event_id`, pulled into `venue` before, to the federation its venue file names,
 /// saying each step.
@@ -131,20 +145,31 @@ pub async fn send(
         federation.base_url()
     ));
     let mut verdicts: Vec<Verdict> = Vec::new();
-    for part in [Part::Registration, Part::Rounds, Part::Results] {
+    let mut steps = Vec::new();
+    for part in PARTS {
+        let sent = Instant::now();
         let answer = send_part(federation, bundle, part, true).await?;
         let judged = verdict(answer, awaits_earlier_parts(&verdicts));
-        match &judged {
-            Verdict::Fits(counted) => say(format!("  {}", counted.line())),
-            Verdict::Later(_) => say(format!(
-                "  {}: judged when it is sent, after the parts before it (it builds on what they add)",
+        let said = match &judged {
+            Verdict::Fits(counted) => counted.line(),
+            Verdict::Later(_) => format!(
+                "{}: judged when it is sent, after the parts before it (it builds on what they add)",
                 part.name()
-            )),
-            Verdict::Refused(_) => {}
+            ),
+            Verdict::Refused(problem) => format!("{}: refused ({})", part.name(), problem.title),
+        };
+        if !matches!(judged, Verdict::Refused(_)) {
+            say(format!("  {said}"));
         }
+        steps.push(Step {
+            part,
+            dry_run: true,
+            took: sent.elapsed(),
+            said,
+        });
         verdicts.push(judged);
     }
-    let refused: Vec<String> = [Part::Registration, Part::Rounds, Part::Results]
+    let refused: Vec<String> = PARTS
         .iter()
         .zip(&verdicts)
         .filter_map(|(part, verdict)| match verdict {
@@ -159,13 +184,25 @@ pub async fn send(
         }
         bail!("the federation refused the bundle: nothing was published");
     }
-    let registration = apply(federation, bundle, Part::Registration, say).await?;
-    let rounds = apply(federation, bundle, Part::Rounds, say).await?;
-    let results = apply(federation, bundle, Part::Results, say).await?;
+    let mut applied = Vec::new();
+    for part in PARTS {
+        let sent = Instant::now();
+        let counted = apply(federation, bundle, part, say).await?;
+        steps.push(Step {
+            part,
+            dry_run: false,
+            took: sent.elapsed(),
+            said: counted.line(),
+        });
+        applied.push(counted);
+    }
+    let [registration, rounds, results] =
+        <[Counted; 3]>::try_from(applied).map_err(|_| anyhow::anyhow!("three parts applied"))?;
     Ok(Published {
         registration,
         rounds,
         results,
+        steps,
     })
 }
 

@@ -6,8 +6,8 @@
 
 use super::event::{pins_of, shown_after};
 use super::{ConsoleError, Desk, Done};
-use crate::pages::name_matches;
 use catan_api::{ClientError, CreateEntry, CreatePlayer, Event, EventFormat};
+use catan_domain::duplicates::same_name;
 use maud::{Markup, html};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -100,10 +100,6 @@ pub async fn register(desk: Desk, form: NamesForm) -> Result<Done, ConsoleError>
     }
     .await;
     shown_after(&desk, id, made).await
-}
-
-fn same_name(a: &str, b: &str) -> bool {
-    name_matches(a, b) && name_matches(b, a)
 }
 
 /// A line of a partner event's form: the team's name and its two players' names.

@@ -14,6 +14,7 @@ use crate::kept::KeptPage;
 use crate::{PageError, PageResult, error_page, lang_of};
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{EntryStatus, EventFormat, EventStatus, Stage};
+use catan_domain::duplicates::folded_name;
 use maud::Markup;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -323,25 +324,10 @@ fn days(lang: Lang, from: chrono::NaiveDate, to: chrono::NaiveDate) -> String {
     }
 }
 
-/// Whether `name` holds `needle`, case and accents aside.
+/// Whether `name` holds `needle`, case and accents aside (folded as the federation folds names
+/// everywhere: [`catan_domain::duplicates::folded_name`]).
 pub(crate) fn name_matches(name: &str, needle: &str) -> bool {
-    fold(name).contains(&fold(needle))
-}
-
-fn fold(text: &str) -> String {
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ä' | 'ã' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'ö' | 'õ' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ñ' => 'n',
-            'ç' => 'c',
-            other => other,
-        })
-        .collect()
+    folded_name(name).contains(&folded_name(needle))
 }
 
 #[cfg(test)]
@@ -363,5 +349,6 @@ mod tests {
         assert!(name_matches("José Peña", "jose pena"));
         assert!(name_matches("Ada Lovelace", "LOVE"));
         assert!(!name_matches("Ada Lovelace", "Bob"));
+        assert!(name_matches("Zoë Ångström", "angstrom"));
     }
 }

@@ -10,8 +10,8 @@
 
 use catan_api::{CreateEntry, CreateEvent, CreatePlayer, Player};
 use catan_e2e::fixtures::new_organiser_key;
-use catan_e2e::spawn_suite;
 use catan_e2e::visitor::Visitor;
+use catan_e2e::{spawn_suite, spawn_suite_configured};
 use reqwest::StatusCode;
 use uuid::Uuid;
 
@@ -140,5 +140,68 @@ async fn an_organiser_merges_a_venue_s_new_player_into_the_one_the_federation_kn
         late.body
     );
     assert_eq!(ts.admin.player(known.id).await.unwrap().merged_into, None);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_list_is_shown_a_region_at_a_time_and_fifty_pairs_a_page() {
+    // The admin registers 106 players: more than a key's rate limit lets through.
+    let ts = spawn_suite_configured(|settings| {
+        settings.rate_limit.per_second = 10_000.0;
+        settings.rate_limit.burst = 10_000.0;
+    })
+    .await;
+    let north = ts.admin.create_region("North").await.unwrap().id;
+    let south = ts.admin.create_region("South").await.unwrap().id;
+    let register = async |name: String, region: Uuid| {
+        let body = CreatePlayer {
+            name,
+            region_id: Some(region),
+        };
+        ts.admin.create_player(&body).await.unwrap();
+    };
+    // 51 pairs in the North, 2 in the South.
+    for i in 0..51 {
+        for name in [format!("Player {i:02}"), format!("player {i:02}")] {
+            register(name, north).await;
+        }
+    }
+    for name in ["Zoë Ångström", "zoe angstrom", "Mía Ruiz", "mia ruiz"] {
+        register(name.to_owned(), south).await;
+    }
+    let shown = |body: &str| body.matches("<li class=\"duplicate\"").count();
+
+    let mut visitor = Visitor::new(&ts);
+    visitor.sign_in(&ts.admin_key).await;
+    let first = visitor.get("/console/duplicates").await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    assert_eq!(shown(&first.body), 50, "fifty pairs a page");
+    assert!(
+        first
+            .body
+            .contains("rel=\"next\" href=\"/console/duplicates?page=2\"")
+    );
+    let second = visitor.get("/console/duplicates?page=2").await;
+    assert_eq!(shown(&second.body), 3, "the last pairs, on the next page");
+    assert!(
+        second
+            .body
+            .contains("rel=\"prev\" href=\"/console/duplicates\"")
+    );
+    assert!(!second.body.contains("rel=\"next\""));
+
+    let south_only = visitor
+        .get(&format!("/console/duplicates?region={south}"))
+        .await;
+    assert_eq!(shown(&south_only.body), 2, "{}", south_only.body);
+    assert!(south_only.body.contains("Zoë Ångström") && south_only.body.contains("Mía Ruiz"));
+    assert!(!south_only.body.contains("Player 00"));
+    assert!(
+        south_only.body.contains(&format!(
+            "<option value=\"{south}\" selected>South</option>"
+        )),
+        "the region asked for stays chosen"
+    );
+    assert!(!south_only.body.contains("rel=\"next\""));
     ts.shutdown().await;
 }

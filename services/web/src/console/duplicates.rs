@@ -11,22 +11,70 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use uuid::Uuid;
 
-/// The pairs a page lists at most (the rest once these are merged).
-const SHOWN: u32 = 100;
+/// The pairs a page lists; the next are a page further.
+const SHOWN: u32 = 50;
 
 pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
     duplicates_page(&desk, &[]).await
+}
+
+/// The page asked for: its region (`?region=`, every region the person may see when absent) and
+/// its number (`?page=`, from 1).
+struct Asked {
+    region: Option<Uuid>,
+    number: u32,
+}
+
+impl Asked {
+    fn of(desk: &Desk) -> Asked {
+        Asked {
+            region: desk.param("region").and_then(|r| Uuid::parse_str(&r).ok()),
+            number: desk
+                .param("page")
+                .and_then(|n| n.parse().ok())
+                .filter(|n| *n >= 1)
+                .unwrap_or(1),
+        }
+    }
+
+    /// The link to page `number` of the same region.
+    fn link(&self, number: u32) -> String {
+        let mut query = Vec::new();
+        if let Some(region) = self.region {
+            query.push(format!("region={region}"));
+        }
+        if number > 1 {
+            query.push(format!("page={number}"));
+        }
+        match query.is_empty() {
+            true => "/console/duplicates".to_owned(),
+            false => format!("/console/duplicates?{}", query.join("&")),
+        }
+    }
 }
 
 async fn duplicates_page(desk: &Desk, errors: &[FieldError]) -> Result<Shown, ConsoleError> {
     if !matches!(desk.person.role, Role::Admin | Role::Organiser) {
         return Err(ConsoleError::Forbidden);
     }
+    let asked = Asked::of(desk);
+    let offset = (asked.number - 1).saturating_mul(SHOWN);
+    // One more than shown: whether there is a next page.
     let (pairs, regions) = tokio::join!(
-        desk.api.merge_candidates(None, SHOWN, 0),
+        desk.api.merge_candidates(asked.region, SHOWN + 1, offset),
         desk.api.regions()
     );
-    let (pairs, regions) = (pairs?, regions?);
+    let (mut pairs, regions) = (pairs?, regions?);
+    let more = pairs.len() > SHOWN as usize;
+    pairs.truncate(SHOWN as usize);
+    // An organiser picks among its own regions: the others' pairs are not its to see.
+    let choices: Vec<&Region> = regions
+        .iter()
+        .filter(|r| match &desk.person.region_ids {
+            Some(own) if desk.person.role == Role::Organiser => own.contains(&r.id),
+            _ => true,
+        })
+        .collect();
     let lang = desk.lang;
     let w = lang.words();
     let body = html! {
@@ -35,9 +83,31 @@ async fn duplicates_page(desk: &Desk, errors: &[FieldError]) -> Result<Shown, Co
         (signed_in_as(lang, &desk.person))
         p class="help" { (w.duplicates_help) }
         (all_errors(lang, errors))
+        form class="inline" method="get" action="/console/duplicates" {
+            label { (w.region) br;
+                select name="region" {
+                    option value="" { (w.all_regions) }
+                    @for r in &choices {
+                        option value=(r.id) selected[Some(r.id) == asked.region] { (r.name) }
+                    }
+                }
+            }
+            button type="submit" { (w.filter) }
+        }
         @if pairs.is_empty() { p { (w.no_duplicates) } }
         ul class="duplicates" {
             @for pair in &pairs { (pair_shown(desk, pair, &regions)) }
+        }
+        @if asked.number > 1 || more {
+            nav class="pages" aria-label=(w.duplicates) {
+                @if asked.number > 1 {
+                    a rel="prev" href=(asked.link(asked.number - 1)) { "← " (lang.int(u64::from(asked.number - 1))) } " "
+                }
+                span aria-current="page" { (lang.int(u64::from(asked.number))) }
+                @if more {
+                    " " a rel="next" href=(asked.link(asked.number + 1)) { (lang.int(u64::from(asked.number + 1))) " →" }
+                }
+            }
         }
     };
     Ok(Shown {
@@ -150,6 +220,29 @@ pub async fn merge(desk: Desk, form: MergeForm) -> Result<Done, ConsoleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_link_keeps_its_region_and_leaves_out_the_first_page() {
+        let region = Uuid::new_v4();
+        let everywhere = Asked {
+            region: None,
+            number: 1,
+        };
+        assert_eq!(everywhere.link(1), "/console/duplicates");
+        assert_eq!(everywhere.link(2), "/console/duplicates?page=2");
+        let of_region = Asked {
+            region: Some(region),
+            number: 3,
+        };
+        assert_eq!(
+            of_region.link(1),
+            format!("/console/duplicates?region={region}")
+        );
+        assert_eq!(
+            of_region.link(4),
+            format!("/console/duplicates?region={region}&page=4")
+        );
+    }
 
     #[test]
     fn a_merge_form_names_the_duplicate_in_the_path_and_the_survivor_in_the_body() {

@@ -79,6 +79,12 @@ async fn the_director_starts_pauses_resumes_extends_and_ends_a_round_and_anyone_
         404,
         "a table of no round 9",
     );
+    // A number past the database's integers names no table either (it was a 500).
+    assert_refused(
+        ts.anonymous.table_clock(id, 1, 2_147_483_648).await,
+        404,
+        "no table 2147483648",
+    );
 
     // Only the director acts, and only as the clock allows.
     let pause = change(ClockActionKind::Pause, None, None);

@@ -74,17 +74,18 @@ pub fn clocked_table(
     round: u32,
     table: u32,
 ) -> Result<ClockedRound, ApiError> {
-    let (round_number, table_number) = (
-        i32::try_from(round).map_err(ApiError::internal)?,
-        i32::try_from(table).map_err(ApiError::internal)?,
-    );
-    let seated: bool = diesel::select(diesel::dsl::exists(
-        round_tables::table
-            .filter(round_tables::event_id.eq(event_id))
-            .filter(round_tables::round.eq(round_number))
-            .filter(round_tables::number.eq(table_number)),
-    ))
-    .get_result(conn)?;
+    // Numbers past PostgreSQL's integer name no round or table there is.
+    let (round_number, table_number) = (i32::try_from(round).ok(), i32::try_from(table).ok());
+    let seated: bool = match (round_number, table_number) {
+        (Some(round_number), Some(table_number)) => diesel::select(diesel::dsl::exists(
+            round_tables::table
+                .filter(round_tables::event_id.eq(event_id))
+                .filter(round_tables::round.eq(round_number))
+                .filter(round_tables::number.eq(table_number)),
+        ))
+        .get_result(conn)?,
+        _ => false,
+    };
     if seated {
         return Ok(ClockedRound {
             event_id,
@@ -92,12 +93,15 @@ pub fn clocked_table(
             tables: vec![table],
         });
     }
-    let drawn: bool = diesel::select(diesel::dsl::exists(
-        rounds::table
-            .filter(rounds::event_id.eq(event_id))
-            .filter(rounds::number.eq(round_number)),
-    ))
-    .get_result(conn)?;
+    let drawn: bool = match round_number {
+        Some(round_number) => diesel::select(diesel::dsl::exists(
+            rounds::table
+                .filter(rounds::event_id.eq(event_id))
+                .filter(rounds::number.eq(round_number)),
+        ))
+        .get_result(conn)?,
+        None => false,
+    };
     Err(match drawn {
         true => ApiError::NotFound(format!("round {round} has no table {table}")),
         false => crate::routes::not_drawn(event_id, round),

@@ -38,6 +38,20 @@ pub async fn draw_next_round<B>(
     write: IdempotentWrite<B>,
 ) -> Result<HttpResponse, ApiError> {
     let event = state.peers.registration.event(event_id).await?;
+    let seed = drawn_seed(&event, seed)?;
+    let pool = state.pool.clone();
+    let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
+    if let Some(last) = existing.last() {
+        ensure_round_complete(&state.peers.results, last).await?;
+    }
+    let rounds_before = existing.len();
+    let build = planned_round(state, &event, &existing, seed).await?;
+    store_new_round(write, event_id, rounds_before, build).await
+}
+
+/// The seed to draw from: the one chosen (a practice event's only), else a fresh one from the
+/// operating system's CSPRNG; and whether it was chosen.
+pub fn drawn_seed(event: &Event, seed: Option<u64>) -> Result<(u64, bool), ApiError> {
     if seed.is_some() && !event.practice {
         return Err(ApiError::field(
             "seed",
@@ -45,57 +59,58 @@ pub async fn draw_next_round<B>(
             "a seed is chosen only in a practice event; this event's seeds are drawn by the server",
         ));
     }
-    let pool = state.pool.clone();
-    let existing = db::run(&pool, move |conn| store::rounds_of(conn, event_id)).await?;
-    if let Some(last) = existing.last() {
-        ensure_round_complete(&state.peers.results, last).await?;
-    }
-    let seed_chosen = seed.is_some();
     // ThreadRng: a CSPRNG seeded from the operating system.
-    let seed = seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED);
-    let rounds_before = existing.len();
+    Ok((
+        seed.unwrap_or_else(|| rand::random::<u64>() & MAX_SEED),
+        seed.is_some(),
+    ))
+}
+
+/// What makes the round after `earlier` (the event's rounds before it) in the write's
+/// transaction, given the stored rounds before it: the same seed and field give the same round.
+pub type Build =
+    Box<dyn FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send>;
+
+/// The round that follows `earlier`, drawn from `seed` (and whether it was chosen).
+pub async fn planned_round(
+    state: &State,
+    event: &Event,
+    earlier: &[Round],
+    (seed, seed_chosen): (u64, bool),
+) -> Result<Build, ApiError> {
+    let event_id = event.id;
+    let number = u32::try_from(earlier.len() + 1).map_err(ApiError::internal)?;
     match event.format {
         EventFormat::Classic => {
-            let next = next_draw(state, &event, &existing).await?;
+            let next = next_draw(state, event, earlier).await?;
             let (board_mode, player_reporting) = (event.board_mode, event.player_reporting);
-            store_new_round(write, event_id, rounds_before, move |conn, rounds| {
+            Ok(Box::new(move |conn, rounds| {
                 let numbers = store::numbers_for(conn, event_id, &next.players)?;
                 let keep_apart = store::keep_apart(conn, event_id)?;
-                let mut round = build_round(
-                    event_id,
-                    u32::try_from(rounds_before + 1).map_err(ApiError::internal)?,
-                    seed,
-                    &next,
-                    rounds,
-                    &numbers,
-                    &keep_apart,
-                )?;
+                let mut round =
+                    build_round(event_id, number, seed, &next, rounds, &numbers, &keep_apart)?;
                 round.board_mode = board_mode;
                 round.player_reporting = player_reporting;
                 round.seed_chosen = seed_chosen;
                 Ok(round)
-            })
-            .await
+            }))
         }
         EventFormat::Partner => {
-            let mut round = crate::swiss::draw_swiss_round(state, &event, &existing, seed).await?;
+            let mut round = crate::swiss::draw_swiss_round(state, event, earlier, seed).await?;
             round.seed_chosen = seed_chosen;
-            store_new_round(write, event_id, rounds_before, move |_, _| Ok(round)).await
+            Ok(Box::new(move |_, _| Ok(round)))
         }
     }
 }
 
 /// Stores the round `build` makes, under the event's lock, unless another draw got there first;
 /// with its Idempotency-Key's record in the same transaction.
-async fn store_new_round<B, F>(
+async fn store_new_round<B>(
     write: IdempotentWrite<B>,
     event_id: Uuid,
     rounds_before: usize,
-    build: F,
-) -> Result<HttpResponse, ApiError>
-where
-    F: FnOnce(&mut diesel::PgConnection, &[Round]) -> Result<Round, ApiError> + Send + 'static,
-{
+    build: Build,
+) -> Result<HttpResponse, ApiError> {
     let drawn_by = write.principal().key_id();
     write
         .write(move |conn| {
@@ -330,7 +345,9 @@ fn build_round(
         stage: next.stage,
         seed,
         seed_chosen: false,
-        drawn_at: chrono::Utc::now(),
+        changed_by_hand: false,
+        // As PostgreSQL keeps it (microseconds): the answer equals every later read.
+        drawn_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
         figures,
         tables,
         byes: Vec::new(),

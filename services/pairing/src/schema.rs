@@ -65,6 +65,7 @@ pub mod pairing {
             partner_rules -> Nullable<Jsonb>,
             seed_chosen -> Bool,
             player_reporting -> Text,
+            changed_by_hand -> Bool,
         }
     }
 

@@ -24,6 +24,7 @@ struct RoundRow {
     partner_rules: Option<serde_json::Value>,
     seed_chosen: bool,
     player_reporting: String,
+    changed_by_hand: bool,
 }
 type TableRow = (i32, i32, serde_json::Value, serde_json::Value);
 
@@ -100,6 +101,7 @@ fn rounds_where(
                     .transpose()
                     .map_err(ApiError::internal)?,
                 player_reporting: enum_from_text(&row.player_reporting)?,
+                changed_by_hand: row.changed_by_hand,
             })
         })
         .collect()
@@ -129,6 +131,7 @@ pub fn insert_round(
                 .map(|rules| serde_json::to_value(rules).map_err(ApiError::internal))
                 .transpose()?),
             rounds::player_reporting.eq(enum_to_text(&round.player_reporting)),
+            rounds::changed_by_hand.eq(round.changed_by_hand),
         ))
         .on_conflict_do_nothing()
         .execute(conn)?;
@@ -138,6 +141,53 @@ pub fn insert_round(
             round.number
         )));
     }
+    insert_tables(conn, round)
+}
+
+/// Stores `round` in place of the event's round of its number, drawn again by `drawn_by`: its
+/// seed, figures and tables replace the earlier draw's (which the audit trail keeps).
+pub fn replace_round(
+    conn: &mut PgConnection,
+    round: &Round,
+    drawn_by: Uuid,
+) -> Result<(), ApiError> {
+    let this = rounds::table
+        .filter(rounds::event_id.eq(round.event_id))
+        .filter(rounds::number.eq(round.number as i32));
+    diesel::update(this)
+        .set((
+            rounds::stage.eq(enum_to_text(&round.stage)),
+            rounds::seed.eq(round.seed as i64),
+            rounds::seed_chosen.eq(round.seed_chosen),
+            rounds::figures.eq(serde_json::to_value(&round.figures).map_err(ApiError::internal)?),
+            rounds::drawn_at.eq(round.drawn_at),
+            rounds::drawn_by.eq(drawn_by),
+            rounds::byes.eq(round.byes.iter().copied().map(Some).collect::<Vec<_>>()),
+            rounds::changed_by_hand.eq(round.changed_by_hand),
+        ))
+        .execute(conn)?;
+    replace_tables(conn, round)
+}
+
+/// Stores `round`'s tables in place of those stored, and whether it was changed by hand.
+pub fn replace_tables(conn: &mut PgConnection, round: &Round) -> Result<(), ApiError> {
+    diesel::update(
+        rounds::table
+            .filter(rounds::event_id.eq(round.event_id))
+            .filter(rounds::number.eq(round.number as i32)),
+    )
+    .set(rounds::changed_by_hand.eq(round.changed_by_hand))
+    .execute(conn)?;
+    diesel::delete(
+        round_tables::table
+            .filter(round_tables::event_id.eq(round.event_id))
+            .filter(round_tables::round.eq(round.number as i32)),
+    )
+    .execute(conn)?;
+    insert_tables(conn, round)
+}
+
+fn insert_tables(conn: &mut PgConnection, round: &Round) -> Result<(), ApiError> {
     for table in &round.tables {
         diesel::insert_into(round_tables::table)
             .values((

@@ -116,7 +116,8 @@ pub async fn draw_swiss_round(
         stage: Stage::Swiss,
         seed,
         seed_chosen: false,
-        drawn_at: chrono::Utc::now(),
+        changed_by_hand: false,
+        drawn_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
         figures: RoundFigures {
             repeat_meetings: pairing.rematches,
             cost: pairing.cost,

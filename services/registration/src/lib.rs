@@ -37,12 +37,16 @@ pub(crate) struct State {
     pub deliveries_due: Arc<tokio::sync::Notify>,
     /// Ranking, which owns the seasons an event search may name.
     pub ranking: catan_api::ApiClient,
+    /// Pairing, asked which rounds were drawn when an entry is reinstated.
+    pub pairing: catan_api::ApiClient,
     /// The services with an outbox, asked for their dead letters.
     pub outboxes: Vec<routes::dead_letters::OutboxPeer>,
     /// The other services, asked for their audit records.
     pub audit_peers: Vec<routes::audit::AuditPeer>,
     /// Pairing and results, told of checkouts to venues; `None` without the internal key.
     pub checkout_peers: Option<Vec<catan_api::ApiClient>>,
+    /// `CATAN_PUBLIC_URL`: where the links of the calendar feeds lead; unset, the request's.
+    pub public_url: Option<catan_kit::settings::PublicUrl>,
 }
 
 /// Connects, migrates, makes sure the signing key and the admin key exist, and serves on `listener`.
@@ -75,9 +79,11 @@ pub async fn start(settings: Settings, listener: TcpListener) -> anyhow::Result<
         webhooks: settings.webhooks.clone(),
         deliveries_due: deliveries_due.clone(),
         ranking: catan_api::ApiClient::new(&settings.peers.ranking),
+        pairing: catan_api::ApiClient::new(&settings.peers.pairing),
         outboxes: routes::dead_letters::outbox_peers(&settings),
         audit_peers: routes::audit::audit_peers(&settings),
         checkout_peers: checkout_peers::of(&settings),
+        public_url: settings.public_url.clone(),
     });
     let server = SERVICE.serve(listener, &settings, &pool, move |cfg| {
         cfg.app_data(state.clone()).app_data(verifier.clone());

@@ -42,6 +42,7 @@ pub mod registration {
             status_reason -> Nullable<Text>,
             created_at -> Timestamptz,
             team_name -> Nullable<Text>,
+            left_at -> Nullable<Timestamptz>,
         }
     }
 

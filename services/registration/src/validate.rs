@@ -2,42 +2,28 @@
 //! another format, searches and date ranges. Each is a pure decision: the value to use, or the
 //! 422 naming the field.
 
+use catan_domain::names::{MAX_NAME_CHARS, NameFault, checked_name};
 use catan_kit::ApiError;
 use catan_kit::problem::{ErrorCode, FieldError};
 use chrono::NaiveDate;
 use std::ops::RangeInclusive;
 
-/// The longest name (or reason) accepted, in characters.
-const MAX_NAME_CHARS: usize = 200;
-
 /// A name (or reason) of 1 to 200 characters, trimmed, without control characters (which
 /// PostgreSQL's text cannot hold in the case of NUL, and no name needs) nor characters that
-/// hide or reorder text, in normalisation form C.
+/// hide or reorder text, in normalisation form C ([`checked_name`]).
 pub fn valid_name(field: &str, name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        return Err(ApiError::field(
-            field,
-            ErrorCode::InvalidName,
-            format!("{field} must have 1 to 200 characters"),
-        ));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::field(
-            field,
-            ErrorCode::InvalidName,
-            format!("{field} must not contain control characters"),
-        ));
-    }
-    catan_domain::names::shown_name(name).map_err(|hiding| {
-        ApiError::field(
-            field,
-            ErrorCode::InvalidName,
-            format!(
+    checked_name(name).map_err(|fault| {
+        let message = match fault {
+            NameFault::Blank | NameFault::TooLong { .. } => {
+                format!("{field} must have 1 to {MAX_NAME_CHARS} characters")
+            }
+            NameFault::Control => format!("{field} must not contain control characters"),
+            NameFault::Hiding(hiding) => format!(
                 "{field} must not contain characters that hide or reorder text (U+{:04X})",
                 u32::from(hiding)
             ),
-        )
+        };
+        ApiError::field(field, ErrorCode::InvalidName, message)
     })
 }
 

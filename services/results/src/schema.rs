@@ -38,6 +38,7 @@ pub mod results {
             sheet -> Jsonb,
             recorded_at -> Timestamptz,
             recorded_by -> Uuid,
+            voided -> Bool,
         }
     }
 
@@ -54,6 +55,7 @@ pub mod results {
             recorded_at -> Timestamptz,
             recorded_by -> Uuid,
             txid -> Int8,
+            voided -> Bool,
         }
     }
 

@@ -1,21 +1,30 @@
 //! A posted sheet, checked against the table it is for and the rules of the event's format.
 
 use crate::store::Sheet;
+use catan_api::Role;
 use catan_api::{
     EventFormat, MAX_BATCH_SHEETS, Round, ScoreRecorded, SeatPosition, Stage, SubmitResult, Table,
     TableSheet, TeamScore,
 };
 use catan_domain::partner::{RawPartnerSheet, TableTeams, validate_partner_sheet};
 use catan_domain::results::{
-    RawBreakdown, RawScore, RawSheet, RuleCode, Violation, out_of_range, validate_sheet,
+    MAX_CHECKED_REASON_CHARS, RawBreakdown, RawScore, RawSheet, RuleCode, Violation,
+    checked_reason, out_of_range, unchecked_non_winners, validate_sheet,
 };
 use catan_kit::ApiError;
+use catan_kit::auth::Principal;
 use catan_kit::problem::ErrorCode;
 use uuid::Uuid;
 
 /// The sheet `body` posts for table `table_number` of `round`, checked: 404 for a table the round
-/// does not have, 422 listing every rule the sheet breaks.
-pub fn checked(body: &SubmitResult, round: &Round, table_number: u32) -> Result<Sheet, ApiError> {
+/// does not have, 422 listing every rule the sheet breaks (a non-winner at 10 VP or more unless
+/// the director `checked_by_director` it).
+pub fn checked(
+    body: &SubmitResult,
+    round: &Round,
+    table_number: u32,
+    checked_by_director: bool,
+) -> Result<Sheet, ApiError> {
     let table = round
         .tables
         .iter()
@@ -27,7 +36,7 @@ pub fn checked(body: &SubmitResult, round: &Round, table_number: u32) -> Result<
             ))
         })?;
     match round.format {
-        EventFormat::Classic => classic_sheet(body, table, round.stage),
+        EventFormat::Classic => classic_sheet(body, table, round.stage, checked_by_director),
         EventFormat::Partner => partner_sheet(body, table, round),
     }
 }
@@ -97,7 +106,39 @@ fn raw_sheet(body: &SubmitResult) -> RawSheet {
     }
 }
 
-fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<Sheet, ApiError> {
+/// The director's reason for marking `body` as checked, when he does: 403 from anyone else (a
+/// player, a table app), 422 `invalid_reason` on `checked.reason` for a reason that is blank, too
+/// long or holds control characters.
+pub fn director_check(
+    principal: &Principal,
+    body: &SubmitResult,
+) -> Result<Option<String>, ApiError> {
+    let Some(checked) = &body.checked else {
+        return Ok(None);
+    };
+    if !matches!(principal.role(), Role::Director | Role::Admin) {
+        return Err(ApiError::Forbidden(format!(
+            "only the tournament director may mark a sheet as checked; this key is a {}",
+            principal.role().as_str()
+        )));
+    }
+    checked_reason(&checked.reason).map(Some).ok_or_else(|| {
+        ApiError::field(
+            "checked.reason",
+            ErrorCode::InvalidReason,
+            format!(
+                "a reason is 1 to {MAX_CHECKED_REASON_CHARS} characters without control characters"
+            ),
+        )
+    })
+}
+
+fn classic_sheet(
+    body: &SubmitResult,
+    table: &Table,
+    stage: Stage,
+    checked_by_director: bool,
+) -> Result<Sheet, ApiError> {
     if body.winner_entry_id.is_some() {
         return Err(ApiError::field(
             "winner_entry_id",
@@ -106,8 +147,17 @@ fn classic_sheet(body: &SubmitResult, table: &Table, stage: Stage) -> Result<She
         ));
     }
     let seated: Vec<Uuid> = table.seats.iter().map(|s| s.player_id).collect();
-    let validated =
-        validate_sheet(&raw_sheet(body), &seated, stage).map_err(ApiError::violations)?;
+    let raw = raw_sheet(body);
+    let doubtful = unchecked_non_winners(&raw, checked_by_director);
+    let validated = match validate_sheet(&raw, &seated, stage) {
+        Ok(_) if !doubtful.is_empty() => Err(doubtful),
+        Ok(validated) => Ok(validated),
+        Err(mut violations) => {
+            violations.extend(doubtful);
+            Err(violations)
+        }
+    }
+    .map_err(ApiError::violations)?;
     Ok(Sheet {
         outcome: body.outcome,
         winner_player_id: validated.winner,

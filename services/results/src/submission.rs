@@ -5,7 +5,9 @@ use crate::store::{self, First, FirstRecorded, NewVersion, Sheet};
 use crate::webhook_events;
 use actix_web::http::StatusCode;
 use catan_api::{Role, Round, Stage, SubmitResult, TableResult};
-use catan_domain::correction::{Decision, Precondition, Recorded, Refusal, decide_version};
+use catan_domain::correction::{
+    Decision, Precondition, Recorded, Refusal, decide_after_void, decide_version,
+};
 use catan_kit::ApiError;
 use catan_kit::audit::AuditEntry;
 use catan_kit::auth::Principal;
@@ -24,11 +26,13 @@ pub(crate) struct Submission {
     may_correct: bool,
     precondition: Precondition,
     recorded_by: Uuid,
+    checked_reason: Option<String>,
 }
 
 impl Submission {
     /// `body` for table `table` of `round`, checked (404 for a table the round lacks, 422 naming
-    /// every broken rule), as sent by `principal` with `precondition`.
+    /// every broken rule, 403 for a sheet marked checked by anyone but the director), as sent by
+    /// `principal` with `precondition`.
     pub(crate) fn checked(
         principal: &Principal,
         round: &Round,
@@ -36,17 +40,24 @@ impl Submission {
         body: &SubmitResult,
         precondition: Precondition,
     ) -> Result<Submission, ApiError> {
+        let checked_reason = crate::sheet::director_check(principal, body)?;
         Ok(Submission {
             event_id: round.event_id,
             round: round.number,
             table,
             stage: round.stage,
             round_tables: u32::try_from(round.tables.len()).map_err(ApiError::internal)?,
-            sheet: crate::sheet::checked(body, round, table)?,
+            sheet: crate::sheet::checked(body, round, table, checked_reason.is_some())?,
             may_correct: matches!(principal.role(), Role::Director | Role::Admin),
             precondition,
             recorded_by: principal.key_id(),
+            checked_reason,
         })
+    }
+
+    /// The director's reason for taking the sheet as checked, which the audit trail keeps.
+    pub(crate) fn checked_reason(&self) -> Option<&str> {
+        self.checked_reason.as_deref()
     }
 
     /// The table the sheet is for: its event, round and number.
@@ -143,12 +154,19 @@ impl Submission {
         conn: &mut PgConnection,
     ) -> Result<Result<(TableResult, StatusCode), TableResult>, ApiError> {
         catan_kit::checkouts::refuse_if_checked_out(conn, self.event_id)?;
-        let existing = store::current_locked(conn, self.event_id, self.round, self.table)?;
+        let latest = store::latest_locked(conn, self.table_key())?;
+        // A voided result is none: the sheet is decided as a table's first.
+        let voided = latest.as_ref().filter(|r| r.voided).map(|r| r.version);
+        let existing = latest.filter(|r| !r.voided);
         let recorded = existing.as_ref().map(|current| Recorded {
             version: current.version,
             same_sheet: Sheet::of(current) == self.sheet,
         });
-        let version = match decide_version(recorded, self.may_correct, self.precondition) {
+        let decision = match voided {
+            Some(voided) => decide_after_void(voided, self.may_correct, self.precondition),
+            None => decide_version(recorded, self.may_correct, self.precondition),
+        };
+        let version = match decision {
             Ok(Decision::Record(version)) => version,
             Ok(Decision::Unchanged) => {
                 return existing
@@ -159,7 +177,7 @@ impl Submission {
         };
         let result = store::record(conn, self.new_version(version))?;
         webhook_events::enqueue_all(conn, &result, webhook_events::of_posted(&result)?)?;
-        let status = if version == 1 {
+        let status = if recorded.is_none() {
             StatusCode::CREATED
         } else {
             StatusCode::OK

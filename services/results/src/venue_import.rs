@@ -59,6 +59,7 @@ pub fn normalised(mut results: VenueResults) -> VenueResults {
 /// part (its rounds are sent first).
 pub async fn drawn_rounds(
     pairing: &ApiClient,
+    pool: &catan_kit::db::PgPool,
     kept_rounds: &DrawnRounds,
     results: &VenueResults,
 ) -> Result<(HashMap<u32, Arc<Round>>, Vec<FieldError>), ApiError> {
@@ -68,7 +69,10 @@ pub async fn drawn_rounds(
     let mut rounds = HashMap::new();
     let mut missing = Vec::new();
     for number in numbers {
-        match kept_rounds.get(pairing, results.event_id, number).await {
+        match kept_rounds
+            .get(pairing, pool, results.event_id, number)
+            .await
+        {
             Ok(round) => {
                 rounds.insert(number, round);
             }
@@ -102,7 +106,8 @@ pub fn checked(
                 "rounds[{}].tables[{}].versions[{}]",
                 history.round, history.table, version.version
             );
-            match crate::sheet::checked(&version.sheet, round, history.table) {
+            // A doubtful sheet was checked by the venue's director when it was posted there.
+            match crate::sheet::checked(&version.sheet, round, history.table, true) {
                 Ok(sheet) => sheets.push(sheet),
                 Err(ApiError::Validation { errors, .. }) => {
                     faults.extend(errors.into_iter().map(|e| FieldError {

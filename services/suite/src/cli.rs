@@ -7,7 +7,7 @@ use crate::{Suite, demo, postgres};
 use anyhow::Context;
 use catan_kit::Settings;
 use catan_kit::pin_key::{MIN_PIN_KEY_LENGTH, PinKey};
-use catan_kit::settings::{ExposeSecret, SecretString};
+use catan_kit::settings::{ExposeSecret, PublicUrl, SecretString};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -92,28 +92,61 @@ enum DemoFormat {
 /// Runs the command line's command; the process's exit code.
 pub fn main() -> ExitCode {
     catan_kit::no_transparent_huge_pages();
+    // OpenSSL is started here, first, without its clean-up at exit. Otherwise libpq starts it
+    // (every database connection is TLS when the server offers it), which registers OpenSSL's
+    // clean-up to run at exit; a server's worker thread still closing its pool's connections
+    // then used freed memory: SIGSEGV after the work was done, 3 pulls in 100 (issue 43).
+    openssl::init();
     let cli = Cli::parse();
     if let Some(Command::Serve(args)) = &cli.command {
         // The service makes its own runtime and reads its own settings.
         return ExitCode::from(u8::try_from(crate::serve::main(args)).unwrap_or(1));
     }
-    // The demo prints its own report: the services' request logs only when RUST_LOG asks.
+    // `up` prints a short report and then only warnings and errors; the demo and the venue's
+    // commands their own report only. Request logs (info) when RUST_LOG asks.
     let quiet = matches!(
         cli.command,
         Some(Command::Demo { .. } | Command::Venue { .. })
     );
-    catan_kit::telemetry::init_with_default(if quiet { "error" } else { "info" });
+    catan_kit::telemetry::init_with_default(if quiet { "error" } else { QUIET_LOGS });
     let ran = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(anyhow::Error::from)
-        .and_then(|runtime| runtime.block_on(run(cli)));
+        .and_then(|runtime| {
+            let ran = runtime.block_on(run(cli));
+            // Every task of the runtime and every blocking call it made ends here.
+            drop(runtime);
+            ran
+        });
+    servers_finished(std::time::Duration::from_secs(5));
     match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("Error: {e:?}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Waits up to `limit` for the HTTP servers' worker threads (and their runtimes' blocking
+/// threads) to end. A server stopped answers when its workers have stopped serving, but each
+/// worker's thread then still drops the service's state: its pool, closing every database
+/// connection. The process ends after them, not during.
+fn servers_finished(limit: std::time::Duration) {
+    const SERVING: [&str; 3] = ["actix-server wo", "actix-rt", "tokio-rt-worker"];
+    let serving = || {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+            return false;
+        };
+        tasks.filter_map(Result::ok).any(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| SERVING.iter().any(|s| name.trim_end().starts_with(s)))
+        })
+    };
+    let until = std::time::Instant::now() + limit;
+    while serving() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 
@@ -160,6 +193,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 settings.tokens.pin_key = Some(pin_key_in(&cli.pin_key_file)?);
             }
             let gateway_addr = format!("{host}:{port}");
+            let public_url = settings.public_url.clone();
             if let Some(replicas) = replicas {
                 let exe = std::env::current_exe().context("the launcher's own binary")?;
                 let suite =
@@ -169,13 +203,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                             format!("starting the replicas, the gateway on {gateway_addr}")
                         })?;
                 print!("{}", suite.banner());
-                print_ready(&suite.url());
+                print_ready(&suite.url(), public_url.as_ref());
                 return suite.wait().await;
             }
             let suite = Suite::start(settings, &gateway_addr)
                 .await
                 .with_context(|| format!("starting the suite on {gateway_addr}"))?;
-            print_ready(&suite.url());
+            print_ready(&suite.url(), public_url.as_ref());
             suite.wait().await
         }
         Command::Demo {
@@ -253,6 +287,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             crate::venue::serve::run_serve(args, settings, &database_url, &cli.pin_key_file).await
         }
         Command::Venue {
+            command: crate::venue::VenueCommand::Status(args),
+        } => {
+            let database_url = database(postgres::DATABASE.to_owned(), false).await??;
+            crate::venue::status::run_status(args, settings, &database_url, &cli.pin_key_file).await
+        }
+        Command::Venue {
             command: crate::venue::VenueCommand::Publish(args),
         } => {
             let database_url = database(postgres::DATABASE.to_owned(), false).await??;
@@ -262,10 +302,30 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn print_ready(url: &str) {
+/// What `up` and its replicas log when `RUST_LOG` is not set: warnings and errors, no requests.
+pub const QUIET_LOGS: &str = "warn";
+
+/// The report `up` ends its start with: where the suite is, where its links lead and where the
+/// logs go. The admin key, on the first start, is printed above it, once.
+fn print_ready(url: &str, public_url: Option<&PublicUrl>) {
     println!(
         "Catan tournament API on {url} (OpenAPI at /openapi.json, docs at /docs/). Ctrl-C stops it."
     );
+    println!("  The dashboard: {url}/   the console: {url}/console");
+    match public_url {
+        Some(public) => println!(
+            "  Links (PIN slips, QR codes, calendar feeds) lead to {public} (CATAN_PUBLIC_URL)"
+        ),
+        None => println!(
+            "  Links (PIN slips, QR codes, calendar feeds) lead to the address each visitor came \
+             to; set CATAN_PUBLIC_URL to name one"
+        ),
+    }
+    let logs = match std::env::var("RUST_LOG") {
+        Ok(filter) if !filter.trim().is_empty() => format!("as RUST_LOG={filter} asks"),
+        _ => "warnings and errors only (RUST_LOG=info adds every request)".to_owned(),
+    };
+    println!("  Logs: on this terminal, {logs}");
 }
 
 /// The database settings with the URL the launcher found.

@@ -22,6 +22,7 @@ pub fn random_sheet(seated: &[Uuid], stage: Stage, rng: &mut impl Rng) -> Submit
     };
     SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: if finished {
             OutcomeKind::Won
         } else {
@@ -95,6 +96,7 @@ pub fn random_partner_sheet(
     }
     SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: if finished {
             OutcomeKind::Won
         } else {

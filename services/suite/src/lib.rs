@@ -124,6 +124,7 @@ impl Suite {
             &suite.url(),
             catan_kit::client::ProxyTrust::new(suite.settings.clients.proxy_secret.clone()),
             catan_web::SessionKey::from_env(),
+            suite.settings.public_url.clone(),
         )?);
         Ok(suite)
     }

@@ -106,6 +106,9 @@ impl ReplicatedSuite {
                 env.push((name.to_owned(), secret.expose_secret().to_owned()));
             }
         }
+        if let Some(url) = &settings.public_url {
+            env.push(("CATAN_PUBLIC_URL".to_owned(), url.to_string()));
+        }
         let limits = settings.limit_vars_per_replica(replicas);
         env.extend(limits.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
         let mut processes = Processes::new(exe, env, ids, Output::Inherited)?;
@@ -122,6 +125,7 @@ impl ReplicatedSuite {
             &gateway_url,
             catan_kit::client::ProxyTrust::new(settings.clients.proxy_secret.clone()),
             catan_web::SessionKey::from_env(),
+            settings.public_url.clone(),
         )?;
         Ok(ReplicatedSuite {
             replicas,

@@ -63,6 +63,8 @@ pub fn main(args: &ServeArgs) -> i32 {
         }
     };
     use catan_kit::service::run_alone;
+    // As quiet as the launcher: request logs only when RUST_LOG asks.
+    catan_kit::telemetry::init_with_default(crate::cli::QUIET_LOGS);
     let served = runtime.block_on(async {
         match args.service {
             ServiceName::Registration => run_alone(8081, catan_registration::start).await,

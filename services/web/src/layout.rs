@@ -65,13 +65,7 @@ fn frame(
     html! {
         (DOCTYPE)
         html lang=(lang.tag()) {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " · " (w.site) }
-                link rel="stylesheet" href="/static/style.css";
-                @if let Some(head) = &extras.head { (head) }
-            }
+            (head(lang, title, extras))
             body {
                 header class="site" {
                     nav aria-label=(w.site) {
@@ -115,6 +109,42 @@ fn frame(
             }
         }
     }
+}
+
+/// The head of every page: its title, the viewport for phones, the style sheet and what the
+/// page adds.
+fn head(lang: Lang, title: &str, extras: &Extras) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) " · " (lang.words().site) }
+            link rel="stylesheet" href="/static/style.css";
+            @if let Some(head) = &extras.head { (head) }
+        }
+    }
+}
+
+/// A page without the site's navigation nor language switcher, for a screen the room only
+/// looks at (the venue screen): the same head, `body` in a `<main>` of a body of class
+/// `class`.
+pub fn bare(lang: Lang, title: &str, class: &str, body: Markup, extras: &Extras) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang=(lang.tag()) {
+            (head(lang, title, extras))
+            body class=(class) {
+                main { (body) }
+            }
+        }
+    }
+}
+
+/// A person's, a team's, an event's or a place's name as a page shows it: isolated from the
+/// text around it (`<bdi>`), so that a name in a right-to-left script never reorders the
+/// figures beside it ("فاطمة الزهراء: 5 VP" stays in that order).
+pub fn name(text: &str) -> Markup {
+    html! { bdi { (text) } }
 }
 
 /// `text` percent-encoded for a query value.

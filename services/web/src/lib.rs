@@ -19,6 +19,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, ClientResult, RetryPolicy};
 use catan_kit::client::ProxyTrust;
 use catan_kit::server::RunningServer;
+use catan_kit::settings::PublicUrl;
 pub use i18n::Lang;
 pub use session::SessionKey;
 use std::collections::HashMap;
@@ -41,6 +42,9 @@ pub struct State {
     pages: kept::KeptPages,
     /// What the signed-in visitors' sessions are sealed with.
     sessions: SessionKey,
+    /// `CATAN_PUBLIC_URL`: the address the links the pages write start with (PIN slips, QR
+    /// codes); unset, the one the visitor reached the suite at.
+    public_url: Option<PublicUrl>,
 }
 
 /// A cached read and when it was made.
@@ -53,14 +57,26 @@ pub const CACHE_TTL: Duration = Duration::from_secs(2);
 const CACHE_ENTRIES: usize = 4096;
 
 impl State {
-    pub fn new(api: ApiClient, trust: ProxyTrust, sessions: SessionKey) -> Self {
+    pub fn new(
+        api: ApiClient,
+        trust: ProxyTrust,
+        sessions: SessionKey,
+        public_url: Option<PublicUrl>,
+    ) -> Self {
         State {
             api,
             trust,
             cache: Mutex::new(HashMap::new()),
             pages: kept::KeptPages::default(),
             sessions,
+            public_url,
         }
+    }
+
+    /// The address the links written for `req` start with: the public address when set, else
+    /// the one the visitor reached the suite at (the gateway's word), never the web app's port.
+    pub fn public_url(&self, req: &HttpRequest) -> PublicUrl {
+        PublicUrl::for_request(self.public_url.as_ref(), &self.trust, req)
     }
 
     /// The API as read for the visitor of `req`: with a proxy secret, the calls carry the
@@ -111,12 +127,13 @@ impl State {
 
 /// Serves the web app on `listener`, reading the v1 API at `api_url` (the suite's gateway) on
 /// behalf of each visitor as `trust` says (see [`State::api_for`]), sealing the signed-in
-/// visitors' sessions with `sessions`.
+/// visitors' sessions with `sessions`, writing links that start with `public_url` (when set).
 pub fn start(
     listener: TcpListener,
     api_url: &str,
     trust: ProxyTrust,
     sessions: SessionKey,
+    public_url: Option<PublicUrl>,
 ) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let retry = RetryPolicy {
@@ -124,10 +141,13 @@ pub fn start(
         first_backoff: Duration::from_millis(50),
         timeout: Duration::from_secs(10),
     };
+    // Reached over https, browsers are told to come back only so.
+    let https = public_url.as_ref().is_some_and(PublicUrl::is_https);
     let state = web::Data::new(State::new(
         ApiClient::with_policy(api_url, retry),
         trust,
         sessions,
+        public_url,
     ));
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
@@ -141,6 +161,7 @@ pub fn start(
                 catan_kit::telemetry::propagate_request_id,
             ))
             .wrap(actix_web::middleware::Compress::default())
+            .wrap(catan_kit::headers::pages(https))
     })
     .workers(2)
     .listen(listener)?
@@ -229,6 +250,7 @@ mod tests {
             ApiClient::new("http://127.0.0.1:9"),
             ProxyTrust::default(),
             SessionKey::new(None),
+            None,
         );
         let calls = AtomicU32::new(0);
         let read = || async { Ok::<u32, ClientError>(calls.fetch_add(1, Ordering::SeqCst) + 1) };

@@ -1,10 +1,11 @@
 //! `catan-web` alone: serves the dashboard on `HOST` (127.0.0.1) and `PORT` (8085), reading the
 //! v1 API at `API_URL` (the suite's base URL, `http://127.0.0.1:8080` by default), telling it each
 //! visitor's address with `CATAN_PROXY_SECRET` when that is set, sealing sessions with
-//! `CATAN_WEB_SESSION_KEY` (a random key when unset: sessions then end with the process).
+//! `CATAN_WEB_SESSION_KEY` (a random key when unset: sessions then end with the process), and
+//! writing links at `CATAN_PUBLIC_URL` (else the address each visitor reached the suite at).
 
 use catan_kit::client::ProxyTrust;
-use catan_kit::settings::SecretString;
+use catan_kit::settings::{PublicUrl, SecretString};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -19,8 +20,16 @@ async fn main() -> anyhow::Result<()> {
         .ok()
         .filter(|secret| !secret.trim().is_empty());
     let trust = ProxyTrust::new(secret.map(SecretString::from));
+    // CATAN_PUBLIC_URL: the address people reach the suite at, which the links start with.
+    let public_url = std::env::var("CATAN_PUBLIC_URL")
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+        .map(|url| url.parse::<PublicUrl>())
+        .transpose()
+        .map_err(|reason| anyhow::anyhow!("CATAN_PUBLIC_URL is not valid: {reason}"))?;
     // CATAN_WEB_SESSION_KEY: what signed-in sessions are sealed with; every replica needs the same.
-    let server = catan_web::start(listener, &api, trust, catan_web::SessionKey::from_env())?;
+    let sessions = catan_web::SessionKey::from_env();
+    let server = catan_web::start(listener, &api, trust, sessions, public_url)?;
     server.wait().await?;
     Ok(())
 }

@@ -254,9 +254,13 @@ impl Session {
     }
 }
 
-/// `; Secure` when the visitor came over https (as the gateway or ingress in front says).
+/// `; Secure` when the visitor came over https (as the gateway or ingress in front says), or the
+/// suite's public address is an https one.
 fn secure(req: &HttpRequest) -> &'static str {
-    if req.connection_info().scheme() == "https" {
+    let public_https = req
+        .app_data::<actix_web::web::Data<crate::State>>()
+        .is_some_and(|state| state.public_url(req).is_https());
+    if public_https || req.connection_info().scheme() == "https" {
         "; Secure"
     } else {
         ""

@@ -7,6 +7,16 @@
   });
 })();
 
+// A page that shows something once (new PINs) is loaded again as the page it names, which says
+// it was shown once, instead of sending its form again.
+(function () {
+  "use strict";
+  var shown = document.querySelector("[data-reloads-as]");
+  if (shown && window.history && window.history.replaceState) {
+    window.history.replaceState(null, "", shown.getAttribute("data-reloads-as"));
+  }
+})();
+
 // A CSV file chosen for the names' box is read into it, to check before sending.
 (function () {
   "use strict";
@@ -56,4 +66,36 @@
   form.addEventListener("input", addUp);
   form.addEventListener("change", addUp);
   addUp();
+})();
+
+// The round's clock counts down each second while the round runs, from the time left the page
+// was drawn with (a reload reads the server's clock again). Without this script the page shows
+// the time as read when it was drawn.
+(function () {
+  "use strict";
+  var timers = document.querySelectorAll("[data-left-ms]");
+  if (!timers.length) return;
+  var drawn = Date.now();
+  function shown(ms) {
+    var seconds = Math.floor(Math.max(0, ms) / 1000);
+    var rest = seconds % 60;
+    return Math.floor(seconds / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+  function tick() {
+    var passed = Date.now() - drawn;
+    timers.forEach(function (timer) {
+      var left = parseInt(timer.getAttribute("data-left-ms"), 10);
+      if (!isNaN(left)) timer.textContent = shown(left - passed);
+    });
+  }
+  window.setInterval(tick, 1000);
+})();
+
+// What an action did is said once: taken off the address, so that a reload does not say it again.
+(function () {
+  "use strict";
+  if (!document.querySelector("[data-said]") || !window.history.replaceState) return;
+  var url = new URL(window.location.href);
+  ["done", "round", "table", "minutes"].forEach(function (name) { url.searchParams.delete(name); });
+  window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
 })();

@@ -28,12 +28,32 @@
         if (again) { again = false; redraw(); }
       });
   }
-  var source = new EventSource(table.dataset.stream);
-  source.addEventListener("standings", function (event) {
-    try { table.dataset.asOf = JSON.parse(event.data).as_of; } catch (e) { /* no date */ }
-    redraw();
-  });
   var status = document.querySelector("[data-live]");
-  source.onopen = function () { if (status) { status.hidden = false; } };
-  source.onerror = function () { if (status) { status.hidden = true; } };
+  var source = null;
+  // The stream's first event is the standings as they are now: a page shown again catches up.
+  function open() {
+    if (source || document.visibilityState === "hidden") { return; }
+    source = new EventSource(table.dataset.stream);
+    source.addEventListener("standings", function (event) {
+      try { table.dataset.asOf = JSON.parse(event.data).as_of; } catch (e) { /* no date */ }
+      redraw();
+    });
+    source.onopen = function () { if (status) { status.hidden = false; } };
+    source.onerror = function () { if (status) { status.hidden = true; } };
+  }
+  // A page hidden or left lets go of its stream, and takes it again when shown: a browser opens
+  // six connections to a server at most, and pages it keeps for the back button would hold
+  // theirs until the next page waits for one.
+  function close() {
+    if (!source) { return; }
+    source.close();
+    source = null;
+    if (status) { status.hidden = true; }
+  }
+  window.addEventListener("pagehide", close);
+  window.addEventListener("pageshow", open);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { close(); } else { open(); }
+  });
+  open();
 })();

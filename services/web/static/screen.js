@@ -2,8 +2,9 @@
 // it follows the round's clock stream and counts down on its own. Each reading brings the
 // server's time, so the screen's clock is corrected by the difference (a projector's laptop is
 // seldom on time) and, should the network drop, keeps counting from the last `ends_at` and says
-// it is offline. Red in the last five minutes; at the end of the round the standings replace the
-// tables, and the screen looks for the next round now and then.
+// it is offline. Red in the last five minutes; at the end of the round (its clock ended, or every
+// table's result in: `data-finished`, with or without a clock) the standings replace the tables,
+// and the screen looks for the next round, or the round's end, now and then.
 (function () {
   "use strict";
   var clock = document.querySelector("[data-clock]");
@@ -12,6 +13,8 @@
   var offline = document.querySelector("[data-offline]");
   var tables = document.querySelector("[data-tables]");
   var standings = document.querySelector("[data-standings]");
+  var head = document.querySelector("[data-phase]");
+  var finished = !!clock && clock.hasAttribute("data-finished");
   var LATE_MS = 5 * 60 * 1000;
   var WORDS = {
     not_started: "notStarted", running: "running", paused: "paused",
@@ -61,31 +64,49 @@
     });
   }
 
+  // The round is over: its clock ended, or every table has its result.
+  function over() { return state === "ended" || finished; }
+
   function tick() {
     var ms = left();
     // Counted down to nothing offline: the round's time is up as far as the room can tell.
-    var shown = state === "running" && ms === 0 ? "ended" : state;
+    var shown = over() || (state === "running" && ms === 0) ? "ended" : state;
     var display = text(ms);
     if (countdown.textContent !== display) { countdown.textContent = display; }
-    clock.classList.toggle("late", ms !== null && ms < LATE_MS && state !== "not_started");
+    // A round played without its clock shows no dash once it is over, nor while its results
+    // come in.
+    countdown.hidden = (finished || "untimed" in clock.dataset) && ms === null;
+    clock.classList.toggle("late",
+      !finished && ms !== null && ms < LATE_MS && state !== "not_started");
     clock.dataset.state = state;
     var word = status.dataset[WORDS[shown]];
     if (word !== undefined && status.textContent !== word) { status.textContent = word; }
-    var between = state === "ended";
-    if (tables) { tables.hidden = between; }
-    if (standings) { standings.hidden = !between; }
+    if (tables) { tables.hidden = over(); }
+    if (standings) { standings.hidden = !over(); }
   }
 
   function setOffline(yes) { if (offline) { offline.hidden = !yes; } }
 
-  // Between rounds, the next round drawn is a new page: look for it once a minute, and only
-  // draw the page again when the server answers (never an error page on the projector).
+  // What the screen shows now, as the page names its phase ("2:play", "2:over", "0:none").
+  function phase() {
+    var drawn = head ? head.dataset.phase.split(":") : ["0", "none"];
+    if (!clock || drawn[1] === "none") { return drawn.join(":"); }
+    return drawn[0] + ":" + (over() ? "over" : "play");
+  }
+
+  // A new round drawn, or the last result of a round played without its clock, is a new page:
+  // look for it every half minute, and draw the page again only when the server's drawing
+  // differs from what is shown (never an error page on the projector).
   setInterval(function () {
-    if ((clock && state !== "ended") || !window.fetch) { return; }
+    if (!head || !window.fetch || !window.DOMParser) { return; }
     fetch(location.href, { cache: "no-store" })
-      .then(function (answer) { if (answer.ok) { location.reload(); } })
+      .then(function (answer) { return answer.ok ? answer.text() : Promise.reject(answer.status); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-phase]");
+        if (fresh && fresh.dataset.phase !== phase()) { location.reload(); }
+      })
       .catch(function () { /* offline: keep what is shown */ });
-  }, 60 * 1000);
+  }, 30 * 1000);
 
   // A long list (the tables, the standings) scrolls by itself, so that everyone sees his own in
   // turn; unless the viewer asked for less motion. A hidden list has nothing to scroll.
@@ -121,6 +142,7 @@
   var source = null;
   function connect() {
     if (!window.EventSource || (source && source.readyState !== EventSource.CLOSED)) { return; }
+    if (document.visibilityState === "hidden") { return; }
     source = new EventSource(clock.dataset.stream);
     source.addEventListener("clock", function (event) {
       try { read(JSON.parse(event.data)); } catch (e) { return; }
@@ -141,4 +163,12 @@
     if (source) { source.close(); }
   });
   window.addEventListener("online", connect);
+  // A page hidden or left lets go of its stream, and takes it again when shown: a browser opens
+  // six connections to a server at most, and pages kept for the back button would hold theirs.
+  function letGo() { if (source) { source.close(); } }
+  window.addEventListener("pagehide", letGo);
+  window.addEventListener("pageshow", connect);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { letGo(); } else { connect(); }
+  });
 })();

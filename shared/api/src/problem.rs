@@ -80,6 +80,12 @@ catan_domain::with_rule_codes!(with_season_codes! {
         InvalidIdempotencyKey = "invalid_idempotency_key",
         /// The Idempotency-Key was used for another request.
         KeyReused = "key_reused",
+        /// A retry of a write whose answer showed a secret once (PINs, a key): the secret is
+        /// not kept for replays (409, on `Idempotency-Key`).
+        ShownOnce = "shown_once",
+        /// Wrong PINs for this player from this address, or from this address in all, past
+        /// their free tries: a wait (429, on `pin`; `retry_after_seconds` says how long).
+        TooManyWrongPins = "too_many_wrong_pins",
         Required = "required",
         /// A setting or field of the other event format.
         NotForFormat = "not_for_format",
@@ -126,8 +132,8 @@ catan_domain::with_rule_codes!(with_season_codes! {
         /// An event of another region (or of none) joined to a regional season.
         OtherRegion = "other_region",
         // Venue mode (issue 34).
-        /// A write to an event checked out to a venue: the venue publishes it, or its checkout
-        /// is released first.
+        /// A write to an event checked out to a venue: its checkout is released first (once the
+        /// venue has published it; a publish alone leaves it checked out).
         EventCheckedOut = "event_checked_out",
         /// A venue's public key that is not 32 bytes of base64url without padding.
         InvalidPublicKey = "invalid_public_key",
@@ -181,6 +187,9 @@ pub struct Problem {
     /// Field-level messages, for validation problems.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+    /// With a 429: the seconds to wait before the next try, as `Retry-After` says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
 }
 
 #[cfg(test)]
@@ -209,6 +218,8 @@ mod tests {
             "invalid_query",
             "invalid_idempotency_key",
             "key_reused",
+            "shown_once",
+            "too_many_wrong_pins",
             "required",
             "not_for_format",
             "invalid_name",
@@ -240,7 +251,7 @@ mod tests {
             "differs"
         ]))
         .expect("every code parses");
-        assert_eq!(all.len(), 48);
+        assert_eq!(all.len(), 50);
         for &code in &all {
             assert_eq!(serde_json::to_value(code).expect("a string"), code.as_str());
         }

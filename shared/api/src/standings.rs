@@ -38,8 +38,9 @@ pub struct Inconsistent(String);
 type Placed = (u32, Uuid, Stage);
 
 impl EventRecord {
-    /// The record of an event, keeping the results its standings count: every posted result, or,
-    /// when the event says so, only those every player confirmed or the director resolved.
+    /// The record of an event, keeping the results its standings count: every posted result not
+    /// voided, or, when the event says so, only those every player confirmed or the director
+    /// resolved.
     pub fn new(
         event: Event,
         entries: Vec<Entry>,
@@ -47,6 +48,7 @@ impl EventRecord {
         byes: Vec<Uuid>,
         as_of: DateTime<Utc>,
     ) -> EventRecord {
+        results.retain(|r| !r.voided);
         if event.standings_count == StandingsCount::Confirmed {
             results
                 .retain(|r| matches!(r.status, ResultStatus::Confirmed | ResultStatus::Resolved));

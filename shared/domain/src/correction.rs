@@ -67,9 +67,79 @@ pub fn decide_version(
     }
 }
 
+/// What a table's result is, for voiding it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// No sheet was ever recorded.
+    None,
+    /// This version is the table's result.
+    Current(u32),
+    /// This version was voided: the table has no result.
+    Voided(u32),
+}
+
+/// Why a table's result cannot be voided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum VoidRefusal {
+    /// The table has no result to void (none recorded, or voided already).
+    #[error("the table has no result to void")]
+    NoResult,
+    /// The next round is drawn: its draw stood on this result, which now stays.
+    #[error("round {next} is drawn already; a result of an earlier round can only be corrected")]
+    NextRoundDrawn { next: u32 },
+}
+
+/// Whether the director may void the result of a table of round `round` (the director alone
+/// asks; the service checks who): while it has one and round `round + 1` is not drawn. Its
+/// version stays in the history, marked voided, and the next sheet is the version after it.
+pub fn may_void(standing: Standing, round: u32, next_drawn: bool) -> Result<u32, VoidRefusal> {
+    match standing {
+        Standing::Current(_) if next_drawn => Err(VoidRefusal::NextRoundDrawn { next: round + 1 }),
+        Standing::Current(version) => Ok(version),
+        Standing::None | Standing::Voided(_) => Err(VoidRefusal::NoResult),
+    }
+}
+
+/// [`decide_version`] for a table whose result `voided` was voided: it has none, so the sheet is
+/// decided as a first one, recorded as the version after the voided one.
+pub fn decide_after_void(
+    voided: u32,
+    may_correct: bool,
+    precondition: Precondition,
+) -> Result<Decision, Refusal> {
+    decide_version(None, may_correct, precondition).map(|decision| match decision {
+        Decision::Record(first) => Decision::Record(voided + first),
+        Decision::Unchanged => Decision::Unchanged,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_is_voided_only_while_it_stands_and_before_the_next_round_is_drawn() {
+        assert_eq!(may_void(Standing::Current(2), 3, false), Ok(2));
+        assert_eq!(
+            may_void(Standing::Current(2), 3, true),
+            Err(VoidRefusal::NextRoundDrawn { next: 4 })
+        );
+        for nothing in [Standing::None, Standing::Voided(2)] {
+            assert_eq!(may_void(nothing, 3, false), Err(VoidRefusal::NoResult));
+        }
+    }
+
+    #[test]
+    fn a_sheet_after_a_void_is_the_next_version_from_anyone() {
+        assert_eq!(
+            decide_after_void(2, false, Precondition::Absent),
+            Ok(Decision::Record(3))
+        );
+        assert_eq!(
+            decide_after_void(2, true, Precondition::AnyVersion),
+            Err(Refusal::NothingToMatch)
+        );
+    }
 
     const V2_OTHER: Recorded = Recorded {
         version: 2,

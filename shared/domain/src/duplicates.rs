@@ -22,6 +22,39 @@ pub fn same_name(a: &str, b: &str) -> bool {
     folded_name(a) == folded_name(b)
 }
 
+/// The names of a list (one a line, as pasted) that are one name, case and accents aside: each
+/// group of two or more positions, in the order of its first. A list naming one name twice may
+/// name two people who share it, or one person twice: whoever pasted it says which, so no group
+/// is ever made one entry without asking.
+pub fn repeated_names<S: AsRef<str>>(names: &[S]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let folded = folded_name(name.as_ref());
+        match groups.iter_mut().find(|(kept, _)| *kept == folded) {
+            Some((_, group)) => group.push(i),
+            None => groups.push((folded, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, group)| group)
+        .filter(|group| group.len() > 1)
+        .collect()
+}
+
+/// Of the players `known` (each a name and whether he was merged into another), the positions of
+/// those who may be the person named `name`: the same name, case and accents aside, and not
+/// merged (a merged player's survivor is the one to offer). A name alone never says he is: they
+/// are offered, and whoever enters the name chooses one of them or a new player.
+pub fn may_be<'a>(name: &str, known: impl IntoIterator<Item = (&'a str, bool)>) -> Vec<usize> {
+    known
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (known, merged))| !merged && same_name(known, name))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// A registered player as the candidates see him; `T` orders registrations (when each was made).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Registered<T> {
@@ -108,6 +141,33 @@ mod tests {
         assert!(same_name("Jose\u{301}", "JOSÉ"));
         assert!(!same_name("Ada Lovelace", "Ada Love"));
         assert_eq!(folded_name("Zoë ÅSA"), "zoe asa");
+    }
+
+    #[test]
+    fn a_name_pasted_twice_is_asked_about_whatever_its_case_and_accents() {
+        let pasted = [
+            "Pere Pons",
+            "Ana",
+            "pere pons",
+            "Luis",
+            "PÉRE PONS",
+            "ana",
+            "Ana María",
+        ];
+        assert_eq!(repeated_names(&pasted), [vec![0, 2, 4], vec![1, 5]]);
+        assert!(repeated_names(&["Ana", "Ana María", "Luis"]).is_empty());
+    }
+
+    #[test]
+    fn a_known_player_of_the_same_name_is_offered_never_a_merged_one_nor_a_part_of_the_name() {
+        let known = [
+            ("Ana García", false),
+            ("ana garcia", true),
+            ("Ana García López", false),
+            ("ANA GARCÍA", false),
+        ];
+        assert_eq!(may_be("Ana Garcia", known), [0, 3]);
+        assert!(may_be("Ana", known).is_empty());
     }
 
     #[test]

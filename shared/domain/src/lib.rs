@@ -19,6 +19,7 @@ pub mod partner;
 pub mod playoffs;
 pub mod projection;
 pub mod ratings;
+pub mod reinstate;
 pub mod reporting;
 pub mod results;
 pub mod season;

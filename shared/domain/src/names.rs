@@ -42,6 +42,39 @@ pub fn hides_text(c: char) -> bool {
         .any(|(first, last)| (*first..=*last).contains(&c))
 }
 
+/// The longest name (or reason) taken, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// What keeps a text from being a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameFault {
+    /// Nothing but blanks.
+    Blank,
+    /// More than [`MAX_NAME_CHARS`] characters: `chars` of them.
+    TooLong { chars: usize },
+    /// A control character (a tab, a NUL, a line break inside a cell).
+    Control,
+    /// A character that hides or reorders the text around it.
+    Hiding(char),
+}
+
+/// `name` as a name is kept: trimmed, 1 to 200 characters, without control characters nor
+/// characters that hide or reorder text, in normalisation form C; else what is wrong with it.
+pub fn checked_name(name: &str) -> Result<String, NameFault> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Err(NameFault::Blank);
+    }
+    if chars > MAX_NAME_CHARS {
+        return Err(NameFault::TooLong { chars });
+    }
+    if name.chars().any(char::is_control) {
+        return Err(NameFault::Control);
+    }
+    shown_name(name).map_err(NameFault::Hiding)
+}
+
 /// `name` in Unicode normalisation form C (so "é" typed as e + accent and as one character is
 /// one name), or the first character in it that can hide or reorder text.
 pub fn shown_name(name: &str) -> Result<String, char> {
@@ -62,6 +95,25 @@ mod tests {
         assert_eq!(
             shown_name("Zoë Ødegård 李"),
             Ok("Zoë Ødegård 李".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_name_is_trimmed_and_one_to_two_hundred_characters_without_control_characters() {
+        assert_eq!(checked_name("  Ana  "), Ok("Ana".to_owned()));
+        assert_eq!(checked_name(" \t "), Err(NameFault::Blank));
+        assert_eq!(
+            checked_name(&"é".repeat(200)).map(|n| n.chars().count()),
+            Ok(200)
+        );
+        assert_eq!(
+            checked_name(&"a".repeat(250)),
+            Err(NameFault::TooLong { chars: 250 })
+        );
+        assert_eq!(checked_name("Ana\u{0}Gil"), Err(NameFault::Control));
+        assert_eq!(
+            checked_name("Ana\u{202E}Gil"),
+            Err(NameFault::Hiding('\u{202E}'))
         );
     }
 

@@ -22,8 +22,9 @@ use uuid::Uuid;
 pub fn refusal(event_id: Uuid, venue: &str) -> ApiError {
     ApiError::CheckedOut(format!(
         "event {event_id} is checked out to the venue \"{venue}\": the federation takes no writes \
-         to it until the venue publishes it (catan-suite venue publish), or its checkout is \
-         released (DELETE /v1/events/{event_id}/checkout, the admin or its organiser)"
+         to it until its checkout is released, once the venue has published it (catan-suite \
+         venue publish --release, or DELETE /v1/events/{event_id}/checkout: the admin or its \
+         organiser); a publish alone leaves it checked out"
     ))
 }
 

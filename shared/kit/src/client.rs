@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use subtle::ConstantTimeEq;
+use uuid::Uuid;
 
 /// The client's address, set by the edge proxy.
 pub const CLIENT_ADDR_HEADER: &str = "x-catan-client-addr";
@@ -61,21 +62,14 @@ impl ProxyTrust {
         let peer = req
             .peer_addr()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
-        let Some(secret) = &self.secret else {
+        if self.secret.is_none() {
             return Client {
                 addr: counted(peer),
                 outside: true,
             };
-        };
+        }
         let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-        let vouched = header(PROXY_SECRET_HEADER).is_some_and(|given| {
-            bool::from(
-                given
-                    .trim()
-                    .as_bytes()
-                    .ct_eq(secret.expose_secret().as_bytes()),
-            )
-        });
+        let vouched = self.vouches_for(req);
         match header(CLIENT_ADDR_HEADER).and_then(|a| a.trim().parse::<IpAddr>().ok()) {
             Some(addr) if vouched => Client {
                 addr: counted(addr),
@@ -86,6 +80,26 @@ impl ProxyTrust {
                 outside: false,
             },
         }
+    }
+
+    /// Whether `req` came through the edge, which carries the right secret: its word (the
+    /// client's address, the address the client reached it at) is believed. Never without a
+    /// configured secret.
+    pub fn vouches_for(&self, req: &HttpRequest) -> bool {
+        let Some(secret) = &self.secret else {
+            return false;
+        };
+        req.headers()
+            .get(PROXY_SECRET_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|given| {
+                bool::from(
+                    given
+                        .trim()
+                        .as_bytes()
+                        .ct_eq(secret.expose_secret().as_bytes()),
+                )
+            })
     }
 
     /// The headers an edge proxy in front of a service sends for `client` (none without a
@@ -150,18 +164,24 @@ pub struct ClientLimits {
     anonymous: Option<RateLimiter<IpAddr>>,
     /// Token requests (`POST /v1/auth/token`, `/v1/auth/player-token`) per client.
     sign_ins: RateLimiter<IpAddr>,
-    /// Wrong PINs per client: a growing delay.
-    wrong_pins: FailureDelay<IpAddr>,
+    /// Wrong PINs for one player from one client: a growing delay.
+    wrong_pins: FailureDelay<(Uuid, Uuid, IpAddr)>,
+    /// Wrong PINs from one client for any player: a delay only past a venue's typos.
+    wrong_pins_from: FailureDelay<IpAddr>,
     /// PIN tries of every client together.
     pin_ceiling: RateLimiter<()>,
     streams: Arc<StreamCount>,
 }
 
-/// Wrong PINs a client may send before it has to wait, and the longest wait.
+/// Wrong PINs for one player from one address before that player waits there, and the longest
+/// wait; one is forgiven each minute.
 const FREE_WRONG_PINS: u32 = 5;
 const LONGEST_PIN_WAIT: Duration = Duration::from_secs(15 * 60);
-/// One wrong PIN is forgiven each minute: a venue whose players mistype now and then never waits.
 const PIN_FORGIVEN_EVERY: Duration = Duration::from_secs(60);
+/// Wrong PINs from one address, for any players, before the address waits; one is forgiven every
+/// 6 s (100 in 10 minutes): a venue whose phones share one address never reaches it by typos.
+pub const FREE_WRONG_PINS_PER_ADDRESS: u32 = 100;
+const ADDRESS_PIN_FORGIVEN_EVERY: Duration = Duration::from_secs(6);
 /// What a client over the stream cap is told to wait.
 const STREAM_RETRY_SECONDS: u64 = 10;
 
@@ -182,6 +202,11 @@ impl ClientLimits {
                 settings.sign_in_burst,
             ),
             wrong_pins: FailureDelay::new(FREE_WRONG_PINS, LONGEST_PIN_WAIT, PIN_FORGIVEN_EVERY),
+            wrong_pins_from: FailureDelay::new(
+                FREE_WRONG_PINS_PER_ADDRESS,
+                LONGEST_PIN_WAIT,
+                ADDRESS_PIN_FORGIVEN_EVERY,
+            ),
             pin_ceiling: RateLimiter::per(
                 "every client together (PIN sign-ins)",
                 settings.pin_ceiling_per_second,
@@ -209,34 +234,50 @@ impl ClientLimits {
         self.sign_ins.check(client.addr)
     }
 
-    /// Starts a PIN try of `client`: refused while the client waits out its wrong PINs, or when
-    /// every client together tries more than the ceiling. Call [`ClientLimits::pin_was_right`]
-    /// when the PIN was right.
-    pub fn pin_attempt(&self, client: Client) -> Result<(), ApiError> {
+    /// Starts a try of `client` at the PIN of `player` in `event`: refused while that player's
+    /// wrong PINs from this client are waited out (5 free, then 1 s, 2 s, 4 s ... up to 15
+    /// minutes), while the client's wrong PINs for any players are (100 free), or when every
+    /// client together tries more than the ceiling. Call [`ClientLimits::pin_was_right`] when
+    /// the PIN was right.
+    pub fn pin_attempt(&self, client: Client, event: Uuid, player: Uuid) -> Result<(), ApiError> {
+        let own = (event, player, client.addr);
         self.wrong_pins
-            .attempt(client.addr)
-            .map_err(|seconds| ApiError::TooManyRequests {
-                detail: format!(
-                    "too many wrong PINs from this address: wait {seconds} s before the next try \
-                     (the wait doubles with each further wrong PIN)"
-                ),
-                retry_after_seconds: seconds,
-            })?;
+            .attempt(own)
+            .map_err(|seconds| wrong_pins(seconds, "for this player from this address"))?;
+        if let Err(seconds) = self.wrong_pins_from.attempt(client.addr) {
+            // Refused before it was tried: not the player's failure.
+            self.wrong_pins.succeeded(&own);
+            return Err(wrong_pins(seconds, "from this address, for any players"));
+        }
         self.pin_ceiling.check(()).inspect_err(|_| {
-            // Refused before it was tried: not the client's failure.
-            self.wrong_pins.succeeded(&client.addr);
+            self.wrong_pins.succeeded(&own);
+            self.wrong_pins_from.succeeded(&client.addr);
         })
     }
 
-    /// The PIN `client` tried was right: the try is no failure.
-    pub fn pin_was_right(&self, client: Client) {
-        self.wrong_pins.succeeded(&client.addr);
+    /// The PIN `client` tried for `player` in `event` was right: the try is no failure.
+    pub fn pin_was_right(&self, client: Client, event: Uuid, player: Uuid) {
+        self.wrong_pins.succeeded(&(event, player, client.addr));
+        self.wrong_pins_from.succeeded(&client.addr);
     }
 
     /// A place for one more standings stream of `client`, held until the slot is dropped; 429
     /// past the cap per client or in total.
     pub fn open_stream(&self, client: Client) -> Result<StreamSlot, ApiError> {
         self.streams.open(client.addr)
+    }
+}
+
+/// The 429 of a wait for wrong PINs (`whom` says whose), saying the real wait.
+fn wrong_pins(seconds: u64, whom: &str) -> ApiError {
+    ApiError::TooManyRequests {
+        detail: format!(
+            "wrong PIN too many times {whom}: try again in {} (the wait doubles with each \
+             further wrong PIN)",
+            crate::ratelimit::seconds_in_words(seconds)
+        ),
+        retry_after_seconds: seconds,
+        wrong_pins: true,
     }
 }
 
@@ -294,6 +335,7 @@ impl StreamCount {
         let full = |detail: String| ApiError::TooManyRequests {
             detail,
             retry_after_seconds: STREAM_RETRY_SECONDS,
+            wrong_pins: false,
         };
         if self.all.load(Ordering::Relaxed) >= self.total {
             return Err(full(format!(
@@ -396,6 +438,58 @@ mod tests {
         assert_eq!(
             counted("::ffff:192.0.2.1".parse().unwrap()),
             "192.0.2.1".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn wrong_pins_make_that_player_wait_at_that_address_and_an_address_only_past_a_hundred() {
+        let limits = ClientLimits::new(&ClientSettings::default());
+        let venue = Client {
+            addr: IpAddr::V4(Ipv4Addr::new(198, 51, 100, 1)),
+            outside: true,
+        };
+        let event = Uuid::new_v4();
+        let players: Vec<Uuid> = (0..30).map(|_| Uuid::new_v4()).collect();
+        // Two typos each for five players: nobody waits.
+        for player in &players[..5] {
+            for _ in 0..2 {
+                assert!(limits.pin_attempt(venue, event, *player).is_ok());
+            }
+        }
+        // A player who keeps mistyping waits, and is told how long.
+        let (typist, others) = (players[5], &players[6..]);
+        for _ in 0..FREE_WRONG_PINS {
+            assert!(limits.pin_attempt(venue, event, typist).is_ok());
+        }
+        match limits.pin_attempt(venue, event, typist) {
+            Err(ApiError::TooManyRequests {
+                retry_after_seconds,
+                wrong_pins,
+                detail,
+            }) => {
+                assert_eq!(retry_after_seconds, 1);
+                assert!(wrong_pins);
+                assert!(detail.contains("try again in 1 second "), "{detail}");
+            }
+            other => panic!("expected a wait, got {other:?}"),
+        }
+        // Everyone else at the venue signs in at once.
+        for player in others {
+            assert!(limits.pin_attempt(venue, event, *player).is_ok());
+            limits.pin_was_right(venue, event, *player);
+        }
+        // One address guessing at many players waits past its hundred.
+        let guesser = Client {
+            addr: IpAddr::V4(Ipv4Addr::new(203, 0, 113, 9)),
+            outside: true,
+        };
+        for _ in 0..FREE_WRONG_PINS_PER_ADDRESS {
+            assert!(limits.pin_attempt(guesser, event, Uuid::new_v4()).is_ok());
+        }
+        assert!(limits.pin_attempt(guesser, event, Uuid::new_v4()).is_err());
+        assert!(
+            limits.pin_attempt(venue, event, others[0]).is_ok(),
+            "another address is not held"
         );
     }
 

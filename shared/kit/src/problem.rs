@@ -53,10 +53,13 @@ pub enum ApiError {
     PreconditionFailed(String),
     #[error("{0}")]
     PreconditionRequired(String),
+    /// A 429 with `Retry-After` (also the problem's `retry_after_seconds`); with `wrong_pins`,
+    /// the wait is for wrong PINs (the code `too_many_wrong_pins` on `pin`).
     #[error("{detail}")]
     TooManyRequests {
         detail: String,
         retry_after_seconds: u64,
+        wrong_pins: bool,
     },
     #[error("{detail}")]
     MethodNotAllowed { detail: String, allow: String },
@@ -199,6 +202,18 @@ impl ApiError {
                     message: detail.clone(),
                 }],
             ),
+            ApiError::TooManyRequests {
+                detail,
+                wrong_pins: true,
+                ..
+            } => (
+                detail.clone(),
+                vec![FieldError {
+                    field: "pin".into(),
+                    code: ErrorCode::TooManyWrongPins,
+                    message: detail.clone(),
+                }],
+            ),
             // Internal details go to the log, not to the caller.
             ApiError::Internal(_) => (
                 "An unexpected error occurred; it has been logged.".to_string(),
@@ -212,6 +227,13 @@ impl ApiError {
             status: self.status_code().as_u16(),
             detail,
             errors,
+            retry_after_seconds: match self {
+                ApiError::TooManyRequests {
+                    retry_after_seconds,
+                    ..
+                } => Some(*retry_after_seconds),
+                _ => None,
+            },
         }
     }
 }
@@ -323,10 +345,14 @@ pub fn json_problem(
 }
 
 /// Path parameters that do not parse (a table number "x", an id that is not a UUID) are 404s:
-/// no such resource exists.
+/// no such resource exists; unless the path names another route that does not take the method
+/// (`PATCH /v1/players/merge-candidates`, taken for `/v1/players/{player_id}`): a 405.
 pub fn path_config() -> actix_web::web::PathConfig {
-    actix_web::web::PathConfig::default().error_handler(|err, _req| {
-        let api = ApiError::NotFound(format!("no such resource: {err}"));
+    actix_web::web::PathConfig::default().error_handler(|err, req| {
+        let api = req
+            .app_data::<actix_web::web::Data<crate::server::RouteTable>>()
+            .and_then(|routes| routes.not_allowed(req))
+            .unwrap_or_else(|| ApiError::NotFound(format!("no such resource: {err}")));
         actix_web::error::InternalError::from_response(err, api.error_response()).into()
     })
 }

@@ -74,7 +74,22 @@ impl<K: Hash + Eq> RateLimiter<K> {
                 self.whom, self.per_second, self.burst
             ),
             retry_after_seconds: wait,
+            wrong_pins: false,
         })
+    }
+}
+
+/// A wait of `seconds` in English words, as a refusal says it: "1 second", "4 seconds",
+/// "2 minutes", "1 minute 4 seconds".
+pub fn seconds_in_words(seconds: u64) -> String {
+    let unit = |n: u64, one: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {one}s"),
+    };
+    match (seconds / 60, seconds % 60) {
+        (0, s) => unit(s, "second"),
+        (m, 0) => unit(m, "minute"),
+        (m, s) => format!("{} {}", unit(m, "minute"), unit(s, "second")),
     }
 }
 
@@ -178,6 +193,14 @@ mod tests {
             other => panic!("expected 429, got {other:?}"),
         }
         assert!(limiter.check(quiet).is_ok());
+    }
+
+    #[test]
+    fn a_wait_is_said_as_it_is() {
+        assert_eq!(seconds_in_words(1), "1 second");
+        assert_eq!(seconds_in_words(4), "4 seconds");
+        assert_eq!(seconds_in_words(120), "2 minutes");
+        assert_eq!(seconds_in_words(64), "1 minute 4 seconds");
     }
 
     #[test]

@@ -126,6 +126,7 @@ where
     let clients = web::Data::new(crate::client::ClientLimits::new(&settings.clients));
     let revocations = web::Data::new(crate::auth::Revocations::new(settings));
     let internal_key = settings.webhooks.internal_key.clone();
+    let cors_write_origins = settings.http.cors_write_origins.clone();
     let metrics = crate::metrics::Metrics::new(service).map_err(std::io::Error::other)?;
     let metrics_data = web::Data::new(metrics.clone());
     let routes = web::Data::new(RouteTable::of(
@@ -162,6 +163,10 @@ where
             .wrap(tracing_actix_web::TracingLogger::<
                 crate::telemetry::RequestSpan,
             >::new())
+            // A preflight is answered before it is counted against the client's budget.
+            .wrap(crate::cors::policy(&cors_write_origins))
+            // Outermost, so that the answers the layers inside make (429s, 404s) carry them too.
+            .wrap(crate::headers::api())
     };
     let server = actix_web::HttpServer::new(make_app.clone())
         .workers(settings.http.workers)
@@ -208,18 +213,21 @@ impl RouteTable {
         RouteTable { routes }
     }
 
-    /// The methods `path` takes, if a route matches it.
+    /// The methods `path` takes, if a route matches it: the route that names most of its
+    /// segments as they are (`/v1/players/merge-candidates` before `/v1/players/{player_id}`).
     pub fn methods_for(&self, path: &str) -> Option<Vec<&'static str>> {
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let parameter = |t: &str| t.starts_with('{') && t.ends_with('}');
         self.routes
             .iter()
-            .find(|(template, _)| {
+            .filter(|(template, _)| {
                 template.len() == segments.len()
                     && template
                         .iter()
                         .zip(&segments)
-                        .all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
+                        .all(|(t, s)| parameter(t) || t == s)
             })
+            .max_by_key(|(template, _)| template.iter().filter(|t| !parameter(t)).count())
             .map(|(_, methods)| methods.clone())
     }
 }
@@ -230,19 +238,27 @@ async fn no_route(
     routes: web::Data<RouteTable>,
 ) -> actix_web::HttpResponse {
     use actix_web::ResponseError;
-    match routes.methods_for(req.path()) {
-        Some(methods) if !methods.is_empty() => {
-            let allow = methods.join(", ");
-            crate::ApiError::MethodNotAllowed {
-                detail: format!(
-                    "{} {} is not served; this path takes {allow}",
-                    req.method(),
-                    req.path()
-                ),
-                allow,
-            }
-            .error_response()
+    match routes.not_allowed(&req) {
+        Some(refusal) => refusal.error_response(),
+        None => crate::problem::not_found(req).await,
+    }
+}
+
+impl RouteTable {
+    /// The 405 (with `Allow`) for a request whose path exists but not for its method.
+    pub fn not_allowed(&self, req: &actix_web::HttpRequest) -> Option<crate::ApiError> {
+        let methods = self.methods_for(req.path())?;
+        if methods.is_empty() || methods.contains(&req.method().as_str()) {
+            return None;
         }
-        _ => crate::problem::not_found(req).await,
+        let allow = methods.join(", ");
+        Some(crate::ApiError::MethodNotAllowed {
+            detail: format!(
+                "{} {} is not served; this path takes {allow}",
+                req.method(),
+                req.path()
+            ),
+            allow,
+        })
     }
 }

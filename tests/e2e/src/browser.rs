@@ -91,7 +91,25 @@ impl Browser {
             .as_str()
             .unwrap_or_else(|| panic!("a session: {answer}"))
             .to_string();
-        Browser { session, driver }
+        let browser = Browser { session, driver };
+        // Before any page's own script, on every page: the page's content security policy
+        // cannot stop a script the browser itself adds, so each violation it reports is kept.
+        browser
+            .cdp(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({"source": "window.__catan_csp_violations = [];
+                    document.addEventListener('securitypolicyviolation', e =>
+                      window.__catan_csp_violations.push(
+                        e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));"}),
+            )
+            .await;
+        browser
+    }
+
+    /// What the page's content security policy refused since it loaded, one line each.
+    pub async fn csp_violations(&self) -> Vec<String> {
+        let found = self.js("return window.__catan_csp_violations || [];").await;
+        serde_json::from_value(found).unwrap_or_default()
     }
 
     pub async fn call(&self, method: Method, path: &str, body: Option<Value>) -> Value {

@@ -12,6 +12,11 @@ pub async fn assert_accessible(browser: &Browser, page: &str) {
         violations.is_empty(),
         "{page}: axe-core finds {violations:#?}"
     );
+    let refused = browser.csp_violations().await;
+    assert!(
+        refused.is_empty(),
+        "{page}: the content security policy refused {refused:#?}"
+    );
 }
 
 /// The path of the page the browser shows.
@@ -126,17 +131,30 @@ pub async fn register(browser: &Browser, names: &str) {
         .await;
 }
 
+/// What the console's page says the last action did ("Result recorded for table 3").
+pub async fn said(browser: &Browser) -> Vec<String> {
+    browser.texts("p[role=status][data-said]").await
+}
+
 /// Fills the open result form: the first seat wins with `winner_cities` cities and 2
 /// settlements (10 VP with 4 cities), the others lose with distinct totals.
 pub async fn fill_sheet(browser: &Browser, winner_cities: u32) {
     let seats = browser.texts("tr[data-seat]").await.len();
-    for i in 0..seats {
-        let (settlements, cities) = match i {
+    let lines: Vec<(u32, u32)> = (0..seats)
+        .map(|i| match i {
             0 => (2, winner_cities),
             1 => (3, 1),
             2 => (2, 1),
             _ => (2, 0),
-        };
+        })
+        .collect();
+    type_sheet(browser, &lines).await;
+}
+
+/// Types each seat's settlements and cities into the open result form, in seat order, and
+/// picks the first seat as the winner.
+pub async fn type_sheet(browser: &Browser, lines: &[(u32, u32)]) {
+    for (i, (settlements, cities)) in lines.iter().enumerate() {
         for (field, value) in [("settlements", settlements), ("cities", cities)] {
             let css = format!("input[name={field}{i}]");
             browser

@@ -120,6 +120,7 @@ impl TestSuite {
 pub fn won_by_first(players: &[Uuid], vps: &[i64]) -> catan_api::SubmitResult {
     catan_api::SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: catan_api::OutcomeKind::Won,
         winner_player_id: players.first().copied(),
         winner_entry_id: None,

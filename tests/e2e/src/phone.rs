@@ -1,6 +1,6 @@
 //! The player's phone (issue 31) as the tests use it: a player's PIN from his entry, the sign-in
-//! from his slip's address (in the browser, or over plain HTTP), and the checks every player's
-//! page passes at 360 px (no sideways scroll, every control at least 44 px high).
+//! from his slip's address (in the browser, or over plain HTTP), and the checks every phone page
+//! passes at 360 px (no sideways scroll, inside tables too; every control at least 44 px high).
 
 use crate::browser::Browser;
 use crate::console::path_of;
@@ -68,9 +68,10 @@ pub async fn post_sign_in(visitor: &mut Visitor, event: Uuid, player: Uuid, pin:
         .await
 }
 
-/// The page fits a 360 px phone: nothing scrolls sideways and every visible control (buttons,
-/// links drawn as buttons, the header's and the way-back links, inputs, selects) is at least 44 px
-/// high.
+/// The page fits a 360 px phone: nothing scrolls sideways, neither the page nor anything inside
+/// it (a table, or the box around one), and every visible control (buttons, links drawn as
+/// buttons, the header's and the way-back links, inputs, selects; a radio button or a checkbox
+/// by the label a thumb touches) is at least 44 px high.
 pub async fn assert_fits_phone(browser: &Browser, page: &str) {
     let width = browser
         .js("return document.documentElement.scrollWidth;")
@@ -79,10 +80,17 @@ pub async fn assert_fits_phone(browser: &Browser, page: &str) {
         width.as_u64().is_some_and(|w| w <= u64::from(PHONE_WIDTH)),
         "{page} is {width} px wide at {PHONE_WIDTH} px"
     );
+    let hidden = hidden_sideways(browser).await;
+    assert_eq!(
+        hidden.as_array().map(Vec::len),
+        Some(0),
+        "{page}: wider than the phone inside: {hidden}"
+    );
     let small = browser
         .js("return Array.from(document.querySelectorAll(\
                'button, a.button-link, header a, .crumbs a, input:not([type=hidden]), select, textarea'))\
              .filter(e => e.offsetParent !== null)\
+             .map(e => e.matches('[type=radio], [type=checkbox]') && e.closest('label') || e)\
              .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect().height])\
              .filter(([, h]) => h < 44);")
         .await;
@@ -91,4 +99,25 @@ pub async fn assert_fits_phone(browser: &Browser, page: &str) {
         Some(0),
         "{page}: controls under 44 px: {small}"
     );
+}
+
+/// What shows wider than the phone inside the page: every table wider than its box, and every
+/// box whose content scrolls sideways (columns hidden off to the right behind a scroll bar a
+/// phone does not show), each as the start of its HTML and its widths.
+pub async fn hidden_sideways(browser: &Browser) -> serde_json::Value {
+    browser
+        .js("const wide = e => e.scrollWidth > e.clientWidth + 1;\
+             const tables = Array.from(document.querySelectorAll('table'))\
+               .filter(t => t.offsetParent !== null)\
+               .filter(t => wide(t)\
+                 || t.getBoundingClientRect().width > t.parentElement.clientWidth + 1\
+                 || t.getBoundingClientRect().right > window.innerWidth + 1);\
+             const boxes = Array.from(document.querySelectorAll('body *'))\
+               .filter(e => e.offsetParent !== null && e.clientWidth > 1)\
+               .filter(e => !e.matches('input, textarea, select'))\
+               .filter(e => ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX))\
+               .filter(wide);\
+             return tables.concat(boxes)\
+               .map(e => e.outerHTML.slice(0, 120) + ' ' + e.scrollWidth + '>' + e.clientWidth);")
+        .await
 }

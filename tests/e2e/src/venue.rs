@@ -9,6 +9,7 @@ use catan_suite::venue::bundle::{Bundle, SignedBundle};
 use catan_suite::venue::keep::VenueFile;
 use catan_suite::venue::publish::{Published, export, publish};
 use catan_suite::venue::pull::{PullOrder, Pulled, VenueSuite, pull};
+use catan_suite::venue::status::{EventStatus, report, status};
 use std::path::PathBuf;
 use uuid::Uuid;
 
@@ -65,14 +66,46 @@ impl Venue {
         event_id: Uuid,
         region_players: bool,
     ) -> anyhow::Result<Pulled> {
+        self.try_pull_from(
+            &federation.suite.url(),
+            key,
+            event_id,
+            VENUE,
+            region_players,
+        )
+        .await
+    }
+
+    /// `venue pull` from the federation at `url`, the venue named `venue` (`--venue`).
+    pub async fn try_pull_from(
+        &self,
+        url: &str,
+        key: &str,
+        event_id: Uuid,
+        venue: &str,
+        region_players: bool,
+    ) -> anyhow::Result<Pulled> {
         let order = PullOrder {
-            federation: &federation.suite.url(),
+            federation: url,
             federation_key: key,
             event_id,
-            venue: VENUE,
+            venue,
             region_players,
         };
         pull(&order, self.suite(), &say).await
+    }
+
+    /// The files the venue keeps in its folder, by name.
+    pub fn kept_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.dir)
+            .map(|listed| {
+                listed
+                    .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
     }
 
     /// The venue's suite, started again, with its admin's client.
@@ -113,6 +146,14 @@ impl Venue {
         let key = file.signing_key().expect("the venue's key");
         let signed = bundle.clone().signed(&key).expect("signed");
         (bundle, signed)
+    }
+
+    /// `venue status`: each pulled event, read from the venue's suite, and the report printed.
+    pub async fn status(&self) -> (Vec<EventStatus>, String) {
+        let statuses = status(self.suite()).await.expect("venue status");
+        let report = report(&statuses, &self.dir);
+        println!("{report}");
+        (statuses, report)
     }
 
     /// `venue publish` of `event_id`.

@@ -222,3 +222,151 @@ async fn a_37_player_event_runs_from_registration_to_champion() {
     assert_refused(extra, 409, "the event is over");
     ts.shutdown().await;
 }
+
+/// Issue 41: a no-show dropped after the draw, and the round drawn again without him from a new
+/// seed, the earlier draw kept in the audit trail; two players swapped by hand; both refused once
+/// a table has a result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_is_redrawn_after_a_no_show_and_swapped_by_hand_until_a_result_exists() {
+    use catan_api::{DropEntry, SwapPlayers};
+    use catan_e2e::http::{Method, StatusCode};
+    let (ts, fx) = spawn_suite_with_event(13, None).await;
+    let event_id = fx.event.id;
+    let first = fx.draw().await;
+    let no_show = fx.entries[0].player_ids[0];
+    assert!(first.tables.iter().any(|t| seated(t).contains(&no_show)));
+    // A sheet refused before the changes: results has read the round as first drawn, and must
+    // not check the later sheets against that reading.
+    let impossible = catan_e2e::won_by_first(&seated(&first.tables[0]), &[12, 11, 7, 6]);
+    assert_refused(
+        fx.scorer.submit_result(event_id, 1, 1, &impossible).await,
+        422,
+        "a non-winner at 11",
+    );
+    fx.director
+        .drop_entry(
+            event_id,
+            fx.entries[0].id,
+            &DropEntry {
+                reason: "did not show".into(),
+                exclude: false,
+            },
+        )
+        .await
+        .expect("dropped");
+
+    let redraw = || fx.director.with_idempotency_key("redraw-once");
+    let redrawn = redraw()
+        .redraw_round(event_id, 1, &DrawRound::default())
+        .await
+        .expect("redrawn");
+    let seated_now: HashSet<Uuid> = redrawn.tables.iter().flat_map(seated).collect();
+    assert_eq!(seated_now.len(), 12, "the twelve still in the event");
+    assert!(!seated_now.contains(&no_show), "the no-show is not seated");
+    let sizes: Vec<usize> = redrawn.tables.iter().map(|t| t.seats.len()).collect();
+    assert_eq!(sizes, [4, 4, 4]);
+    assert_eq!(redrawn.number, 1);
+    assert_ne!(redrawn.seed, first.seed, "a new seed");
+    assert_eq!(
+        redrawn.drawn_at, first.drawn_at,
+        "still the round first drawn then"
+    );
+    assert!(!redrawn.changed_by_hand);
+    let stored = ts.anonymous.round(event_id, 1).await.unwrap();
+    assert_eq!(stored.seed, redrawn.seed, "the new seed is stored");
+    let stored_seats: Vec<Vec<Uuid>> = stored.tables.iter().map(seated).collect();
+    let redrawn_seats: Vec<Vec<Uuid>> = redrawn.tables.iter().map(seated).collect();
+    assert_eq!(stored_seats, redrawn_seats);
+    // Sent again with its key: the same answer, not a third draw.
+    let again = redraw()
+        .redraw_round(event_id, 1, &DrawRound::default())
+        .await
+        .unwrap();
+    assert_eq!(again.seed, redrawn.seed, "a retried redraw writes once");
+
+    // The draw it replaced is in the audit trail: its seed and its tables.
+    let trail = ts
+        .http(Method::GET, &format!("/v1/audit?event_id={event_id}"))
+        .token(&ts.admin_token)
+        .send()
+        .await;
+    assert_eq!(trail.status, StatusCode::OK);
+    let previous: Vec<serde_json::Value> = trail
+        .body()
+        .as_array()
+        .expect("records")
+        .iter()
+        .filter(|r| r["route"] == "/v1/events/{event_id}/rounds/{number}/redraw")
+        .map(|r| serde_json::from_str(r["targets"]["previous_draw"].as_str().unwrap()).unwrap())
+        .collect();
+    assert_eq!(previous.len(), 1, "one redraw recorded");
+    assert_eq!(previous[0]["seed"], first.seed);
+    let first_seats: Vec<Vec<Uuid>> = first.tables.iter().map(seated).collect();
+    assert_eq!(previous[0]["tables"], serde_json::json!(first_seats));
+
+    // Two players swapped: each takes the other's table and seat; the round says so.
+    let (a, b) = (
+        redrawn.tables[0].seats[0].clone(),
+        redrawn.tables[2].seats[3].clone(),
+    );
+    let swap = |player_id, with_player_id| SwapPlayers {
+        player_id,
+        with_player_id,
+    };
+    let swapped = fx
+        .director
+        .swap_players(event_id, 1, &swap(a.player_id, b.player_id))
+        .await
+        .expect("swapped");
+    assert!(swapped.changed_by_hand);
+    assert_eq!(swapped.tables[0].seats[0].player_id, b.player_id);
+    assert_eq!(swapped.tables[0].seats[0].entry_id, b.entry_id);
+    assert_eq!(swapped.tables[2].seats[3].player_id, a.player_id);
+    assert!(
+        ts.anonymous
+            .round(event_id, 1)
+            .await
+            .unwrap()
+            .changed_by_hand
+    );
+    let same_table = redrawn.tables[1].seats[1].player_id;
+    let refused = fx
+        .director
+        .swap_players(
+            event_id,
+            1,
+            &swap(redrawn.tables[1].seats[0].player_id, same_table),
+        )
+        .await;
+    assert_refused(refused, 422, "two players of one table");
+    let refused = fx
+        .director
+        .swap_players(event_id, 1, &swap(no_show, same_table))
+        .await;
+    assert_refused(refused, 422, "a player not seated");
+    let refused = fx
+        .scorer
+        .swap_players(event_id, 1, &swap(a.player_id, b.player_id))
+        .await;
+    assert_refused(refused, 403, "only the director");
+
+    // Once a table has a result, neither is taken, and the refusal names the table.
+    // The sheet of the swapped table, as it is seated now, is taken.
+    let round = ts.anonymous.round(event_id, 1).await.unwrap();
+    let sheet = catan_e2e::won_by_first(&seated(&round.tables[0]), &[10, 8, 7, 6]);
+    fx.submit(1, 1, &sheet).await;
+    let refused = fx
+        .director
+        .redraw_round(event_id, 1, &DrawRound::default())
+        .await;
+    let problem = catan_e2e::problem::problem_of(assert_refused(refused, 409, "a result exists"));
+    assert!(problem.detail.contains("table 1"), "{}", problem.detail);
+    let refused = fx
+        .director
+        .swap_players(event_id, 1, &swap(b.player_id, a.player_id))
+        .await;
+    assert_refused(refused, 409, "a result exists");
+    let unchanged = ts.anonymous.round(event_id, 1).await.unwrap();
+    assert_eq!(unchanged.seed, redrawn.seed, "nothing changed");
+    ts.shutdown().await;
+}

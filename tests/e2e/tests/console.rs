@@ -11,8 +11,18 @@
     reason = "tests: a failed step fails the test"
 )]
 
+#[path = "console/bad_day.rs"]
+mod bad_day;
+#[path = "console/pins.rs"]
+mod pins;
+#[path = "console/sheets_checked.rs"]
+mod sheets_checked;
 #[path = "console/steps.rs"]
 mod steps;
+#[path = "console/undo_entries.rs"]
+mod undo_entries;
+#[path = "console/undo_rounds.rs"]
+mod undo_rounds;
 
 use catan_api::{ResultStatus, Stage};
 use catan_e2e::browser::Browser;

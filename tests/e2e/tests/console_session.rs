@@ -285,6 +285,7 @@ async fn a_correction_made_meanwhile_by_someone_else_is_shown_never_overwritten(
             })
             .collect(),
         early_reason: None,
+        checked: None,
     };
     ts.admin
         .submit_result(event, 1, 1, &sheet(4))
@@ -449,7 +450,8 @@ async fn a_wrong_key_is_said_as_one_and_too_many_tries_as_a_wait() {
     catan_e2e::visitor::refused_until_told_to_wait(
         6,
         "was not accepted",
-        "Wait a minute",
+        // One sign-in is given back every 100 s: the page says that wait, not a made-up one.
+        "Too many tries from this connection: try again in 1 minute ",
         async || {
             visitor
                 .post(

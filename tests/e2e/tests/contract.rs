@@ -37,6 +37,15 @@ async fn framework_errors_are_problems_with_the_right_status() {
     assert_eq!(r.headers["allow"], "GET, POST");
     let r = ts.http(Method::PATCH, "/v1/players").send().await;
     assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    // A path another route would take as its parameter (a player's id) is still its own.
+    let r = ts
+        .http(Method::PATCH, "/v1/players/merge-candidates")
+        .token(&ts.admin_token)
+        .json(&serde_json::json!({"name": "Ana"}))
+        .send()
+        .await;
+    r.assert_problem(StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(r.headers["allow"], "GET");
 
     // Lists of an event that does not exist: 404, not an empty list.
     let ghost = Uuid::new_v4();

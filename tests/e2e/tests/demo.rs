@@ -1,6 +1,7 @@
 //! The demo a newcomer runs (`catan-suite demo`, as a process): one line per step and no service
 //! logs, every placement of its 37 players, in a suite of its own or in the one already running,
-//! whose dashboard then shows the event, its placements and the ratings.
+//! whose dashboard then shows the event, its placements and the ratings. And `catan-suite up`,
+//! which says where it is, its admin key and where its logs go, then keeps quiet under traffic.
 
 #![allow(
     clippy::unwrap_used,
@@ -8,9 +9,14 @@
     reason = "test helpers: a failed step fails the test"
 )]
 
+#[path = "common/launcher.rs"]
+mod launcher;
+
 use catan_e2e::http::{Method, StatusCode};
 use catan_e2e::{drop_database, server_url, spawn_suite};
+use launcher::Launcher;
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// `catan-suite demo` with `args` and `env`, run to its end.
 fn demo(args: &[&str], env: &[(&str, &str)]) -> (String, String) {
@@ -139,4 +145,71 @@ async fn the_demo_plays_into_the_running_suite_whose_dashboard_then_shows_it() {
         "every player rated"
     );
     ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn up_says_where_it_is_and_its_admin_key_once_then_keeps_quiet_under_traffic() {
+    let database_url = tokio::task::spawn_blocking(catan_e2e::fresh_database)
+        .await
+        .unwrap()
+        .expect("a fresh test database");
+    let suite = Launcher::run(&["up", "--port", "0"], &database_url, &[]);
+    let url = suite
+        .printed(120, "the gateway's URL", |line| {
+            line.strip_prefix("Catan tournament API on ")
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(str::to_owned)
+        })
+        .await;
+    let key = suite
+        .printed(1, "the admin key", |line| {
+            line.split("(shown once, store it now): ")
+                .nth(1)
+                .map(|key| key.trim().to_owned())
+        })
+        .await;
+    suite
+        .printed(1, "where the logs go", |line| {
+            line.contains("Logs: on this terminal, warnings and errors only")
+                .then_some(())
+        })
+        .await;
+    // Ten seconds and more of traffic: the demo played into it, and pages read meanwhile (20 a
+    // second: within what one address may ask without a token).
+    let (into, admin_key) = (url.clone(), key.clone());
+    let played = tokio::task::spawn_blocking(move || {
+        demo(&["--into", &into, "--admin-key", &admin_key], &[])
+    });
+    let started = Instant::now();
+    let reader = reqwest::Client::new();
+    let mut reads = 0;
+    while started.elapsed() < Duration::from_secs(10) {
+        for path in ["/", "/v1/events", "/ratings", "/no-such-page"] {
+            let answer = reader.get(format!("{url}{path}")).send().await.unwrap();
+            assert!(
+                answer.status().as_u16() < 500,
+                "{path}: {}",
+                answer.status()
+            );
+            reads += 1;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let (stdout, _) = played.await.expect("the demo ran");
+    assert_steps(&stdout);
+    let printed = suite.lines();
+    assert!(reads > 100, "{reads} reads");
+    assert!(
+        printed.len() < 20,
+        "{} lines after {reads} reads and a demo:\n{}",
+        printed.len(),
+        printed.join("\n")
+    );
+    assert_eq!(
+        printed.iter().filter(|line| line.contains(&key)).count(),
+        1,
+        "the admin key, once"
+    );
+    suite.stop();
+    drop_database(&database_url).await;
 }

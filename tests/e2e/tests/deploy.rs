@@ -347,6 +347,54 @@ fn every_variable_a_manifest_sets_is_one_the_binaries_read() {
 }
 
 #[test]
+fn the_public_address_every_link_starts_with_is_the_ingress_host() {
+    let python = python();
+    for overlay in OVERLAYS {
+        let rendered = render(&python, overlay);
+        let config = rendered.named("ConfigMap", "catan-config").unwrap();
+        let public = config["data"]["CATAN_PUBLIC_URL"].as_str().unwrap();
+        for ingress in rendered.of_kind("Ingress") {
+            let host = ingress["spec"]["rules"][0]["host"].as_str().unwrap();
+            let tls = ingress["spec"]["tls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|tls| tls["hosts"].as_array().unwrap().iter().any(|h| h == host));
+            let scheme = if tls { "https" } else { "http" };
+            assert_eq!(
+                public,
+                format!("{scheme}://{host}"),
+                "{overlay}: {}",
+                name_of(ingress)
+            );
+        }
+        // The services read it from the ConfigMap; the web app, which does not, is given it.
+        for deployment in rendered.of_kind("Deployment") {
+            for container in containers(deployment) {
+                let from_config = container["envFrom"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|from| from["configMapRef"]["name"] == "catan-config");
+                let named = container["env"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|env| {
+                        env["name"] == "CATAN_PUBLIC_URL"
+                            && env["valueFrom"]["configMapKeyRef"]["name"] == "catan-config"
+                    });
+                assert!(
+                    from_config || named,
+                    "{overlay}: {} is given CATAN_PUBLIC_URL",
+                    name_of(deployment)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_database_is_a_cloudnativepg_cluster_with_a_synchronous_replica_and_backups() {
     let python = python();
     let production = render(&python, "production");

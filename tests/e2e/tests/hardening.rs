@@ -252,3 +252,129 @@ async fn item9_unknown_key_ids_are_refused_at_once_without_a_fetch_each() {
     genuine.assert_problem(StatusCode::NOT_FOUND);
     ts.shutdown().await;
 }
+
+/// Issue 42, item 1: every page route (public, console, phone, screen, their scripts and their
+/// 404) answers with the pages' content security policy, nothing against framing missing, and
+/// no sniffing; every answer of the API carries `nosniff` and a referrer policy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_page_and_every_api_answer_carries_the_security_headers() {
+    let (ts, fx) = spawn_suite_with_event(8, Some(1)).await;
+    fx.draw().await;
+    let event = fx.event.id;
+    let player = fx.entries[0]
+        .player_id
+        .expect("a classic entry is a player");
+    let pages = [
+        "/".to_owned(),
+        "/ratings".to_owned(),
+        format!("/events/{event}"),
+        format!("/events/{event}/standings-table"),
+        format!("/events/{event}/screen"),
+        format!("/events/{event}/rounds/1/sheets"),
+        format!("/players/{player}"),
+        "/sign-in".to_owned(),
+        "/console".to_owned(),
+        "/console/keys".to_owned(),
+        format!("/console/events/{event}"),
+        format!("/events/{event}/sign-in"),
+        format!("/events/{event}/me"),
+        "/static/live.js".to_owned(),
+        "/static/style.css".to_owned(),
+        "/no-such-page".to_owned(),
+    ];
+    for page in &pages {
+        let answer = ts.http(Method::GET, page).send().await;
+        let policy = answer
+            .header("content-security-policy")
+            .unwrap_or_else(|| panic!("{page} has no content security policy"));
+        for directive in [
+            "script-src 'self'",
+            "frame-ancestors 'none'",
+            "form-action 'self'",
+            "base-uri 'none'",
+            "object-src 'none'",
+        ] {
+            assert!(
+                policy.contains(directive),
+                "{page}: {directive} in {policy}"
+            );
+        }
+        assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{page}");
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{page}"
+        );
+        assert!(answer.header("referrer-policy").is_some(), "{page}");
+        assert!(
+            answer.header("strict-transport-security").is_none(),
+            "{page}: no https promise over plain http"
+        );
+    }
+    for api in [
+        "/v1/events".to_owned(),
+        format!("/v1/events/{event}/standings"),
+        "/v1/no-such-thing".to_owned(),
+        "/openapi.json".to_owned(),
+    ] {
+        let answer = ts.http(Method::GET, &api).send().await;
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{api}"
+        );
+        assert_eq!(
+            answer.header("referrer-policy"),
+            Some("strict-origin-when-cross-origin"),
+            "{api}"
+        );
+    }
+    ts.shutdown().await;
+}
+
+/// Issue 42, item 4: a league dashboard on another site reads the API from its visitors'
+/// browsers (its preflight is answered and the answer names it), while a write from a browser
+/// is allowed only to the sites the operator lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn other_sites_read_from_browsers_and_only_listed_sites_write() {
+    let ts = catan_e2e::spawn_suite_configured(|settings| {
+        settings.http.cors_write_origins = vec!["https://club.example".to_owned()];
+    })
+    .await;
+    let preflight = |origin: &str, method: &str| {
+        ts.http(Method::OPTIONS, "/v1/events")
+            .header("origin", origin)
+            .header("access-control-request-method", method)
+            .header(
+                "access-control-request-headers",
+                "authorization, content-type, idempotency-key",
+            )
+            .send()
+    };
+    let read = preflight("https://league.example", "GET").await;
+    assert!(read.status.is_success(), "{}", read.status);
+    assert_eq!(
+        read.header("access-control-allow-origin"),
+        Some("https://league.example")
+    );
+    let events = ts
+        .http(Method::GET, "/v1/events")
+        .header("origin", "https://league.example")
+        .send()
+        .await;
+    assert_eq!(
+        events.header("access-control-allow-origin"),
+        Some("https://league.example"),
+        "the dashboard's script may read the answer"
+    );
+    let unlisted = preflight("https://league.example", "POST").await;
+    assert!(unlisted.status.is_client_error(), "{}", unlisted.status);
+    assert_eq!(unlisted.header("access-control-allow-origin"), None);
+    let listed = preflight("https://club.example", "POST").await;
+    assert!(listed.status.is_success(), "{}", listed.status);
+    assert_eq!(
+        listed.header("access-control-allow-origin"),
+        Some("https://club.example")
+    );
+    ts.shutdown().await;
+}

@@ -1,7 +1,8 @@
 //! Issue 10, items 1 and 7: the director reissues a player's PIN and confirms a result on his
 //! behalf; PINs are 8 characters of an unambiguous alphabet, never kept in a stored idempotent
 //! reply, and their digests are keyed with a server secret; expired idempotency records are
-//! purged.
+//! purged. Issue 41, item 4: the director reissues every PIN of an event at once, and wrong PINs
+//! are counted per player, so a venue's typos behind one address lock out nobody else.
 
 use catan_api::{CreateEntry, CreateEvent, PlayerPin, ResultStatus, Role, StandingsCount};
 use catan_e2e::http::{Method, StatusCode};
@@ -109,8 +110,9 @@ async fn item1_the_director_reissues_a_pin_and_the_old_one_stops_working() {
     ts.shutdown().await;
 }
 
-/// Item 1: wrong PINs are held to the caller, so a player's row keeps no count of them and no
-/// lock (the columns of the 15-minute lock of before are gone, not left unused).
+/// Item 1: wrong PINs are counted in memory (per player and address), so a player's row keeps no
+/// count of them and no lock (the columns of the 15-minute lock of before are gone, not left
+/// unused).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn item1_a_player_keeps_no_count_of_wrong_pins_nor_a_lock() {
     let ts = spawn_suite().await;
@@ -131,6 +133,187 @@ async fn item1_a_player_keeps_no_count_of_wrong_pins_nor_a_lock() {
         0,
         "no per-player count of wrong PINs, no lock"
     );
+    ts.shutdown().await;
+}
+
+/// Issue 41, item 4: the director (or the region's organiser, or the admin) gives every player of
+/// the event a new PIN in one call: every old PIN stops at once, and a retry with the key is told
+/// they were shown once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_pin_of_an_event_is_reissued_at_once_and_shown_once() {
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(5, Some(1)).await;
+    let other = ts.classic_event(1, Some(1)).await;
+    let event = fx.event.id;
+    let old: Vec<PlayerPin> = fx
+        .entries
+        .iter()
+        .flat_map(|e| e.pins.clone().unwrap_or_default())
+        .collect();
+    let path = format!("/v1/events/{event}/pins");
+    let reissue = |token: &str, key: &str| {
+        ts.http(Method::POST, &path)
+            .token(token)
+            .header("Idempotency-Key", key)
+    };
+    let scorer = ts
+        .admin
+        .create_api_key(&new_key("Table app", Role::Scorer, Some(vec![event])))
+        .await
+        .expect("a scorer key");
+    let scorer = ts.token(&scorer.api_key).await;
+    reissue(&scorer, "all-by-scorer")
+        .send()
+        .await
+        .assert_problem(StatusCode::FORBIDDEN);
+    let other_director = ts.token(&other.director_key).await;
+    reissue(&other_director, "all-by-another")
+        .send()
+        .await
+        .assert_problem(StatusCode::FORBIDDEN);
+    ts.http(Method::POST, &path)
+        .send()
+        .await
+        .assert_problem(StatusCode::UNAUTHORIZED);
+
+    let director = ts.token(&fx.director_key).await;
+    let first = reissue(&director, "all-again").send().await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let new: Vec<PlayerPin> = first.json();
+    let players = |pins: &[PlayerPin]| pins.iter().map(|p| p.player_id).collect::<Vec<_>>();
+    assert_eq!(
+        players(&new),
+        players(&old),
+        "every entered player, in the entries' order"
+    );
+    for (old, new) in old.iter().zip(&new) {
+        assert!(is_a_pin(&new.pin), "{}", new.pin);
+        assert_refused(
+            ts.anonymous
+                .player_token(event, old.player_id, &old.pin)
+                .await,
+            401,
+            "every old PIN stops working at once",
+        );
+        ts.anonymous
+            .player_token(event, new.player_id, &new.pin)
+            .await
+            .expect("the new PIN signs in");
+    }
+
+    // A retry with the key is told the PINs were shown once (with its code), and reissues none.
+    let retried = reissue(&director, "all-again").send().await;
+    retried.assert_problem(StatusCode::CONFLICT);
+    assert!(retried.text.contains("shown once"), "{}", retried.text);
+    assert!(retried.text.contains("shown_once"), "{}", retried.text);
+    for pin in &new {
+        assert!(!retried.text.contains(&pin.pin), "{}", retried.text);
+    }
+    ts.anonymous
+        .player_token(event, new[0].player_id, &new[0].pin)
+        .await
+        .expect("the retry changed nothing");
+    let kept = format!(
+        "SELECT count(*) AS n FROM registration.idempotency_keys \
+         WHERE key = 'all-again' AND response::text LIKE '%{}%'",
+        new[0].pin
+    );
+    assert_eq!(ts.count(&kept), 0, "no PIN in the stored reply");
+
+    // The admin may too; the other event's PINs are untouched.
+    let by_admin = ts.admin.reissue_all_pins(event).await.expect("admin");
+    assert_eq!(by_admin.len(), 5);
+    let untouched = &other.entries[0].pins.as_ref().expect("pins")[0];
+    ts.anonymous
+        .player_token(other.event.id, untouched.player_id, &untouched.pin)
+        .await
+        .expect("another event's PIN still works");
+    assert_refused(
+        ts.admin.reissue_all_pins(Uuid::new_v4()).await,
+        404,
+        "no such event",
+    );
+    ts.shutdown().await;
+}
+
+/// Issue 41, item 4 ("PINs at a venue"): 30 players of one event behind the venue's one address,
+/// 10 wrong tries spread over 5 of them: every other player signs in at once. A player who keeps
+/// mistyping waits, told the real wait, and only he.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_venues_typos_behind_one_address_lock_out_no_one_else() {
+    use std::net::Ipv4Addr;
+    let ts = spawn_suite().await;
+    let fx = ts.classic_event(30, Some(1)).await;
+    let event = fx.event.id;
+    let pins: Vec<PlayerPin> = fx
+        .entries
+        .iter()
+        .flat_map(|e| e.pins.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(pins.len(), 30);
+    let venue = Ipv4Addr::new(127, 0, 0, 41);
+    let sign_in = |player: Uuid, pin: &str| {
+        let body = serde_json::json!({ "event_id": event, "player_id": player, "pin": pin });
+        ts.http_from(venue, Method::POST, "/v1/auth/player-token")
+            .json(&body)
+            .send()
+    };
+    let wrong = |pin: &str| {
+        format!(
+            "{}{}",
+            if pin.starts_with('A') { 'B' } else { 'A' },
+            &pin[1..]
+        )
+    };
+    for pin in &pins[..5] {
+        for _ in 0..2 {
+            let typo = sign_in(pin.player_id, &wrong(&pin.pin)).await;
+            assert_eq!(typo.status, StatusCode::UNAUTHORIZED, "{}", typo.text);
+        }
+    }
+    // Every player signs in at once, those who mistyped too.
+    for pin in &pins {
+        let signed = sign_in(pin.player_id, &pin.pin).await;
+        assert_eq!(signed.status, StatusCode::OK, "{}", signed.text);
+    }
+
+    // One player's sixth wrong PIN in a row makes him wait a second, said as such.
+    let (typist, next) = (&pins[5], &pins[6]);
+    for _ in 0..5 {
+        let typo = sign_in(typist.player_id, &wrong(&typist.pin)).await;
+        assert_eq!(typo.status, StatusCode::UNAUTHORIZED, "{}", typo.text);
+    }
+    let waits = sign_in(typist.player_id, &typist.pin).await;
+    assert_eq!(
+        waits.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        waits.text
+    );
+    waits.assert_problem(StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = waits
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds");
+    assert_eq!(wait, 1, "the first wait is a second");
+    let problem = waits.body();
+    assert_eq!(problem["retry_after_seconds"], 1, "{problem}");
+    assert_eq!(
+        problem["errors"][0]["code"], "too_many_wrong_pins",
+        "{problem}"
+    );
+    assert!(
+        waits.text.contains("try again in 1 second"),
+        "the real wait: {}",
+        waits.text
+    );
+    // Meanwhile the player beside him signs in.
+    let beside = sign_in(next.player_id, &next.pin).await;
+    assert_eq!(beside.status, StatusCode::OK, "{}", beside.text);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let waited = sign_in(typist.player_id, &typist.pin).await;
+    assert_eq!(waited.status, StatusCode::OK, "{}", waited.text);
     ts.shutdown().await;
 }
 

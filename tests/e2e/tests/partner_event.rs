@@ -247,6 +247,7 @@ async fn bad_partner_input_is_refused_and_changes_nothing() {
     );
     let sheet = |winner: Option<Uuid>, vps: [i64; 4]| SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: if winner.is_some() {
             OutcomeKind::Won
         } else {

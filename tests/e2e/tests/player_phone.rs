@@ -12,6 +12,8 @@
     reason = "tests: a failed step fails the test"
 )]
 
+#[path = "phone/addresses.rs"]
+mod addresses;
 #[path = "phone/checks.rs"]
 mod checks;
 #[path = "phone/over_http.rs"]
@@ -122,6 +124,22 @@ async fn a_player_signs_in_from_his_slip_sees_his_seat_confirms_disputes_and_dro
 
     // Every page of his in English, Spanish and Chinese at 360 px.
     each_language_fits(&browser, &base, id, player).await;
+
+    // Beside Confirm and Dispute, the table's whole sheet: every player's name (isolated), VP
+    // and credited VP, as stacked lines.
+    let lines = browser
+        .texts(&format!("#result-1-{t1} [data-table-sheet] li"))
+        .await;
+    let names = browser
+        .texts(&format!("#result-1-{t1} [data-table-sheet] li bdi"))
+        .await;
+    assert_eq!((lines.len(), names.len()), (4, 4), "{lines:?}");
+    assert!(
+        lines[0].ends_with("10 VP · credited 10 · Winner"),
+        "{lines:?}"
+    );
+    assert!(lines[1].ends_with("5 VP · credited 5"), "{lines:?}");
+    assert_fits_phone(&browser, "my event with the table's sheet").await;
 
     // He confirms round 1's result.
     browser
@@ -239,6 +257,13 @@ async fn with_players_reporting_one_reports_the_sheet_and_another_confirms_it() 
     );
     assert_fits_phone(&browser, "the report form").await;
     assert_accessible(&browser, "the report form").await;
+    assert!(
+        browser
+            .texts("#early_reason, input[name=checked]")
+            .await
+            .is_empty(),
+        "no director-only field on a player's form"
+    );
     fill_sheet(&browser, 4).await;
     browser
         .click_to_next_page("form[data-sheet] button[type=submit]")

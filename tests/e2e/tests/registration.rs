@@ -209,3 +209,190 @@ async fn keep_apart_pairs_set_by_the_director_never_share_a_round_one_table() {
     }
     ts.shutdown().await;
 }
+
+/// The events' links in the calendar feed at `path`, unfolded (RFC 5545 folds long lines), asked
+/// by a client that claims another host in every header it could.
+async fn calendar_links(ts: &catan_e2e::TestSuite, path: &str) -> Vec<String> {
+    let feed = ts
+        .http(catan_e2e::http::Method::GET, path)
+        .header("x-forwarded-host", "evil.example")
+        .header("x-forwarded-proto", "https")
+        .header("forwarded", "host=evil.example;proto=https")
+        .send()
+        .await;
+    assert_eq!(feed.status, 200, "{path}: {}", feed.text);
+    let unfolded = feed.text.replace("\r\n ", "");
+    assert!(!unfolded.contains("evil.example"), "{unfolded}");
+    unfolded
+        .lines()
+        .filter_map(|line| line.strip_prefix("URL:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn calendar_feeds_link_events_at_the_suites_address_never_at_a_host_a_client_claims() {
+    let (ts, fx) = spawn_suite_with_event(4, Some(1)).await;
+    let player = fx.entries[0].player_id.unwrap();
+    let page = format!("{}/events/{}", ts.suite.url(), fx.event.id);
+    for path in [
+        "/v1/events.ics".to_owned(),
+        format!("/v1/players/{player}/events.ics"),
+    ] {
+        let links = calendar_links(&ts, &path).await;
+        assert!(links.contains(&page), "{path}: {links:?} holds {page}");
+    }
+    ts.shutdown().await;
+
+    // With the public address set, every link starts with it.
+    let ts = catan_e2e::spawn_suite_configured(|settings| {
+        settings.public_url = Some("https://catan.example.org".parse().unwrap());
+    })
+    .await;
+    let fx = ts.classic_event(4, Some(1)).await;
+    let links = calendar_links(&ts, "/v1/events.ics").await;
+    let page = format!("https://catan.example.org/events/{}", fx.event.id);
+    assert!(links.contains(&page), "{links:?} holds {page}");
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_misspelt_player_is_renamed_everywhere_he_shows_and_the_trail_keeps_his_old_name() {
+    let (ts, fx) = spawn_suite_with_event(8, Some(2)).await;
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let round1 = fx.draw().await;
+    for table in &round1.tables {
+        fx.submit_random(&round1, table, &mut rng).await;
+    }
+    let entry = &fx.entries[2];
+    let player = entry.player_id.expect("a classic entry");
+    let before = ts.standings(fx.event.id).await;
+    let old = before
+        .rows
+        .iter()
+        .find(|r| r.entry_id == entry.id)
+        .expect("listed")
+        .name
+        .clone();
+
+    let renamed = fx
+        .director
+        .rename_player(player, "  Pere Pons ")
+        .await
+        .expect("renamed");
+    assert_eq!(renamed.name, "Pere Pons");
+    let standings = ts.standings(fx.event.id).await;
+    let row = standings
+        .rows
+        .iter()
+        .find(|r| r.entry_id == entry.id)
+        .unwrap();
+    assert_eq!(row.name, "Pere Pons", "the standings follow the rename");
+    let profile = ts.anonymous.player_profile(player).await.expect("profile");
+    assert_eq!(profile.name, "Pere Pons");
+    let listed = fx.director.entries(fx.event.id).await.expect("entries");
+    assert!(
+        listed
+            .iter()
+            .any(|e| e.id == entry.id && e.name == "Pere Pons")
+    );
+
+    // The audit trail keeps the name he had.
+    let trail = ts
+        .admin
+        .audit(&catan_api::AuditQuery::default(), 500, 0)
+        .await
+        .expect("audit");
+    let record = trail
+        .iter()
+        .find(|r| r.route == "/v1/players/{player_id}" && r.method == "PATCH")
+        .expect("the rename is audited");
+    assert_eq!(record.targets.get("old_name"), Some(&old));
+    assert_eq!(record.targets.get("player_id"), Some(&player.to_string()));
+
+    // A name a player cannot have, someone else's director and nobody are refused.
+    let blank = fx.director.rename_player(player, "  ").await;
+    assert_refused(blank, 422, "a blank name");
+    let other = ts.classic_event(4, None).await;
+    let stranger = other.director.rename_player(player, "Someone Else").await;
+    assert_refused(stranger, 403, "the director of another event");
+    assert_refused(
+        ts.anonymous.rename_player(player, "Nobody").await,
+        401,
+        "no token",
+    );
+    let unknown = ts.admin.rename_player(Uuid::new_v4(), "Ghost").await;
+    assert_refused(unknown, 404, "no such player");
+    ts.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_drop_is_undone_before_the_next_draw_and_refused_in_words_after_it() {
+    let (ts, fx) = spawn_suite_with_event(13, Some(3)).await;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let round1 = fx.draw().await;
+    for table in &round1.tables {
+        fx.submit_random(&round1, table, &mut rng).await;
+    }
+    let why = |exclude| DropEntry {
+        reason: "did not show".into(),
+        exclude,
+    };
+    let (back, gone) = (&fx.entries[0], &fx.entries[1]);
+    fx.director
+        .drop_entry(fx.event.id, back.id, &why(true))
+        .await
+        .expect("excluded");
+    let reinstated = fx
+        .director
+        .reinstate_entry(fx.event.id, back.id)
+        .await
+        .expect("reinstated before the next draw");
+    assert_eq!(
+        (reinstated.status, reinstated.status_reason),
+        (EntryStatus::Active, None)
+    );
+    let again = fx.director.reinstate_entry(fx.event.id, back.id).await;
+    assert_refused(again, 409, "an active entry");
+
+    fx.director
+        .drop_entry(fx.event.id, gone.id, &why(false))
+        .await
+        .expect("dropped");
+    let round2 = fx.draw().await;
+    let seated = seated_entries(&round2);
+    assert!(
+        seated.contains(&back.id),
+        "the reinstated entry plays round 2"
+    );
+    assert!(!seated.contains(&gone.id));
+    let late = fx.director.reinstate_entry(fx.event.id, gone.id).await;
+    let refusal = assert_refused(late, 409, "round 2 was drawn since the drop");
+    assert!(
+        refusal
+            .to_string()
+            .contains("round 2 was drawn after the entry was dropped"),
+        "{refusal}"
+    );
+    let entries = fx.director.entries(fx.event.id).await.expect("entries");
+    let still = entries.iter().find(|e| e.id == gone.id).unwrap();
+    assert_eq!(
+        still.status,
+        EntryStatus::Dropped,
+        "a refusal changes nothing"
+    );
+
+    assert_refused(
+        fx.scorer.reinstate_entry(fx.event.id, gone.id).await,
+        403,
+        "a scorer",
+    );
+    assert_refused(
+        fx.director
+            .reinstate_entry(fx.event.id, Uuid::new_v4())
+            .await,
+        404,
+        "no such entry",
+    );
+    ts.shutdown().await;
+}

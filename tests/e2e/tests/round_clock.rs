@@ -47,6 +47,7 @@ fn stopped(players: &[Uuid], reason: Option<&str>) -> SubmitResult {
             })
             .collect(),
         early_reason: reason.map(str::to_string),
+        checked: None,
     }
 }
 

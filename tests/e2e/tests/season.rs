@@ -384,6 +384,7 @@ fn sheet(players: &[Uuid], stage: Stage, star: Uuid, rng: &mut ChaCha8Rng) -> Su
     }
     SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: OutcomeKind::Won,
         winner_player_id: Some(star),
         winner_entry_id: None,
@@ -1084,6 +1085,7 @@ async fn a_season_is_scored_qualified_corrected_declined_and_merged_as_computed_
         .expect("ratings");
     let correction = SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: OutcomeKind::Won,
         winner_player_id: Some(new_winner),
         winner_entry_id: None,

@@ -141,6 +141,32 @@ async fn an_event_run_at_a_venue_without_the_federation_is_published_exactly_onc
     let venue_kept = kept(&at_venue);
     at_venue.suite.stop().await;
 
+    // `venue status`, with no federation to ask: checked out since the pull and as what, every
+    // result not yet published, and no publish yet.
+    let (statuses, said) = venue.status().await;
+    let [status] = &statuses[..] else {
+        panic!("one event pulled: {statuses:?}");
+    };
+    assert_eq!(status.file.venue, VENUE);
+    assert_eq!(
+        status.file.checked_out_at,
+        Some(pulled.checkout.checked_out_at)
+    );
+    let unpublished = status
+        .unpublished()
+        .expect("the event is in the venue's suite");
+    assert_eq!(i64::from(unpublished.sheet_versions), venue_kept[3]);
+    assert_eq!(i64::from(unpublished.rounds), venue_kept[2]);
+    assert!(unpublished.changes > 0, "{unpublished:?}");
+    let since = pulled.checkout.checked_out_at.format("%Y-%m-%d %H:%M UTC");
+    for line in [
+        format!("Checked out to \"{VENUE}\" since {since}"),
+        format!("Not yet published: {} results", venue_kept[3]),
+        "Last publish: never".to_owned(),
+    ] {
+        assert!(said.contains(&line), "{line:?} in {said}");
+    }
+
     // The federation is back, over its database, at its address.
     let federation = federation.start().await;
     let before = kept(&federation);
@@ -168,6 +194,17 @@ async fn an_event_run_at_a_venue_without_the_federation_is_published_exactly_onc
     }
     // ... run again, sends only the results: everything is there once.
     let published = venue.publish(event_id).await.unwrap();
+    // `venue status` after it: nothing left to publish, and the publish went through.
+    let (statuses, said) = venue.status().await;
+    assert_eq!(
+        statuses[0].unpublished(),
+        Some(catan_suite::venue::keep::Tally::default())
+    );
+    assert!(said.contains("Not yet published: nothing"), "{said}");
+    assert!(
+        said.contains("Last publish: 20") && said.contains(": published (registration"),
+        "{said}"
+    );
     assert!(!published.registration.adds(), "{published:?}");
     assert!(!published.rounds.adds(), "{published:?}");
     assert!(published.results.adds(), "{published:?}");

@@ -352,3 +352,166 @@ async fn between_rounds_the_screen_shows_the_standings_in_english_by_default() {
     );
     ts.shutdown().await;
 }
+
+/// What the screen shows of a round played without its clock: whether the tables and the
+/// standings are shown, the status line and whether the countdown shows.
+async fn without_clock(browser: &Browser) -> (bool, bool, String, bool) {
+    let v = browser
+        .js("const q = s => document.querySelector(s);
+             return [!q('[data-tables]').hidden, !q('[data-standings]').hidden,
+                     q('[data-status]').textContent.trim(), !q('[data-countdown]').hidden];")
+        .await;
+    (
+        v[0].as_bool().unwrap(),
+        v[1].as_bool().unwrap(),
+        v[2].as_str().unwrap().to_owned(),
+        v[3].as_bool().unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn without_a_clock_the_screen_lists_who_sits_where_then_shows_the_standings() {
+    use catan_domain::duplicates::folded_name;
+    let ts = spawn_suite().await;
+    let firsts = [
+        "Zoë", "ángel", "Bea", "álvaro", "carla", "Óscar", "david", "Érica",
+    ];
+    let names: Vec<String> = (0..40)
+        .map(|i| format!("{} {i:02}", firsts[i % firsts.len()]))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let body = CreateEvent {
+        qualifying_rounds: Some(2),
+        language: Some(EventLanguage::Zh),
+        ..CreateEvent::classic(&format!("场馆公开赛 {}", uuid::Uuid::new_v4().simple()))
+    };
+    let fx = catan_e2e::league::event_of(&ts, body, &names).await;
+    let round = fx.draw().await;
+    let id = fx.event.id;
+    let url = format!("{}/events/{id}/screen", ts.suite.url());
+    let browser = Browser::open().await;
+    browser.resize(1280, 720).await;
+    browser.go(&url).await;
+
+    // In play without a clock: the tables, and every player in alphabetical order (case and
+    // accents aside) with his table and seat, as the draw placed him.
+    let (tables, standings, status, _) = without_clock(&browser).await;
+    assert!(tables && !standings, "the round in play: {status}");
+    let mut expected: Vec<(String, String)> = Vec::new();
+    for table in &round.tables {
+        for seat in &table.seats {
+            let name = fx
+                .entries
+                .iter()
+                .find(|e| e.player_id == Some(seat.player_id))
+                .unwrap()
+                .name
+                .clone();
+            let position = format!("{:?}", seat.position);
+            expected.push((name, format!("第 {} 桌 · 座位 {position}", table.number)));
+        }
+    }
+    expected.sort_by_key(|(name, _)| (folded_name(name), name.clone()));
+    let shown: Vec<(String, String)> = serde_json::from_value(
+        browser
+            .js("return Array.from(document.querySelectorAll('[data-seat]'))
+                   .map(li => [li.querySelector('bdi').textContent,
+                               li.querySelector('.seat-where').textContent]);")
+            .await,
+    )
+    .unwrap();
+    assert_eq!(shown, expected, "alphabetical, each with table and seat");
+    assert_eq!(shown[0].0, "álvaro 03", "accents aside: {shown:?}");
+    accessible(&browser, "in play without a clock").await;
+
+    // Longer than the projector is high, the list scrolls by itself...
+    let list = "document.querySelector('.screen-seats [data-scroll]')";
+    let scrolled = |script: &str| format!("const list = {list}; {script}");
+    let fits = browser
+        .js(&scrolled("return list.scrollHeight > list.clientHeight;"))
+        .await;
+    assert_eq!(fits, json!(true), "40 names do not fit at once");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let top = browser.js(&scrolled("return list.scrollTop;")).await;
+    assert!(top.as_f64().unwrap() > 5.0, "scrolled by itself: {top}");
+    // ...unless the room asked for less motion.
+    browser
+        .cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+        )
+        .await;
+    browser.go(&url).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let still = browser.js(&scrolled("return list.scrollTop;")).await;
+    assert_eq!(still.as_f64(), Some(0.0), "still with reduced motion");
+
+    // On a phone it fits, the list one name a line.
+    browser.resize(catan_e2e::phone::PHONE_WIDTH, 800).await;
+    catan_e2e::phone::assert_fits_phone(&browser, "the screen in play").await;
+    accessible(&browser, "in play at 360 px").await;
+    browser.resize(1280, 720).await;
+
+    // A first result in without a clock: the room is told how many tables have theirs, not
+    // that the round has not started, and no dash of a countdown shows.
+    let first = &round.tables[0];
+    let sheet = catan_e2e::won_by_first(&catan_e2e::seated(first), &[10, 7, 5, 3]);
+    fx.submit(1, first.number, &sheet).await;
+    let page = ts
+        .http(Method::GET, &format!("/events/{id}/screen"))
+        .send()
+        .await;
+    let tables = round.tables.len();
+    assert!(
+        page.text
+            .contains(&format!(">进行中：{tables} 桌中已有 1 桌交回成绩</p>"))
+            && page.text.contains("data-countdown hidden>"),
+        "{}",
+        page.text
+    );
+
+    // Every table's result in, still without a clock: the round is over, the standings show
+    // by themselves, and no dash of a countdown is left.
+    for table in &round.tables[1..] {
+        let sheet = catan_e2e::won_by_first(&catan_e2e::seated(table), &[10, 7, 5, 3]);
+        fx.submit(1, table.number, &sheet).await;
+    }
+    let since = Instant::now();
+    let over = loop {
+        let now = without_clock(&browser).await;
+        if now.1 {
+            break now;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(45),
+            "the standings not shown by themselves: {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    assert_eq!(
+        (over.0, over.2.as_str(), over.3),
+        (false, "本轮已结束", false),
+        "{over:?}"
+    );
+    let rows = browser.texts("#standings tbody tr").await;
+    assert_eq!(rows.len(), 40, "every player in the standings");
+    accessible(&browser, "a finished round without a clock").await;
+    browser.resize(catan_e2e::phone::PHONE_WIDTH, 800).await;
+    catan_e2e::phone::assert_fits_phone(&browser, "the standings on the screen").await;
+
+    // Without JavaScript too.
+    let page = ts
+        .http(Method::GET, &format!("/events/{id}/screen"))
+        .send()
+        .await;
+    assert!(
+        page.text.contains("data-standings>")
+            && page.text.contains("data-tables hidden")
+            && page.text.contains(">本轮已结束</p>")
+            && page.text.contains("data-countdown hidden>"),
+        "{}",
+        page.text
+    );
+    browser.close().await;
+    ts.shutdown().await;
+}

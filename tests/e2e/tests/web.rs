@@ -9,11 +9,15 @@
     reason = "tests: a failed step fails the test"
 )]
 
+use catan_api::CreateEvent;
 use catan_e2e::browser::{Browser, pdf_page_texts, pdf_pages};
-use catan_e2e::league::{league, name_at};
-use catan_e2e::{eventually, seated, spawn_suite};
+use catan_e2e::console::assert_accessible;
+use catan_e2e::league::{event_of, league, name_at};
+use catan_e2e::phone::{PHONE_WIDTH, assert_fits_phone, hidden_sideways};
+use catan_e2e::{EventFixture, eventually, seated, spawn_suite};
+use chrono::NaiveDate;
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -235,7 +239,335 @@ async fn a_partner_event_shows_each_tables_board_and_prints_it_on_its_sheet() {
     ts.shutdown().await;
 }
 
+/// Names in a right-to-left script, an event named in Arabic and a player "فاطمة الزهراء" among
+/// others, entered in the league's season and played one round.
+async fn rtl_event(ts: &catan_e2e::TestSuite, league: &catan_e2e::league::League) -> EventFixture {
+    let body = CreateEvent {
+        region_id: league.live.event.region_id,
+        starts_on: NaiveDate::from_ymd_opt(2027, 5, 15),
+        qualifying_rounds: Some(2),
+        venue: Some("دار الثقافة".into()),
+        ..CreateEvent::classic("كأس الرباط")
+    };
+    let names = [
+        FATIMA,
+        "Ana García",
+        "王小明",
+        "יעל כהן",
+        "Bruno Blanco",
+        "Chen Wei",
+        "Dana Díaz",
+        "Eva Esteve",
+    ];
+    let fx = event_of(ts, body, &names).await;
+    eventually(10, "ranking to know the event", async || {
+        ts.admin
+            .join_season(league.season, fx.event.id)
+            .await
+            .ok()
+            .map(|_| ())
+    })
+    .await;
+    let round = fx.draw().await;
+    for table in &round.tables {
+        let sheet = catan_e2e::won_by_first(&seated(table), &[10, 7, 5, 3]);
+        fx.submit(1, table.number, &sheet).await;
+    }
+    ts.settled().await;
+    fx
+}
+
+const FATIMA: &str = "فاطمة الزهراء";
+
+/// Every text of the page in a right-to-left script that is not isolated in a `<bdi>`: none, or
+/// the figures beside it are reordered ("5 :فاطمة الزهراء VP").
+async fn names_not_isolated(browser: &Browser) -> Value {
+    browser
+        .js("const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);\
+             const loose = [];\
+             while (walk.nextNode()) {\
+               const node = walk.currentNode;\
+               if (/[\\u0590-\\u08FF]/.test(node.textContent) && !node.parentElement.closest('bdi'))\
+                 { loose.push(node.parentElement.outerHTML.slice(0, 120)); }\
+             }\
+             return loose;")
+        .await
+}
+
+/// Every public page (and the console's home) at 360 px in English, Spanish and Chinese: no
+/// sideways scroll in the page or inside any table, axe-core content, every name in bidi
+/// isolation; the standings as short rows whose every column shows, a right-to-left name keeping
+/// its row's figures in their order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_page_fits_a_phone_in_each_language_and_names_in_any_script_keep_their_place() {
+    let ts = spawn_suite().await;
+    let league = league(&ts).await;
+    let fx = rtl_event(&ts, &league).await;
+    let base = ts.suite.url();
+    let event = fx.event.id;
+    let fatima = fx
+        .entries
+        .iter()
+        .find(|e| e.name == FATIMA)
+        .and_then(|e| e.player_id)
+        .unwrap();
+    let standings = ts.standings(event).await;
+    let row = standings
+        .rows
+        .iter()
+        .find(|r| r.player_id == fatima)
+        .unwrap();
+    let browser = Browser::open().await;
+    browser.resize(PHONE_WIDTH, 800).await;
+    let find = layout_encode(FATIMA);
+    let pages = [
+        "/".to_string(),
+        format!("/events/{event}"),
+        format!("/events/{event}?find={find}#find"),
+        format!("/events/{event}/rounds/1/sheets"),
+        format!("/events/{event}/rounds/2/sheets"),
+        format!("/seasons/{}", league.season),
+        format!("/players/{fatima}"),
+        "/ratings".to_string(),
+        format!("/events/{event}/screen"),
+    ];
+    fx.draw().await;
+    // The check sees a table that would scroll sideways inside its box, the page itself not.
+    browser.go(&format!("{base}/ratings")).await;
+    browser
+        .js(
+            "document.querySelector('main').insertAdjacentHTML('beforeend',\
+               '<div class=\"scroll\"><table><tr><td style=\"white-space:nowrap\">'\
+               + 'wide '.repeat(100) + '</td></tr></table></div>'); return null;",
+        )
+        .await;
+    let wide = hidden_sideways(&browser).await;
+    assert_eq!(wide.as_array().map(Vec::len), Some(2), "{wide}");
+    for tag in ["en", "es", "zh-Hans"] {
+        browser.go(&format!("{base}/lang?to={tag}&back=/")).await;
+        for path in &pages {
+            browser.go(&format!("{base}{path}")).await;
+            let page = format!("{tag} {path}");
+            assert_fits_phone(&browser, &page).await;
+            assert_accessible(&browser, &page).await;
+            assert_eq!(names_not_isolated(&browser).await, json!([]), "{page}");
+        }
+        // The player's standings line: rank and name first, then every figure under its
+        // column's name, all on the phone's screen and a few lines high, not 220 px.
+        browser.go(&format!("{base}/events/{event}")).await;
+        let line = browser
+            .js(&format!(
+                "const row = document.querySelector('#standings tr[data-id=\"{fatima}\"]');\
+                 const box = e => e.getBoundingClientRect();\
+                 const cells = Array.from(row.children);\
+                 return {{name: row.querySelector('bdi').textContent,\
+                         height: box(row).height,\
+                         cells: cells.map(c => [c.textContent.trim(), box(c).left, box(c).top, box(c).right]),\
+                         labels: cells.map(c => getComputedStyle(c, '::before').content)}};"
+            ))
+            .await;
+        assert_eq!(line["name"], json!(FATIMA), "{tag}: {line}");
+        // Name, why it stands there, the figures and the playoff outlook: four short lines.
+        assert!(line["height"].as_f64().unwrap() < 150.0, "{tag}: {line}");
+        let cells = line["cells"].as_array().unwrap();
+        assert_eq!(cells[0][0], json!(row.rank.to_string()), "{tag}: {line}");
+        assert!(
+            cells[1][0].as_str().unwrap().starts_with(FATIMA),
+            "{tag}: {line}"
+        );
+        assert_eq!(
+            cells[2][0],
+            json!(row.vp.to_string()),
+            "{tag}: the VP cell holds the VP: {line}"
+        );
+        for (i, cell) in cells.iter().enumerate() {
+            assert!(
+                cell[3].as_f64().unwrap() <= f64::from(PHONE_WIDTH),
+                "{tag}: column {i} shows: {line}"
+            );
+        }
+        // In reading order: the rank left of the name, every figure after the name.
+        let (name_left, name_top) = (cells[1][1].as_f64().unwrap(), cells[1][2].as_f64().unwrap());
+        assert!(cells[0][1].as_f64().unwrap() < name_left, "{tag}: {line}");
+        for cell in &cells[2..] {
+            assert!(
+                cell[2].as_f64().unwrap() > name_top,
+                "{tag}: below the name: {line}"
+            );
+        }
+        let words = match tag {
+            "en" => ["VP", "Games", "Wins"],
+            "es" => ["PV", "Partidas", "Victorias"],
+            _ => ["胜利点", "局数", "胜局"],
+        };
+        let labels = line["labels"].to_string();
+        for word in words {
+            assert!(
+                labels.contains(word),
+                "{tag}: {word} labels its figure: {labels}"
+            );
+        }
+        // A sheet on the phone: every player's six boxes show, each big enough to write in.
+        browser
+            .go(&format!("{base}/events/{event}/rounds/1/sheets"))
+            .await;
+        let boxes = browser
+            .js(
+                "return Array.from(document.querySelectorAll('.sheet td.box'))\
+                   .map(b => b.getBoundingClientRect())\
+                   .filter(r => r.height >= 40 && r.width >= 60).length;",
+            )
+            .await;
+        assert_eq!(
+            boxes,
+            json!(fx.entries.len() * 6),
+            "{tag}: the sheet's boxes"
+        );
+    }
+
+    // The console's home fits too.
+    browser.go(&format!("{base}/lang?to=en&back=/")).await;
+    catan_e2e::console::sign_in(&browser, &base, &ts.admin_key).await;
+    for tag in ["en", "es", "zh-Hans"] {
+        browser
+            .go(&format!("{base}/lang?to={tag}&back=/console"))
+            .await;
+        let page = format!("{tag} /console");
+        assert_fits_phone(&browser, &page).await;
+        assert_accessible(&browser, &page).await;
+    }
+    browser.close().await;
+    ts.shutdown().await;
+}
+
+/// `text` percent-encoded for a query.
+fn layout_encode(text: &str) -> String {
+    text.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
 /// The README's screenshots, made again by
+/// A move of the visits below: a link clicked to a page, or the browser's back or forward.
+#[derive(Clone, Copy, Debug)]
+enum Visit {
+    Link(usize),
+    Back,
+    Forward,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_visits_back_and_forth_between_live_pages_never_wait_for_a_connection() {
+    use catan_e2e::phone::{pin_of, sign_in_with_pin};
+    use catan_e2e::won_by_first;
+    // The visits come faster than any person's: the server frees a closed stream's place at its
+    // next keep-alive, a few seconds on, so one visitor may hold more than the default ten.
+    let ts = catan_e2e::spawn_suite_configured(|s| s.clients.streams_per_client = 100).await;
+    let base = ts.suite.url();
+    let fx = ts.classic_event(8, Some(3)).await;
+    let id = fx.event.id;
+    let round = fx.draw().await;
+    // Every page live: the standings stream, and the round's clock running on the screen.
+    let sheet = won_by_first(&seated(&round.tables[1]), &[10, 6, 5, 2]);
+    fx.submit(1, round.tables[1].number, &sheet).await;
+    let start = catan_api::ClockChange {
+        action: catan_api::ClockActionKind::Start,
+        minutes: Some(60),
+        table: None,
+    };
+    fx.director.change_clock(id, 1, &start).await.unwrap();
+    let player = round.tables[0].seats[0].player_id;
+
+    let browser = Browser::open().await;
+    // Each page the back/forward cache gives back is counted, on the tab (its session storage).
+    browser
+        .cdp(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": "addEventListener('pageshow', e => { if (e.persisted) { \
+                sessionStorage.restored = String(Number(sessionStorage.restored || 0) + 1); } });"}),
+        )
+        .await;
+    sign_in_with_pin(&browser, &base, id, player, &pin_of(&fx.entries, player)).await;
+    let pages = [
+        format!("/events/{id}"),
+        format!("/events/{id}/screen"),
+        format!("/events/{id}/me"),
+    ];
+    use Visit::{Back, Forward, Link};
+    // Each link to the event page makes a new page of it, which the cache keeps when it is left.
+    #[rustfmt::skip]
+    let visits = [
+        Link(0), Link(1), Link(0), Link(1), Link(2), Link(0), Back, Forward, Link(1), Link(0),
+        Link(2), Link(0), Back, Back, Forward, Link(1), Link(0), Link(2), Link(0), Link(1),
+    ];
+    // The tab's history as the visits make it, and where in it the tab is.
+    let mut history = vec![pages[2].clone()];
+    let mut at = 0;
+    for (n, visit) in visits.into_iter().enumerate() {
+        let started = Instant::now();
+        match visit {
+            Link(page) => {
+                // A link on the page, clicked: the next page is a new document.
+                let add = format!(
+                    "var a = document.createElement('a'); a.id = 'next-visit'; a.href = {}; \
+                     a.textContent = 'next'; document.body.prepend(a); return null;",
+                    serde_json::to_string(&pages[page]).unwrap()
+                );
+                browser.js(&add).await;
+                browser.click_to_next_page("#next-visit").await;
+                history.truncate(at + 1);
+                history.push(pages[page].clone());
+                at += 1;
+            }
+            Back => {
+                browser.call(Method::POST, "/back", Some(json!({}))).await;
+                at -= 1;
+            }
+            Forward => {
+                browser
+                    .call(Method::POST, "/forward", Some(json!({})))
+                    .await;
+                at += 1;
+            }
+        }
+        eventually(30, "the page to load", async || {
+            let loaded = browser
+                .js("return document.readyState === 'complete' && location.pathname;")
+                .await;
+            loaded
+                .as_str()
+                .filter(|path| *path == history[at])
+                .map(str::to_owned)
+        })
+        .await;
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_secs(2),
+            "visit {n} ({visit:?} to {}) took {took:?}",
+            history[at]
+        );
+    }
+    let restored = browser
+        .js("return Number(sessionStorage.restored || 0);")
+        .await;
+    assert!(
+        restored.as_u64().is_some_and(|n| n > 0),
+        "the back/forward cache kept pages: {restored}"
+    );
+    // A page shown again follows its stream again.
+    browser.go(&format!("{base}{}", pages[0])).await;
+    browser.call(Method::POST, "/back", Some(json!({}))).await;
+    browser
+        .call(Method::POST, "/forward", Some(json!({})))
+        .await;
+    eventually(5, "the standings stream to open again", async || {
+        let live = browser
+            .js("return !document.querySelector('[data-live]').hidden;")
+            .await;
+        live.as_bool().filter(|l| *l)
+    })
+    .await;
+    ts.shutdown().await;
+}
+
 /// `cargo test -p catan-e2e --test web -- --ignored --exact readme_screenshots`: a league as the
 /// tests make it, round 1 of the live event posted, each main page at 1280 px, the event page
 /// at 360 px and a partner event's round sheets with their boards, written to

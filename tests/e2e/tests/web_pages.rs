@@ -43,6 +43,20 @@ async fn every_page_is_complete_without_javascript_in_each_language() {
     let (_, html) = page(&ts, &format!("/events/{event}"), "zh-CN").await;
     assert!(html.contains("lang=\"zh-Hans\"") && html.contains("排名"));
     assert!(html.contains("2027年4月10日"));
+    // Chinese puts the number inside the words ("截至第 0 轮", "第 1 轮"), never after a
+    // question word; every name is isolated from the text around it.
+    assert!(
+        html.contains("截至第 <span data-after-round>0</span> 轮") && !html.contains('几'),
+        "{html}"
+    );
+    assert!(html.contains("第 1 轮 · 预选赛"), "{html}");
+    assert!(html.contains("<h1><bdi>Girona cup</bdi></h1>"), "{html}");
+    for name in league.live.entries.iter().map(|e| &e.name) {
+        assert!(
+            html.contains(&format!("<bdi>{name}</bdi>")),
+            "{name} isolated"
+        );
+    }
     let (_, html) = page(&ts, &format!("/events/{event}"), "fr").await;
     assert!(html.contains("lang=\"en\"") && html.contains("Standings"));
 

@@ -50,6 +50,7 @@ fn sheet_with_total(seated: &[Uuid], fixed: &[(Uuid, i64)], total: i64) -> Submi
     assert_eq!(remaining, 0);
     SubmitResult {
         early_reason: None,
+        checked: None,
         outcome: OutcomeKind::Won,
         winner_player_id: winner,
         winner_entry_id: None,

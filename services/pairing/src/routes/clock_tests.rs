@@ -18,6 +18,7 @@ fn round(stage: Stage, tables: u32) -> Round {
         stage,
         seed: 1,
         seed_chosen: false,
+        changed_by_hand: false,
         drawn_at: chrono::Utc::now(),
         figures: RoundFigures::default(),
         tables: (1..=tables)

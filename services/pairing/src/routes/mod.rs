@@ -4,11 +4,13 @@ mod boards;
 mod clock;
 mod clock_stream;
 mod keep_apart;
+mod round_changes;
 mod rounds;
 mod venue_rounds;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     rounds::register(cfg);
+    round_changes::register(cfg);
     boards::register(cfg);
     keep_apart::register(cfg);
     clock::register(cfg);

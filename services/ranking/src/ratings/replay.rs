@@ -397,12 +397,15 @@ fn refresh_current(conn: &mut PgConnection, players: &[Uuid]) -> Result<(), ApiE
 }
 
 /// A result as the ratings play it, with merged players as their survivors; none when the
-/// event's standings do not count it (yet).
+/// event's standings do not count it (yet), or the director voided it.
 pub fn rated_game(
     event: &Event,
     result: &TableResult,
     survivor: &HashMap<Uuid, Uuid>,
 ) -> Option<RatedGame> {
+    if result.voided {
+        return None;
+    }
     if event.standings_count == StandingsCount::Confirmed
         && !matches!(
             result.status,

@@ -221,6 +221,7 @@ mod tests {
             disputes: Vec::new(),
             recorded_at: Utc::now(),
             recorded_by: id(0xAA),
+            voided: false,
         }
     }
 

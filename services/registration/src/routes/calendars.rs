@@ -7,6 +7,8 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use catan_api::{Event, EventSearch, Problem};
 use catan_domain::calendar::EventDays;
 use catan_domain::icalendar::{CalendarDate, CalendarEvent, UtcStamp, write_ics};
+use catan_kit::client::ClientLimits;
+use catan_kit::settings::PublicUrl;
 use catan_kit::{ApiError, db};
 use chrono::Datelike;
 use uuid::Uuid;
@@ -32,6 +34,7 @@ const MOST: i64 = 1000;
 #[get("/v1/events.ics")]
 async fn events_calendar(
     state: web::Data<State>,
+    limits: web::Data<ClientLimits>,
     request: HttpRequest,
     search: web::Query<EventSearch>,
 ) -> Result<HttpResponse, ApiError> {
@@ -46,7 +49,8 @@ async fn events_calendar(
         store::events::search(conn, filter, today, MOST, 0)
     })
     .await?;
-    feed(&request, &found, "Catan tournaments")
+    let origin = PublicUrl::for_request(state.public_url.as_ref(), &limits.trust, &request);
+    feed(&origin, &found, "Catan tournaments")
 }
 
 /// The events a player is entered in, as an iCalendar feed (as `GET /v1/events.ics`); 404 for a
@@ -62,6 +66,7 @@ async fn events_calendar(
 #[get("/v1/players/{player_id}/events.ics")]
 async fn player_calendar(
     state: web::Data<State>,
+    limits: web::Data<ClientLimits>,
     request: HttpRequest,
     path: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
@@ -73,18 +78,17 @@ async fn player_calendar(
         Ok((player, store::events::of_player(conn, player_id, today)?))
     })
     .await?;
+    let origin = PublicUrl::for_request(state.public_url.as_ref(), &limits.trust, &request);
     feed(
-        &request,
+        &origin,
         &found,
         &format!("{}: Catan tournaments", player.name),
     )
 }
 
-/// `events` as a feed named `name`, each linking its page on the dashboard of the host the
-/// request came to.
-fn feed(request: &HttpRequest, events: &[Event], name: &str) -> Result<HttpResponse, ApiError> {
-    let info = request.connection_info();
-    let origin = format!("{}://{}", info.scheme(), info.host());
+/// `events` as a feed named `name`, each linking its page on the dashboard at the suite's public
+/// address `origin`.
+fn feed(origin: &PublicUrl, events: &[Event], name: &str) -> Result<HttpResponse, ApiError> {
     let calendar: Vec<CalendarEvent> = events
         .iter()
         .filter_map(|event| {

@@ -25,8 +25,10 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// Checks an event out to a venue (issue 34): the admin, an organiser of the event's region, or
 /// the event's director. From the answer on, the federation refuses every write to the event
-/// (409 `event_checked_out`, naming the venue) in every service, until the venue publishes it or
-/// the checkout is released. `public_key` is the venue's Ed25519 public key (32 bytes,
+/// (409 `event_checked_out`, naming the venue) in every service, until the checkout is released
+/// (a publish alone leaves it checked out). Every checkout is its own: send a new
+/// Idempotency-Key for each, since a key used before answers that checkout again, released or
+/// not. `public_key` is the venue's Ed25519 public key (32 bytes,
 /// base64url without padding), which its publish is signed with; the venue keeps the private key.
 #[utoipa::path(
     tag = "registration",

@@ -10,6 +10,7 @@ use actix_web::{HttpResponse, get, post, web};
 use catan_api::{
     CreateEntry, DropEntry, Entry, EntryStatus, EventFormat, PlayerPin, Problem, Role,
 };
+use catan_domain::reinstate::may_reinstate;
 use catan_domain::reporting::player_may_drop;
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
@@ -24,6 +25,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_entry)
         .service(list_entries)
         .service(drop_entry)
+        .service(reinstate_entry)
         .service(reissue_pin);
 }
 
@@ -235,6 +237,51 @@ async fn drop_entry(
                 ));
             }
             Reply::new(StatusCode::OK, &entry)
+        })
+        .await
+}
+
+/// Takes a dropped or excluded entry back into the event (the event's director, or the organiser
+/// of its region), before the next round is drawn: it is seated again from that round on, as if
+/// it had never left. The audit trail keeps the drop and the reinstatement.
+#[utoipa::path(
+    tag = "registration",
+    params(("event_id" = Uuid, Path), ("entry_id" = Uuid, Path)),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The entry, active again", body = Entry),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the event's director nor its region's organiser", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The entry is active; or a round was drawn after it left (the message says which); or the event is checked out to a venue (`event_checked_out`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/events/{event_id}/entries/{entry_id}/reinstate")]
+async fn reinstate_entry(
+    state: web::Data<State>,
+    write: IdempotentWrite<()>,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let (event_id, entry_id) = path.into_inner();
+    access::require_event(&state, write.principal(), event_id, &[Role::Director]).await?;
+    let rounds: Vec<(u32, chrono::DateTime<chrono::Utc>)> = state
+        .pairing
+        .rounds(event_id)
+        .await?
+        .into_iter()
+        .map(|round| (round.number, round.drawn_at))
+        .collect();
+    write
+        .write(move |conn| {
+            store::checkouts::refuse_if_checked_out(conn, event_id)?;
+            let left_at = store::entries::lock_left_at(conn, event_id, entry_id)?;
+            may_reinstate(left_at.as_ref(), &rounds)
+                .map_err(|refusal| ApiError::Conflict(refusal.to_string()))?;
+            store::entries::reinstate(conn, event_id, entry_id)?;
+            Reply::new(
+                StatusCode::OK,
+                &store::entries::load(conn, event_id, entry_id)?,
+            )
         })
         .await
 }

@@ -10,6 +10,7 @@ mod entries;
 mod events;
 mod feed;
 mod inbox;
+mod pins;
 mod players;
 mod regions;
 mod tokens;
@@ -28,6 +29,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     checkouts::register(cfg);
     calendars::register(cfg);
     entries::register(cfg);
+    pins::register(cfg);
     feed::register(cfg);
     webhooks::register(cfg);
     dead_letters::register(cfg);

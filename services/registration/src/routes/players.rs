@@ -4,9 +4,10 @@ use crate::State;
 use crate::store;
 use crate::validate::{broken_rules, searched_name, valid_name};
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, get, post, web};
-use catan_api::{CreatePlayer, MergePlayer, Player, Problem, Role};
+use actix_web::{HttpResponse, get, patch, post, web};
+use catan_api::{CreatePlayer, MergePlayer, Player, Problem, RenamePlayer, Role};
 use catan_domain::identity::{MergeRefusal, merge_refusals};
+use catan_kit::auth::Principal;
 use catan_kit::idempotency::Reply;
 use catan_kit::pagination::{Page, PageQuery};
 use catan_kit::problem::{ErrorCode, FieldError};
@@ -19,6 +20,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(create_player)
         .service(search_players)
         .service(get_player)
+        .service(rename_player)
         .service(merge_player);
 }
 
@@ -73,6 +75,64 @@ async fn get_player(
     Ok(web::Json(player.ok_or_else(|| {
         ApiError::NotFound(format!("there is no player {id}"))
     })?))
+}
+
+/// Corrects a player's name (a misspelt one): the admin, the organiser of his region, or the
+/// director of an event he is entered in. Every page that shows him shows the new name (ranking's
+/// standings, placements and his profile follow the registration feed, which carries him and each
+/// of his entries again); the audit trail keeps the old name (`old_name`). A name as
+/// `POST /v1/players` takes it.
+#[utoipa::path(
+    tag = "registration",
+    params(("player_id" = Uuid, Path)),
+    request_body = RenamePlayer,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The player, renamed", body = Player),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the admin, the organiser of his region, nor the director of an event he is entered in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Renamed meanwhile by someone else: read him again", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[patch("/v1/players/{player_id}")]
+async fn rename_player(
+    state: web::Data<State>,
+    path: web::Path<Uuid>,
+    mut write: IdempotentWrite<web::Json<RenamePlayer>>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let name = valid_name("name", &write.body().name)?;
+    let (player, events) = db::run(&state.pool, move |conn| {
+        let player = store::people::find_player(conn, id)?
+            .ok_or_else(|| ApiError::NotFound(format!("there is no player {id}")))?;
+        Ok((player, store::entries::events_of(conn, id)?))
+    })
+    .await?;
+    may_rename(write.principal(), &player, &events)?;
+    write.note_in_audit("old_name", player.name.clone().into());
+    write
+        .write(move |conn| {
+            let renamed = store::people::rename(conn, id, &player.name, &name)?;
+            Reply::new(StatusCode::OK, &renamed)
+        })
+        .await
+}
+
+/// The admin renames anyone; an organiser the players of its regions; a director the players
+/// entered in one of its key's events.
+fn may_rename(principal: &Principal, player: &Player, events: &[Uuid]) -> Result<(), ApiError> {
+    match principal.role() {
+        Role::Admin => Ok(()),
+        Role::Organiser => principal.require_region(player.region_id),
+        Role::Director if events.iter().any(|e| principal.events().contains(e)) => Ok(()),
+        _ => Err(ApiError::Forbidden(
+            "a player is renamed by the admin, the organiser of his region, or the director of \
+             an event he is entered in"
+                .into(),
+        )),
+    }
 }
 
 /// What a player search asks for.
@@ -206,6 +266,36 @@ fn refuse_merge(refusals: Vec<MergeRefusal>) -> Result<(), ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_player_is_renamed_by_the_admin_his_regions_organiser_or_a_director_of_his_events() {
+        use catan_kit::auth::claims_for;
+        let (region, event) = (Uuid::new_v4(), Uuid::new_v4());
+        let player = Player {
+            id: Uuid::new_v4(),
+            name: "Pere Pnos".into(),
+            region_id: Some(region),
+            merged_into: None,
+            created_at: chrono::Utc::now(),
+        };
+        let key = |role, events: Option<Vec<Uuid>>, regions: Option<Vec<Uuid>>| {
+            let mut claims = claims_for(
+                Uuid::new_v4(),
+                role,
+                events,
+                std::time::Duration::from_secs(60),
+            );
+            claims.regions = regions;
+            Principal(claims)
+        };
+        let may = |principal: Principal| may_rename(&principal, &player, &[event]).is_ok();
+        assert!(may(key(Role::Admin, None, None)));
+        assert!(may(key(Role::Organiser, None, Some(vec![region]))));
+        assert!(!may(key(Role::Organiser, None, Some(vec![Uuid::new_v4()]))));
+        assert!(may(key(Role::Director, Some(vec![event]), None)));
+        assert!(!may(key(Role::Director, Some(vec![Uuid::new_v4()]), None)));
+        assert!(!may(key(Role::Scorer, Some(vec![event]), None)));
+    }
 
     #[test]
     fn every_refused_merge_rule_is_listed_on_its_field() {

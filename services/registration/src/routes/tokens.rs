@@ -94,18 +94,21 @@ async fn caller(principal: Principal) -> Result<web::Json<Caller>, ApiError> {
 }
 
 /// A player's token for one event, from the PIN he got when he was entered: with it he (or the
-/// table app on his behalf) confirms or disputes the results of his tables. Wrong PINs are limited
-/// per caller, never per player: after 5 from one address (one forgiven a minute) each further one
-/// makes that address wait twice as long (1 s, 2 s, 4 s, ... up to 15 minutes) before its next
-/// try, answered 429 with `Retry-After`; every caller together has a ceiling too. The player
-/// signs in from anywhere else meanwhile.
+/// table app on his behalf) confirms or disputes the results of his tables. Wrong PINs are
+/// counted per player and address: after 5 for one player from one address (one forgiven a
+/// minute) each further one makes that player wait there twice as long (1 s, 2 s, 4 s, ... up to
+/// 15 minutes) before his next try, answered 429 with `Retry-After`, `retry_after_seconds` and
+/// the code `too_many_wrong_pins` on `pin`; the other players at that address sign in at once,
+/// and he himself from any other address. An address waits for all its players only past 100
+/// wrong PINs (one forgiven every 6 s), which a venue's typos never reach; every caller together
+/// has a ceiling too.
 #[utoipa::path(
     tag = "auth",
     request_body = PlayerTokenRequest,
     responses(
         (status = 200, description = "A player token for the event", body = TokenResponse),
         (status = 401, description = "Unknown player or wrong PIN", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong PINs, token requests or requests without a token from this address (or PIN sign-ins in all): retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong PINs for this player from this address (or from this address in all: code `too_many_wrong_pins` on `pin`), token requests or requests without a token from this address, or PIN sign-ins in all: retry after `Retry-After` seconds (`retry_after_seconds`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/auth/player-token")]
@@ -116,12 +119,12 @@ async fn player_token(
     body: web::Json<PlayerTokenRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     limits.sign_in(client)?;
-    limits.pin_attempt(client)?;
     let PlayerTokenRequest {
         event_id,
         player_id,
         pin,
     } = body.into_inner();
+    limits.pin_attempt(client, event_id, player_id)?;
     let key = state.pin_key.clone();
     let check = db::run(&state.pool, move |conn| {
         store::pins::check(conn, &key, event_id, player_id, &pin)
@@ -129,7 +132,7 @@ async fn player_token(
     .await?;
     match check {
         PinCheck::Good => {
-            limits.pin_was_right(client);
+            limits.pin_was_right(client, event_id, player_id);
             signed(
                 &state,
                 &claims_for(

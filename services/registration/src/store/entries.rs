@@ -205,9 +205,53 @@ pub fn end(
     .set((
         entries::status.eq(enum_to_text(&status)),
         entries::status_reason.eq(reason),
+        entries::left_at.eq(diesel::dsl::now),
     ))
     .execute(conn)?;
     Ok(changed > 0)
+}
+
+/// When the event's entry left it, locked until the transaction ends (a drop or a second
+/// reinstatement waits): `None` when it is active (an entry that left before the time was kept
+/// left when it was made); 404 when the event has no such entry.
+pub fn lock_left_at(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    entry_id: Uuid,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    let row: Option<(String, Option<DateTime<Utc>>, DateTime<Utc>)> = entries::table
+        .filter(entries::id.eq(entry_id))
+        .filter(entries::event_id.eq(event_id))
+        .select((entries::status, entries::left_at, entries::created_at))
+        .for_update()
+        .first(conn)
+        .optional()?;
+    let (status, left_at, created_at) = row
+        .ok_or_else(|| ApiError::NotFound(format!("there is no entry {entry_id} in this event")))?;
+    Ok((status != "active").then(|| left_at.unwrap_or(created_at)))
+}
+
+/// Makes the event's dropped or excluded entry active again, its reason gone.
+pub fn reinstate(conn: &mut PgConnection, event_id: Uuid, entry_id: Uuid) -> QueryResult<usize> {
+    diesel::update(
+        entries::table
+            .filter(entries::id.eq(entry_id))
+            .filter(entries::event_id.eq(event_id)),
+    )
+    .set((
+        entries::status.eq("active"),
+        entries::status_reason.eq(None::<String>),
+        entries::left_at.eq(None::<DateTime<Utc>>),
+    ))
+    .execute(conn)
+}
+
+/// The events the player has an entry in.
+pub fn events_of(conn: &mut PgConnection, player_id: Uuid) -> QueryResult<Vec<Uuid>> {
+    entry_players::table
+        .filter(entry_players::player_id.eq(player_id))
+        .select(entry_players::event_id)
+        .load(conn)
 }
 
 /// Gives the player a new PIN for the event, which replaces his old one at once (the old one

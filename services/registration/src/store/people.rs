@@ -159,6 +159,36 @@ pub fn merge(conn: &mut PgConnection, duplicate: Uuid, survivor: Uuid) -> QueryR
         .map(Player::from)
 }
 
+/// Renames the player from `old` to `new`: the player as he is now; 409 when his name is no
+/// longer `old` (renamed meanwhile), 404 when there is no such player. Each classic entry of his
+/// is named by his name, so each changes in the feed too (it carries them with the new name).
+pub fn rename(conn: &mut PgConnection, id: Uuid, old: &str, new: &str) -> Result<Player, ApiError> {
+    let renamed: Option<PlayerRow> = diesel::update(
+        players::table
+            .filter(players::id.eq(id))
+            .filter(players::name.eq(old)),
+    )
+    .set(players::name.eq(new))
+    .returning(PlayerRow::as_returning())
+    .get_result(conn)
+    .optional()?;
+    let Some(renamed) = renamed else {
+        return Err(match find_player(conn, id)? {
+            None => ApiError::NotFound(format!("there is no player {id}")),
+            Some(_) => ApiError::Conflict(
+                "the player was renamed meanwhile: read him again and retry".into(),
+            ),
+        });
+    };
+    diesel::sql_query(
+        "INSERT INTO changes (kind, id) SELECT 'entry', id FROM entries WHERE player_id = $1 \
+         ORDER BY created_at, id",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(id)
+    .execute(conn)?;
+    Ok(Player::from(renamed))
+}
+
 /// A page of the players whose name contains `name` (whatever the case and the accents), of
 /// `region_id`, by name (case and accents aside, as they are searched). Merged players are left
 /// out: their survivor is the one to find.

@@ -201,6 +201,7 @@ pub fn end_entries(
             .set((
                 entries_table::status.eq(enum_to_text(&entry.status)),
                 entries_table::status_reason.eq(&entry.status_reason),
+                entries_table::left_at.eq(diesel::dsl::now),
             ))
             .execute(conn)?;
         }

@@ -35,7 +35,9 @@ async fn players_sign(
     event_id: Uuid,
     round: u32,
 ) -> Result<(), ApiError> {
-    let round = rounds.get(&state.peers.pairing, event_id, round).await?;
+    let round = rounds
+        .get(&state.peers.pairing, &state.pool, event_id, round)
+        .await?;
     player_may_confirm(round.player_reporting)
         .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))
 }

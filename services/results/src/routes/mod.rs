@@ -6,6 +6,7 @@ mod feed;
 mod round_results;
 mod table_results;
 mod venue_results;
+mod void;
 
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     table_results::register(cfg);
@@ -14,4 +15,5 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     confirmations::register(cfg);
     feed::register(cfg);
     venue_results::register(cfg);
+    void::register(cfg);
 }

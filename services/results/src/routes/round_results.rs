@@ -74,7 +74,7 @@ async fn submit_results(
     let sheets = &write.body().sheets;
     crate::sheet::batch_fits_contract(sheets)?;
     let round = rounds
-        .get(&state.peers.pairing, event_id, round_number)
+        .get(&state.peers.pairing, &state.pool, event_id, round_number)
         .await?;
     let clock = Clock::for_sheets(
         &state.peers.pairing,
@@ -88,6 +88,7 @@ async fn submit_results(
     )
     .await?;
     let mut early_reasons = serde_json::Map::new();
+    let mut checked_reasons = serde_json::Map::new();
     let submissions: Vec<(u32, Result<Submission, ApiError>)> = sheets
         .iter()
         .map(|s| {
@@ -97,6 +98,9 @@ async fn submit_results(
                         if let Some(reason) = clock.admit(principal, s.table, &s.sheet)? {
                             early_reasons.insert(s.table.to_string(), reason.into());
                         }
+                        if let Some(reason) = checked.checked_reason() {
+                            checked_reasons.insert(s.table.to_string(), reason.into());
+                        }
                         Ok(checked)
                     });
             (s.table, checked)
@@ -105,6 +109,9 @@ async fn submit_results(
     if !early_reasons.is_empty() {
         // By table: a batch is one change in the audit trail.
         write.note_in_audit("early_reasons", early_reasons.into());
+    }
+    if !checked_reasons.is_empty() {
+        write.note_in_audit("checked_reasons", checked_reasons.into());
     }
     write
         .write(move |conn| {

@@ -62,7 +62,7 @@ async fn submit_result(
     let principal = write.principal();
     let reporting_player = reporting_player(principal, event_id)?;
     let round = rounds
-        .get(&state.peers.pairing, event_id, round_number)
+        .get(&state.peers.pairing, &state.pool, event_id, round_number)
         .await?;
     if let Some(player) = reporting_player {
         player_may_post_sheet(
@@ -88,6 +88,9 @@ async fn submit_result(
     .await?;
     if let Some(reason) = clock.admit(principal, table_number, sheet)? {
         write.note_in_audit("early_reason", reason.into());
+    }
+    if let Some(reason) = submission.checked_reason() {
+        write.note_in_audit("checked_reason", reason.into());
     }
     if let Some(player) = reporting_player {
         // Not the batched writer: the reporter's confirmation is written with the sheet.

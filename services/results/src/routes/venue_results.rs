@@ -105,7 +105,7 @@ async fn take_in_venue_results(
     }
     let results = venue_import::normalised(results);
     let (drawn, faults) =
-        venue_import::drawn_rounds(&state.peers.pairing, &rounds, &results).await?;
+        venue_import::drawn_rounds(&state.peers.pairing, &state.pool, &rounds, &results).await?;
     let checked = venue_import::checked(results, drawn, faults)?;
     let dry_run = query.dry_run;
     let audit = admins_audit(&request).await?;

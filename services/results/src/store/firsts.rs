@@ -290,6 +290,7 @@ fn first_version(new: &NewVersion, recorded_at: DateTime<Utc>) -> TableResult {
         disputes: Vec::new(),
         recorded_at,
         recorded_by: new.recorded_by,
+        voided: false,
     };
     result.status = status_of(&result);
     result

@@ -64,6 +64,7 @@ type Row = (
     serde_json::Value,
     DateTime<Utc>,
     Uuid,
+    bool,
 );
 
 fn from_row(row: Row) -> Result<TableResult, ApiError> {
@@ -78,6 +79,7 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         sheet,
         recorded_at,
         recorded_by,
+        voided,
     ) = row;
     let sheet: Sheet = serde_json::from_value(sheet).map_err(ApiError::internal)?;
     let stage = enum_from_text(&stage)?;
@@ -101,6 +103,7 @@ fn from_row(row: Row) -> Result<TableResult, ApiError> {
         disputes: Vec::new(),
         recorded_at,
         recorded_by,
+        voided,
     })
 }
 
@@ -117,6 +120,7 @@ macro_rules! columns {
             $t::sheet,
             $t::recorded_at,
             $t::recorded_by,
+            $t::voided,
         )
     };
 }
@@ -129,13 +133,32 @@ pub mod venue_results;
 pub use feeds::changes;
 pub use firsts::{First, FirstRecorded, record_first, record_firsts};
 
+/// Whether any table of the event's round `round` has a result (voided ones are none): from then
+/// on the round can be neither redrawn nor changed by hand.
+pub fn round_has_result(
+    conn: &mut PgConnection,
+    event_id: Uuid,
+    round: u32,
+) -> Result<bool, ApiError> {
+    use crate::schema::results::results::dsl;
+    let round = i32::try_from(round).map_err(|_| ApiError::NotFound("no such round".into()))?;
+    Ok(diesel::select(diesel::dsl::exists(
+        dsl::results
+            .filter(dsl::event_id.eq(event_id))
+            .filter(dsl::round.eq(round))
+            .filter(dsl::voided.eq(false)),
+    ))
+    .get_result(conn)?)
+}
+
+/// A table's result; none when it has none (never recorded, or voided).
 pub fn current(
     conn: &mut PgConnection,
     event_id: Uuid,
     round: u32,
     table: u32,
 ) -> Result<Option<TableResult>, ApiError> {
-    current_row(conn, (event_id, round, table), false)
+    Ok(current_row(conn, (event_id, round, table), false)?.filter(|r| !r.voided))
 }
 
 /// [`current`], holding the table's row until the transaction ends: the writes of one table
@@ -146,7 +169,37 @@ pub fn current_locked(
     round: u32,
     table: u32,
 ) -> Result<Option<TableResult>, ApiError> {
-    current_row(conn, (event_id, round, table), true)
+    Ok(latest_locked(conn, (event_id, round, table))?.filter(|r| !r.voided))
+}
+
+/// The table's latest version, voided or not, holding its row until the transaction ends.
+pub fn latest_locked(
+    conn: &mut PgConnection,
+    table: (Uuid, u32, u32),
+) -> Result<Option<TableResult>, ApiError> {
+    current_row(conn, table, true)
+}
+
+/// Voids version `version` of a table's result, which the caller holds ([`latest_locked`]): the
+/// table has no result from now on; the version stays in the history, marked, and the change
+/// feed carries the void. The voided result.
+pub fn void(
+    conn: &mut PgConnection,
+    (event_id, round, table): (Uuid, u32, u32),
+    version: u32,
+) -> Result<TableResult, ApiError> {
+    let key = (event_id, round as i32, table as i32);
+    diesel::update(results::table.find(key))
+        .set((
+            results::voided.eq(true),
+            results::seq.eq(nextval(CHANGE_SEQUENCE)),
+        ))
+        .execute(conn)?;
+    diesel::update(result_versions::table.find((key.0, key.1, key.2, version as i32)))
+        .set(result_versions::voided.eq(true))
+        .execute(conn)?;
+    current_row(conn, (event_id, round, table), false)?
+        .ok_or_else(|| ApiError::internal("result vanished"))
 }
 
 fn current_row(
@@ -182,6 +235,7 @@ pub fn of_round(
     let rows: Vec<Row> = results::table
         .filter(results::event_id.eq(event_id))
         .filter(results::round.eq(round as i32))
+        .filter(results::voided.eq(false))
         .order(results::table_number)
         .select(columns!(results))
         .load(conn)?;
@@ -248,6 +302,7 @@ pub fn record_at(
         results::sheet.eq(&sheet),
         results::recorded_at.eq(now),
         results::recorded_by.eq(new.recorded_by),
+        results::voided.eq(false),
     );
     let seq: i64 = diesel::insert_into(results::table)
         .values((row.clone(), results::seq.eq(nextval(CHANGE_SEQUENCE))))

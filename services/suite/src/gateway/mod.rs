@@ -216,6 +216,8 @@ pub fn start_balanced(
             .wrap(tracing_actix_web::TracingLogger::<
                 catan_kit::telemetry::RequestSpan,
             >::new())
+            // The docs and the gateway's own answers too (a service's carry them already).
+            .wrap(catan_kit::headers::api())
     })
     .workers(2)
     .listen(listener)?

@@ -13,6 +13,7 @@ use catan_kit::auth::REVOKED_KEYS_PATH;
 use catan_kit::batch::BATCH_BODY_LIMIT_BYTES;
 use catan_kit::client::{CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER, ProxyTrust};
 use catan_kit::local_app::LocalService;
+use catan_kit::settings::{FORWARDED_HOST, FORWARDED_PROTO, public_url};
 use catan_kit::venue_signed::VENUE_COPY_LIMIT_BYTES;
 use futures_util::StreamExt;
 use std::time::Duration;
@@ -35,6 +36,11 @@ const HOP_BY_HOP: [&str; 8] = [
 /// The headers with which the gateway tells a service who the client is: never passed on from
 /// the client.
 const EDGE_HEADERS: [&str; 2] = [CLIENT_ADDR_HEADER, PROXY_SECRET_HEADER];
+
+/// The headers that say where the client reached the suite, which the links the services write
+/// start with: the gateway's word only (an edge's in front of it, with the proxy secret), never a
+/// client's. `Forwarded` is dropped from everyone: nothing reads it.
+const ADDRESS_HEADERS: [&str; 3] = [FORWARDED_HOST, FORWARDED_PROTO, "forwarded"];
 
 /// Forwards the request to the service that owns its path, and its answer back: a stream as it
 /// comes, anything else whole.
@@ -180,9 +186,16 @@ fn forwarded_headers(
     edge: Option<&ProxyTrust>,
 ) -> Vec<(HeaderName, HeaderValue)> {
     let mut headers = Vec::new();
+    // An edge in front of the gateway that has the secret says where the client reached it.
+    let told = edge
+        .is_some_and(|trust| trust.vouches_for(req) && req.headers().contains_key(FORWARDED_HOST));
     for (name, value) in req.headers() {
+        let name_is = |names: &[&str]| names.contains(&name.as_str());
+        let edges_address = told && name != "forwarded";
         let from_edge = edge.is_some()
-            && (name.as_str() == request_id::HEADER || EDGE_HEADERS.contains(&name.as_str()));
+            && (name.as_str() == request_id::HEADER
+                || name_is(&EDGE_HEADERS)
+                || (name_is(&ADDRESS_HEADERS) && !edges_address));
         if name != actix_web::http::header::HOST
             && !HOP_BY_HOP.contains(&name.as_str())
             && !from_edge
@@ -191,6 +204,14 @@ fn forwarded_headers(
         }
     }
     if let Some(trust) = edge {
+        // Where the client reached the suite: this gateway, at the host it was asked for.
+        if !told && let Some(host) = received_host(req) {
+            headers.push((HeaderName::from_static(FORWARDED_HOST), host));
+            headers.push((
+                HeaderName::from_static(FORWARDED_PROTO),
+                HeaderValue::from_static("http"),
+            ));
+        }
         // The client's address, in the gateway's word only: whatever the client sent there is
         // dropped.
         for (name, value) in trust.edge_headers(trust.peer_of(req)) {
@@ -204,6 +225,16 @@ fn forwarded_headers(
         }
     }
     headers
+}
+
+/// The host the request was sent to, as the gateway received it (its `Host`), when it is one.
+fn received_host(req: &HttpRequest) -> Option<HeaderValue> {
+    let host = req
+        .headers()
+        .get(actix_web::http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()))?;
+    HeaderValue::try_from(public_url::authority(host)?).ok()
 }
 
 /// The largest body a service takes on `path`: a venue's copy of an event, or else a batch
@@ -249,6 +280,48 @@ fn is_event_stream(answer: &reqwest::Response) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use actix_web::test::TestRequest;
+
+    fn address_headers(req: &HttpRequest, trust: &ProxyTrust) -> Vec<(String, String)> {
+        forwarded_headers(req, Some(trust))
+            .into_iter()
+            .filter(|(name, _)| ADDRESS_HEADERS.contains(&name.as_str()))
+            .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn the_services_learn_the_host_the_gateway_was_asked_for_never_one_a_client_claims() {
+        let trust = ProxyTrust::new(Some("cps_edge".into()));
+        let forged = TestRequest::default()
+            .insert_header(("host", "192.168.1.20:8080"))
+            .insert_header((FORWARDED_HOST, "evil.example"))
+            .insert_header((FORWARDED_PROTO, "https"))
+            .insert_header(("forwarded", "host=evil.example"))
+            .to_http_request();
+        let told = |host: &str, proto: &str| {
+            vec![
+                (FORWARDED_HOST.to_owned(), host.to_owned()),
+                (FORWARDED_PROTO.to_owned(), proto.to_owned()),
+            ]
+        };
+        assert_eq!(
+            address_headers(&forged, &trust),
+            told("192.168.1.20:8080", "http")
+        );
+        // An edge in front of the gateway, with the secret, says where its client came.
+        let from_edge = TestRequest::default()
+            .insert_header(("host", "127.0.0.1:8080"))
+            .insert_header((FORWARDED_HOST, "catan.example.org"))
+            .insert_header((FORWARDED_PROTO, "https"))
+            .insert_header(("forwarded", "host=evil.example"))
+            .insert_header((PROXY_SECRET_HEADER, "cps_edge"))
+            .to_http_request();
+        assert_eq!(
+            address_headers(&from_edge, &trust),
+            told("catan.example.org", "https")
+        );
+    }
 
     #[test]
     fn only_a_venues_copy_of_an_event_may_be_larger_than_a_batch() {

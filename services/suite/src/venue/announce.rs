@@ -5,18 +5,62 @@ use qrcodegen::{QrCode, QrCodeEcc};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 
 /// The base URL phones on the venue's network reach the suite at: the address it is bound to,
-/// or, bound to every interface, this machine's address on the network it would route through
-/// (none when it has no network at all).
+/// or, bound to every interface, this machine's address on the network it would route through;
+/// none when no phone can reach it (bound to loopback, or no network at all).
 pub fn network_url(bound: SocketAddr) -> Option<String> {
     let ip = if bound.ip().is_unspecified() {
         address_on_the_network()?
     } else {
         bound.ip()
     };
-    Some(match ip {
-        IpAddr::V4(ip) => format!("http://{ip}:{}", bound.port()),
-        IpAddr::V6(ip) => format!("http://[{ip}]:{}", bound.port()),
-    })
+    reachable_by_phones(ip).then(|| url_of(ip, bound.port()))
+}
+
+/// The addresses a suite bound to `bound` listens on: that one, or, bound to every interface
+/// (0.0.0.0, ::), each address of this machine's interfaces (of the same family; IPv6 ones too
+/// for ::), loopback first.
+pub fn listening(bound: SocketAddr) -> Vec<IpAddr> {
+    if !bound.ip().is_unspecified() {
+        return vec![bound.ip()];
+    }
+    let v6 = bound.is_ipv6();
+    let mut ips: Vec<IpAddr> = nix::ifaddrs::getifaddrs()
+        .map(|addresses| {
+            addresses
+                .filter_map(|interface| {
+                    let address = interface.address?;
+                    match (address.as_sockaddr_in(), address.as_sockaddr_in6()) {
+                        (Some(v4), _) => Some(IpAddr::V4(v4.ip())),
+                        (_, Some(ip6)) if v6 => Some(IpAddr::V6(ip6.ip())),
+                        _ => None,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if ips.is_empty() {
+        ips.push(bound.ip());
+    }
+    ips.sort_by_key(|ip| (!ip.is_loopback(), *ip));
+    ips.dedup();
+    ips
+}
+
+/// `ip`:`port` as a base URL.
+pub fn url_of(ip: IpAddr, port: u16) -> String {
+    match ip {
+        IpAddr::V4(ip) => format!("http://{ip}:{port}"),
+        IpAddr::V6(ip) => format!("http://[{ip}]:{port}"),
+    }
+}
+
+/// Whether phones on the venue's network may reach `ip`: an address that is not this machine's
+/// loopback (nor IPv6 link-local, which a URL cannot name without its interface).
+pub fn reachable_by_phones(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(ip) => !ip.is_loopback() && !ip.is_unspecified(),
+        IpAddr::V6(ip) => !ip.is_loopback() && !ip.is_unspecified() && !ip.is_unicast_link_local(),
+    }
 }
 
 /// This machine's address on the private network: the source address the system would use
@@ -112,5 +156,23 @@ mod tests {
             assert!(!url.contains("0.0.0.0"), "{url}");
             assert!(url.ends_with(":8080"), "{url}");
         }
+    }
+
+    #[test]
+    fn a_loopback_bind_is_no_address_for_phones() {
+        for loopback in ["127.0.0.1:8080", "[::1]:8080"] {
+            let bound: SocketAddr = loopback.parse().unwrap();
+            assert_eq!(network_url(bound), None, "{loopback}");
+            assert_eq!(listening(bound), vec![bound.ip()]);
+        }
+        let everywhere: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let all = listening(everywhere);
+        assert!(all.iter().all(IpAddr::is_ipv4), "{all:?}");
+        assert!(
+            all.iter().any(IpAddr::is_loopback),
+            "loopback is among them: {all:?}"
+        );
+        assert!(!reachable_by_phones("fe80::1".parse().unwrap()));
+        assert!(reachable_by_phones("192.168.1.20".parse().unwrap()));
     }
 }

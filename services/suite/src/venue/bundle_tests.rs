@@ -11,6 +11,7 @@ fn problem(status: u16, errors: Vec<FieldError>) -> Problem {
         status,
         detail: format!("{} faults", errors.len()),
         errors,
+        retry_after_seconds: None,
     }
 }
 

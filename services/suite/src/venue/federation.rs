@@ -2,7 +2,7 @@
 //! it read through the federation's public API.
 
 use super::keep::VenueFile;
-use anyhow::bail;
+use anyhow::{Context, anyhow, bail};
 use catan_api::{
     ApiClient, AuditQuery, AuditRecord, CheckOutEvent, Checkout, ClientError, EntryCopy, EventCopy,
     Player, PlayerCopy, VenueCopy,
@@ -18,40 +18,103 @@ pub async fn signed_in(url: &str, key: &str) -> Result<ApiClient, ClientError> {
     Ok(public.with_token(token))
 }
 
-/// How the event came to be checked out to the venue.
-pub enum CheckedOut {
-    /// By this pull.
-    Now(Checkout),
-    /// By an earlier pull with the same venue key.
-    Before(Checkout),
+/// [`signed_in`], its failure said as a director reads it: the federation does not answer, or
+/// it refuses the key.
+pub async fn reached(url: &str, key: &str) -> anyhow::Result<ApiClient> {
+    signed_in(url, key).await.map_err(|e| match e {
+        ClientError::Problem { problem } if matches!(problem.status, 400 | 401 | 403) => {
+            anyhow!(
+                "the federation at {url} answers, but refuses the key (is it one of the \
+                 federation's API keys, and not revoked?): {}",
+                problem.detail
+            )
+        }
+        ClientError::Problem { problem } => anyhow!(
+            "the federation at {url} answers, but could not sign the key in ({} {}): try \
+             again in a minute",
+            problem.status,
+            problem.title
+        ),
+        ClientError::Transport(why) => anyhow!(
+            "the federation at {url} does not answer (is the address right, and is this \
+             machine online?): {why}"
+        ),
+        ClientError::Decode(why) => anyhow!(
+            "{url} answers, but not as a Catan federation does (is the address right?): {why}"
+        ),
+    })
 }
 
-/// Checks the event out to the venue `file` names, with its public key. The write's
-/// Idempotency-Key is made of the event and the key, so that a pull run again after a lost
-/// answer gets the first answer; an event checked out to this key already is fine, to another
-/// venue's key a refusal.
-pub async fn check_out(federation: &ApiClient, file: &VenueFile) -> anyhow::Result<CheckedOut> {
-    let keyed = federation
-        .with_idempotency_key(&format!("venue-pull.{}.{}", file.event_id, file.public_key));
+/// How the event came to be checked out to the venue.
+pub enum CheckedOut {
+    /// By this pull: the venue file of its new key, not yet kept.
+    Now(Checkout, VenueFile),
+    /// By an earlier pull with the venue key `kept` holds.
+    Before(Checkout, VenueFile),
+}
+
+/// Checks `event_id` out to `venue`, or finds it checked out already with the key the venue
+/// `kept` from an earlier pull. Every checkout made here is its own: it has a key pair made for
+/// it, and its write's Idempotency-Key is made of that key, so that a retry within this pull gets
+/// this pull's answer and a pull after a release checks out again for real. The checkout is
+/// asked for even when the venue holds it, so that the federation judges the key each time. An
+/// event the federation does not have, a key that may not check it out, and an event checked
+/// out to another venue's key are refusals, said in words, before the venue keeps anything.
+pub async fn check_out(
+    federation: &ApiClient,
+    url: &str,
+    event_id: Uuid,
+    venue: &str,
+    kept: Option<VenueFile>,
+) -> anyhow::Result<CheckedOut> {
+    match federation.event(event_id).await {
+        Ok(_) => {}
+        Err(ClientError::Problem { problem }) if problem.status == 404 => bail!(
+            "the federation at {url} has no event {event_id}: check the event's id (its \
+             address at the federation ends with it)"
+        ),
+        Err(e) => return Err(e).context("reading the event at the federation"),
+    }
+    let file = VenueFile::new(url, event_id, venue);
+    let keyed =
+        federation.with_idempotency_key(&format!("venue-pull.{event_id}.{}", file.public_key));
     let body = CheckOutEvent {
         venue: file.venue.clone(),
         public_key: file.public_key.clone(),
     };
-    match keyed.check_out_event(file.event_id, &body).await {
-        Ok(checkout) => Ok(CheckedOut::Now(checkout)),
+    match keyed.check_out_event(event_id, &body).await {
+        Ok(checkout) => Ok(CheckedOut::Now(checkout, file)),
+        Err(ClientError::Problem { problem }) if problem.status == 403 => bail!(
+            "the federation refuses this key the checkout of event {event_id}: only the \
+             admin's key, a key of an organiser of the event's region or of the event's \
+             director may check it out"
+        ),
+        // The key may check it out, and it is checked out already: by this venue's earlier pull,
+        // or by another venue.
         Err(ClientError::Problem { problem }) if problem.status == 409 => {
-            let held = federation.event_checkout(file.event_id).await?;
-            if held.public_key != file.public_key {
-                bail!(
-                    "the event is checked out to \"{}\" already, with another venue key: its \
-                     organiser or the admin releases that checkout first",
-                    held.venue
-                );
+            let held = federation.event_checkout(event_id).await?;
+            match kept {
+                Some(file) if file.public_key == held.public_key => {
+                    Ok(CheckedOut::Before(held, file))
+                }
+                _ => Err(held_elsewhere(&held)),
             }
-            Ok(CheckedOut::Before(held))
         }
-        Err(e) => Err(e.into()),
+        Err(ClientError::Problem { problem }) => {
+            bail!("the federation refused the checkout: {}", problem.detail)
+        }
+        Err(e) => Err(e).context("checking the event out at the federation"),
     }
+}
+
+/// The refusal of a pull of an event checked out to another venue's key.
+fn held_elsewhere(held: &Checkout) -> anyhow::Error {
+    anyhow!(
+        "the event is checked out already, to \"{}\" since {}, with another venue's key: its \
+         organiser or the admin releases that checkout first",
+        held.venue,
+        held.checked_out_at.format("%Y-%m-%d %H:%M UTC")
+    )
 }
 
 /// How many players a copy reads at once.

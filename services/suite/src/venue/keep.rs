@@ -7,6 +7,7 @@ use anyhow::Context;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use catan_kit::venue_signature::SigningKey;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
@@ -26,6 +27,38 @@ pub struct VenueFile {
     /// The checkout's private key (its 32-byte seed, base64url, no padding): what the venue signs
     /// its publish with.
     pub private_key: String,
+    /// When the federation checked the event out (absent in a file of an older suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_out_at: Option<DateTime<Utc>>,
+    /// When the venue released the checkout (`venue publish --release`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<DateTime<Utc>>,
+    /// The venue's last publish of the event, and its outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_publish: Option<LastPublish>,
+}
+
+/// A publish as the venue keeps it: when, what came of it, and what the venue had then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastPublish {
+    pub at: DateTime<Utc>,
+    /// What came of it, in a line ("published", "refused: ...", "the federation did not answer").
+    pub outcome: String,
+    /// Whether the federation has everything the venue had then.
+    pub published: bool,
+    /// What the venue had when it last published successfully (kept across refused publishes):
+    /// what `venue status` counts the changes since from.
+    #[serde(default)]
+    pub had: Option<Tally>,
+}
+
+/// How much of an event the venue has: its results sheets' versions (every result posted or
+/// corrected), and its audit records (every change made at the venue).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub rounds: u32,
+    pub sheet_versions: u32,
+    pub changes: u32,
 }
 
 impl VenueFile {
@@ -38,6 +71,9 @@ impl VenueFile {
             venue: venue.to_owned(),
             public_key,
             private_key: URL_SAFE_NO_PAD.encode(key.to_bytes()),
+            checked_out_at: None,
+            released_at: None,
+            last_publish: None,
         }
     }
 

@@ -9,6 +9,7 @@ pub mod keep;
 pub mod publish;
 pub mod pull;
 pub mod serve;
+pub mod status;
 
 use catan_kit::Settings;
 use catan_kit::settings::ExposeSecret;
@@ -27,6 +28,10 @@ pub enum VenueCommand {
     /// Serve the venue's suite (the consoles, the players' phones, the venue screen) on the
     /// venue's network, saying where phones reach it, with a QR code for each event pulled.
     Serve(serve::ServeArgs),
+    /// List each event the venue pulled: checked out since when and as what, the results and
+    /// changes not yet published, and the last publish and its outcome. Needs no route to the
+    /// federation.
+    Status(status::StatusArgs),
 }
 
 #[derive(Args)]

@@ -10,7 +10,7 @@ use super::bundle::{
     Bundle, Counted, Part, SignedBundle, Verdict, awaits_earlier_parts, faults, verdict,
 };
 use super::federation;
-use super::keep::VenueFile;
+use super::keep::{LastPublish, Tally, VenueFile};
 use super::pull::VenueSuite;
 use crate::Suite;
 use anyhow::{Context, bail};
@@ -30,6 +30,14 @@ pub struct PublishArgs {
     /// Where the venue keeps its files (see `venue pull`).
     #[arg(long, env = "CATAN_VENUE_DIR", default_value = ".catan-venue")]
     pub venue_dir: PathBuf,
+    /// End the checkout once the publish went through: the federation takes writes to the event
+    /// again. Without it the event stays checked out, for later corrections.
+    #[arg(long, requires = "key")]
+    pub release: bool,
+    /// With --release: an API key of the federation that may release the checkout (its
+    /// organiser's or the admin's). Used for this only, never kept.
+    #[arg(long, env = "CATAN_FEDERATION_KEY", hide_env_values = true)]
+    pub key: Option<String>,
 }
 
 /// What each part did at the federation, and each request the publish sent.
@@ -40,6 +48,15 @@ pub struct Published {
     pub results: Counted,
     /// In the order they were sent: the three dry runs, then the three applies.
     pub steps: Vec<Step>,
+}
+
+impl Published {
+    /// Whether any part added anything.
+    pub fn adds(&self) -> bool {
+        [&self.registration, &self.rounds, &self.results]
+            .iter()
+            .any(|part| part.adds())
+    }
 }
 
 /// One part sent to the federation: how long its answer took and what it said.
@@ -66,13 +83,50 @@ pub async fn publish(
             VenueFile::path(&venue.dir, event_id).display()
         )
     })?;
+    let dir = venue.dir.clone();
     let bundle = export(event_id, venue, say).await?;
+    let had = Tally::of(&bundle);
     let signed = bundle.signed(&file.signing_key()?)?;
     say(format!(
         "Signed with the key of the checkout to \"{}\"",
         file.venue
     ));
-    send(&publishing_client(&file.federation), &signed, say).await
+    let sent = send(&publishing_client(&file.federation), &signed, say).await;
+    kept_with_outcome(file, had, &sent).write(&dir)?;
+    sent
+}
+
+/// The venue's file with the publish that just ended as its last: what came of it, and, when it
+/// went through, what the venue had then (what `venue status` counts from).
+fn kept_with_outcome(file: VenueFile, had: Tally, sent: &anyhow::Result<Published>) -> VenueFile {
+    let before = file.last_publish.as_ref().and_then(|last| last.had);
+    let last_publish = match sent {
+        Ok(published) => LastPublish {
+            at: chrono::Utc::now(),
+            outcome: if published.adds() {
+                format!(
+                    "published ({}; {}; {})",
+                    published.registration.line(),
+                    published.rounds.line(),
+                    published.results.line()
+                )
+            } else {
+                "nothing new: the federation had the whole event already".to_owned()
+            },
+            published: true,
+            had: Some(had),
+        },
+        Err(e) => LastPublish {
+            at: chrono::Utc::now(),
+            outcome: format!("not published: {e}"),
+            published: false,
+            had: before,
+        },
+    };
+    VenueFile {
+        last_publish: Some(last_publish),
+        ..file
+    }
 }
 
 /// A client for a publish's large parts: a part is one transaction of the whole event, which
@@ -307,24 +361,99 @@ pub(crate) async fn run_publish(
     let event_id = chosen_event(args.event, &pulled)?;
     let venue = super::venue_suite(settings, database_url, pin_key_file, &args.venue_dir, &say)?;
     let published = publish(event_id, venue, &say).await?;
-    let parts = [
-        &published.registration,
-        &published.rounds,
-        &published.results,
-    ];
-    say(if parts.iter().all(|part| !part.adds()) {
-        "\nThe federation had the whole event already: nothing changed.".to_owned()
+    say(if published.adds() {
+        "\nPublished.".to_owned()
     } else {
-        "\nPublished. The event stays checked out to the venue: publish again after more \
-         corrections (only what is new is sent); its organiser or the admin releases it."
-            .to_owned()
+        "\nThe federation had the whole event already: nothing changed.".to_owned()
     });
+    match args.key.as_deref().filter(|_| args.release) {
+        Some(key) => {
+            release(&args.venue_dir, event_id, key).await?;
+            say(
+                "The checkout is released: the federation takes writes to the event again."
+                    .to_owned(),
+            );
+        }
+        None => say(
+            "The event stays checked out to the venue: the federation refuses writes to it until \
+             its checkout is released (`venue publish --release`, or its organiser or the \
+             admin). Publish again after more corrections: only what is new is sent."
+                .to_owned(),
+        ),
+    }
+    Ok(())
+}
+
+/// Releases the checkout of `event_id` with the federation's API key `key` (after a publish),
+/// and keeps in the venue's file that it was released.
+pub async fn release(venue_dir: &Path, event_id: Uuid, key: &str) -> anyhow::Result<()> {
+    let file = VenueFile::read(venue_dir, event_id)?
+        .with_context(|| format!("event {event_id} was not pulled into this venue"))?;
+    let federation = federation::reached(&file.federation, key).await?;
+    match federation.release_checkout(event_id).await {
+        // A 404: not checked out any more (released meanwhile), which is what was asked.
+        Ok(()) => {}
+        Err(ClientError::Problem { problem }) if problem.status == 404 => {}
+        Err(ClientError::Problem { problem }) if problem.status == 403 => bail!(
+            "published, but the federation refuses this key the release: only the admin's key \
+             or a key of an organiser of the event's region may release the checkout"
+        ),
+        Err(e) => return Err(e).context("published, but the checkout could not be released"),
+    }
+    VenueFile {
+        released_at: Some(chrono::Utc::now()),
+        ..file
+    }
+    .write(venue_dir)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_publish_refused_keeps_what_the_last_one_that_went_through_had() {
+        let file = VenueFile::new("http://federation.example", Uuid::new_v4(), "Casal");
+        let had = Tally {
+            rounds: 2,
+            sheet_versions: 8,
+            changes: 20,
+        };
+        let counted = |part| Counted {
+            part,
+            dry_run: false,
+            kinds: vec![(("sheet version", "sheet versions"), 8, 0)],
+        };
+        let published = Published {
+            registration: counted(Part::Registration),
+            rounds: counted(Part::Rounds),
+            results: counted(Part::Results),
+            steps: Vec::new(),
+        };
+        let through = kept_with_outcome(file, had, &Ok(published));
+        let last = through.last_publish.clone().unwrap();
+        assert!(
+            last.published && last.outcome.starts_with("published ("),
+            "{last:?}"
+        );
+        assert_eq!(last.had, Some(had));
+        let more = Tally {
+            sheet_versions: 9,
+            ..had
+        };
+        let refused = kept_with_outcome(through, more, &Err(anyhow::anyhow!("refused")));
+        let last = refused.last_publish.unwrap();
+        assert!(
+            !last.published && last.outcome == "not published: refused",
+            "{last:?}"
+        );
+        assert_eq!(
+            last.had,
+            Some(had),
+            "counted from the publish that went through"
+        );
+    }
 
     #[test]
     fn the_event_is_the_one_asked_for_else_the_only_one_pulled() {

@@ -8,7 +8,7 @@ use crate::Suite;
 use anyhow::{Context, bail};
 use catan_api::{ApiClient, Checkout, CopyCounts, VenueCopy, VenueCopyTaken};
 use catan_kit::Settings;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use uuid::Uuid;
 
 /// What to pull, from where.
@@ -42,91 +42,113 @@ pub struct Pulled {
     pub venue_file: PathBuf,
 }
 
-/// Runs the pull `order` into `venue`, saying each step.
+/// Runs the pull `order` into `venue`, saying each step. Nothing is kept at the venue before the
+/// federation has answered, taken the key, and checked the event out to the venue: a pull that
+/// fails before leaves no file behind. The venue's file of the event is kept as soon as the
+/// checkout is made (written whole or not at all), so that the key the federation holds is never
+/// lost; a pull that fails after it says so, and the next pull goes on from that checkout.
 pub async fn pull(
     order: &PullOrder<'_>,
     venue: VenueSuite,
     say: &dyn Fn(String),
 ) -> anyhow::Result<Pulled> {
-    let federation = federation::signed_in(order.federation, order.federation_key)
-        .await
-        .with_context(|| format!("signing in to the federation at {}", order.federation))?;
-    say(format!(
-        "Signed in to the federation at {}",
-        order.federation
-    ));
-    let (file, venue_file) = venue_key(order, &venue.dir, say)?;
-    let checkout = match federation::check_out(&federation, &file).await? {
-        CheckedOut::Now(checkout) => {
-            say(format!(
-                "Event {} checked out to \"{}\" since {}: the federation refuses writes to it until the venue publishes",
-                order.event_id,
-                checkout.venue,
-                checkout.checked_out_at.format("%Y-%m-%d %H:%M:%S UTC")
-            ));
-            checkout
-        }
-        CheckedOut::Before(checkout) => {
-            say(format!(
-                "Event {} was checked out to \"{}\" already, with this venue's key, since {}",
-                order.event_id,
-                checkout.venue,
-                checkout.checked_out_at.format("%Y-%m-%d %H:%M:%S UTC")
-            ));
-            checkout
-        }
-    };
-    let copy = federation::read_copy(&federation, order.event_id, order.region_players)
-        .await
-        .context("reading the event from the federation")?;
-    say(format!(
-        "Copied from the federation: event \"{}\", {} region{}, {} entries, {} players",
-        copy.event.name,
-        copy.regions.len(),
-        if copy.regions.len() == 1 { "" } else { "s" },
-        copy.entries.len(),
-        copy.players.len()
-    ));
-    let taken = take_in(&copy, venue, say).await?;
-    Ok(Pulled {
-        checkout,
-        copy,
-        taken,
-        venue_file,
-    })
-}
-
-/// The venue's key for the event: the one an earlier pull kept, else a new one kept now (before
-/// the federation hears of it, so that a checkout is never made with a key the venue lost).
-fn venue_key(
-    order: &PullOrder<'_>,
-    dir: &Path,
-    say: &dyn Fn(String),
-) -> anyhow::Result<(VenueFile, PathBuf)> {
-    let path = VenueFile::path(dir, order.event_id);
-    match VenueFile::read(dir, order.event_id)? {
-        Some(file) if file.federation == order.federation => {
-            say(format!(
-                "The venue key of an earlier pull is in {}",
-                path.display()
-            ));
-            Ok((file, path))
-        }
-        Some(file) => bail!(
+    let path = VenueFile::path(&venue.dir, order.event_id);
+    let kept = match VenueFile::read(&venue.dir, order.event_id)? {
+        Some(file) if file.federation != order.federation => bail!(
             "{} holds a checkout of this event from another federation ({})",
             path.display(),
             file.federation
         ),
-        None => {
-            let file = VenueFile::new(order.federation, order.event_id, order.venue);
-            let path = file.write(dir)?;
+        kept => kept,
+    };
+    let federation = federation::reached(order.federation, order.federation_key).await?;
+    say(format!(
+        "Signed in to the federation at {}",
+        order.federation
+    ));
+    let checked_out = federation::check_out(
+        &federation,
+        order.federation,
+        order.event_id,
+        order.venue,
+        kept,
+    )
+    .await?;
+    let since = |checkout: &Checkout| checkout.checked_out_at.format("%Y-%m-%d %H:%M:%S UTC");
+    let checkout = match checked_out {
+        CheckedOut::Now(checkout, file) => {
+            VenueFile {
+                checked_out_at: Some(checkout.checked_out_at),
+                ..file
+            }
+            .write(&venue.dir)?;
+            say(format!(
+                "Event {} checked out to \"{}\" since {}: the federation refuses writes to it \
+                 until its checkout is released (by its organiser or the admin)",
+                order.event_id,
+                checkout.venue,
+                since(&checkout)
+            ));
             say(format!(
                 "Venue key made and kept in {} (its owner only reads it)",
                 path.display()
             ));
-            Ok((file, path))
+            checkout
         }
+        CheckedOut::Before(checkout, file) => {
+            say(format!(
+                "Event {} was checked out to \"{}\" already, with the venue key kept in {}, \
+                 since {}",
+                order.event_id,
+                checkout.venue,
+                path.display(),
+                since(&checkout)
+            ));
+            if checkout.venue != order.venue {
+                say(format!(
+                    "  (it keeps that name, not \"{}\", until the checkout is released)",
+                    order.venue
+                ));
+            }
+            if file.checked_out_at.is_none() {
+                VenueFile {
+                    checked_out_at: Some(checkout.checked_out_at),
+                    ..file
+                }
+                .write(&venue.dir)?;
+            }
+            checkout
+        }
+    };
+    let copied = async {
+        let copy = federation::read_copy(&federation, order.event_id, order.region_players)
+            .await
+            .context("reading the event from the federation")?;
+        say(format!(
+            "Copied from the federation: event \"{}\", {} region{}, {} entries, {} players",
+            copy.event.name,
+            copy.regions.len(),
+            if copy.regions.len() == 1 { "" } else { "s" },
+            copy.entries.len(),
+            copy.players.len()
+        ));
+        let taken = take_in(&copy, venue, say).await?;
+        anyhow::Ok((copy, taken))
     }
+    .await;
+    let (copy, taken) = copied.with_context(|| {
+        format!(
+            "the event is checked out to \"{}\", but its copy did not reach the venue's suite: \
+             pull again (it goes on with this checkout)",
+            checkout.venue
+        )
+    })?;
+    Ok(Pulled {
+        checkout,
+        copy,
+        taken,
+        venue_file: path,
+    })
 }
 
 /// Starts the venue's suite, takes the copy in with its admin rights, and stops it.

@@ -39,8 +39,15 @@ pub struct ServedEvent {
 /// The venue's suite, serving.
 pub struct Venue {
     pub suite: Suite,
-    /// The base URL on the venue's network (None when the laptop is on no network).
+    /// The base URL on the venue's network: `CATAN_PUBLIC_URL`, else the laptop's address there
+    /// (None when the laptop is on no network).
     pub network_url: Option<String>,
+    /// Every address it listens on, as a base URL (loopback among them).
+    pub listening: Vec<String>,
+    /// Whether a phone may reach any of them (false when bound to loopback only).
+    pub phones_reach_it: bool,
+    /// Whether it was bound to every interface (0.0.0.0, ::).
+    pub bound_everywhere: bool,
     pub events: Vec<ServedEvent>,
 }
 
@@ -52,11 +59,25 @@ pub async fn start(
     bind: SocketAddr,
     venue_dir: &Path,
 ) -> anyhow::Result<Venue> {
+    let public_url = settings.public_url.clone();
     let suite = Suite::start(settings, &bind.to_string())
         .await
         .with_context(|| format!("serving the venue's suite on {bind}"))?;
     let bound = SocketAddr::new(bind.ip(), port_of(&suite.url())?);
-    let network_url = announce::network_url(bound);
+    let ips = announce::listening(bound);
+    let listening = ips
+        .iter()
+        .map(|ip| announce::url_of(*ip, bound.port()))
+        .collect();
+    let phones_reach_it = ips.iter().any(|ip| announce::reachable_by_phones(*ip));
+    // The public address when one is set (a name on the venue's network), else the laptop's.
+    let network_url = public_url
+        .map(|url| url.to_string())
+        .or_else(|| announce::network_url(bound))
+        .or_else(|| {
+            let reachable = ips.iter().find(|ip| announce::reachable_by_phones(**ip))?;
+            Some(announce::url_of(*reachable, bound.port()))
+        });
     let base = network_url.clone().unwrap_or_else(|| suite.url());
     let local = ApiClient::new(&suite.url());
     let admin = local.with_token(local.token(admin_key).await?.access_token);
@@ -79,6 +100,9 @@ pub async fn start(
     Ok(Venue {
         suite,
         network_url,
+        listening,
+        phones_reach_it,
+        bound_everywhere: bind.ip().is_unspecified(),
         events,
     })
 }
@@ -116,15 +140,31 @@ fn port_of(url: &str) -> anyhow::Result<u16> {
 
 /// What the organiser reads on the laptop's screen once the venue serves.
 pub fn announcement(venue: &Venue) -> String {
-    let mut said = String::new();
+    let mut said = format!(
+        "The venue's suite listens on {}\n",
+        venue.listening.join(", ")
+    );
     match &venue.network_url {
+        Some(url) if venue.phones_reach_it => said.push_str(&format!(
+            "Phones on the venue's network reach it at {url}\nThe consoles: {url}/console\n"
+        )),
         Some(url) => said.push_str(&format!(
-            "The venue's suite serves on the venue's network at {url}\n\
-             The consoles: {url}/console\n"
+            "Warning: it listens on this laptop's loopback only: phones reach it only through \
+             {url} (CATAN_PUBLIC_URL), if that forwards to this laptop.\nThe consoles: \
+             {url}/console\n"
+        )),
+        None if venue.bound_everywhere => said.push_str(&format!(
+            "Warning: no phone can reach it: this laptop is on no network (loopback only). Join \
+             the venue's network and serve again.\nThe consoles, on this laptop only: \
+             {}/console\n",
+            venue.suite.url()
         )),
         None => said.push_str(&format!(
-            "This laptop is on no network: the suite serves on {} only\n",
-            venue.suite.url()
+            "Warning: no phone can reach it: it listens on this laptop's loopback only. Serve \
+             with --bind 0.0.0.0:{port} (every network of this laptop), or with the laptop's \
+             address on the venue's network.\nThe consoles, on this laptop only: {}/console\n",
+            venue.suite.url(),
+            port = port_of(&venue.suite.url()).unwrap_or(8080)
         )),
     }
     if venue.events.is_empty() {
@@ -133,12 +173,19 @@ pub fn announcement(venue: &Venue) -> String {
         );
     }
     for event in &venue.events {
-        said.push_str(&format!(
-            "\n{}\n  Players sign in on their phones at {} (or scan):\n",
-            event.name, event.players_url
-        ));
-        if let Some(qr) = announce::qr_lines(&event.players_url) {
-            said.push_str(&qr);
+        if venue.network_url.is_none() {
+            said.push_str(&format!(
+                "\n{}\n  Players sign in at {} (on this laptop only)\n",
+                event.name, event.players_url
+            ));
+        } else {
+            said.push_str(&format!(
+                "\n{}\n  Players sign in on their phones at {} (or scan):\n",
+                event.name, event.players_url
+            ));
+            if let Some(qr) = announce::qr_lines(&event.players_url) {
+                said.push_str(&qr);
+            }
         }
         said.push_str(&format!(
             "  The venue screen: {}\n  The director signs in to the console with the key in {}\n",

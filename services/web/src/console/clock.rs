@@ -2,7 +2,7 @@
 //! was drawn, and the director's controls: start, pause, resume, more minutes for the round or
 //! one table, end the round now.
 
-use super::{ConsoleError, Desk, Done, errors_for, field_errors};
+use super::{ConsoleError, Desk, Done, Said, errors_for, field_errors, go_saying};
 use crate::i18n::Lang;
 use actix_web::http::StatusCode;
 use catan_api::{ClockActionKind, ClockChange, Event, FieldError, RoundClockReading, RoundState};
@@ -33,12 +33,7 @@ pub fn controls(
     html! {
         section aria-labelledby="clock-h" class="console-clock" {
             h2 id="clock-h" { (w.clock) }
-            p role="status" {
-                (state_word(lang, reading.state))
-                @if let Some(left) = reading.time_left_ms {
-                    " · " (w.time_left) ": " strong { (minutes_and_seconds(left)) }
-                }
-            }
+            (reading_line(lang, reading))
             (errors_for(lang, errors, ""))
             (errors_for(lang, errors, "action"))
             div class="clock-buttons" {
@@ -74,6 +69,25 @@ pub fn controls(
                     (errors_for(lang, errors, "minutes"))
                     (errors_for(lang, errors, "table"))
                     button type="submit" name="action" value="extend" { (w.give_minutes) }
+                }
+            }
+        }
+    }
+}
+
+/// The clock's state and time left as read when the page was drawn; while the round runs, the
+/// console's script counts the time down each second from there (a reload reads it anew).
+pub fn reading_line(lang: Lang, reading: &RoundClockReading) -> Markup {
+    let w = lang.words();
+    let ticks = reading.state == RoundState::Running;
+    html! {
+        p role="status" {
+            (state_word(lang, reading.state))
+            @if let Some(left) = reading.time_left_ms {
+                " · " (w.time_left) ": "
+                // A timer is not read out at each tick.
+                strong role="timer" aria-live="off" data-left-ms=[ticks.then_some(left)] {
+                    (minutes_and_seconds(left))
                 }
             }
         }
@@ -158,16 +172,42 @@ pub async fn change(desk: Desk, form: ClockForm) -> Result<Done, ConsoleError> {
             .api
             .change_clock(id, n, &change)
             .await
+            .map(|_| change)
             .map_err(field_errors),
         Err(errors) => Err(Ok(errors)),
     };
     match sent {
-        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}/rounds/{n}"))),
+        Ok(change) => Ok(go_saying(
+            format!("/console/events/{id}/rounds/{n}"),
+            said(&change),
+        )),
         Err(Err(refused)) => Err(refused),
         Err(Ok(errors)) => Ok(Done::Show(
             StatusCode::UNPROCESSABLE_ENTITY,
             super::round::round_page(&desk, id, n, &errors).await?,
         )),
+    }
+}
+
+/// What the change did, in words on the round's page.
+fn said(change: &ClockChange) -> Said {
+    let minutes = change
+        .minutes
+        .and_then(|m| u32::try_from(m).ok())
+        .unwrap_or_default();
+    match change.action {
+        ClockActionKind::Start => Said::ClockStarted,
+        ClockActionKind::Pause => Said::ClockPaused,
+        ClockActionKind::Resume => Said::ClockResumed,
+        ClockActionKind::EndEarly => Said::RoundEnded,
+        ClockActionKind::ExtendRound => Said::MinutesGiven {
+            minutes,
+            table: None,
+        },
+        ClockActionKind::ExtendTable => Said::MinutesGiven {
+            minutes,
+            table: change.table,
+        },
     }
 }
 

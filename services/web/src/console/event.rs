@@ -1,10 +1,13 @@
 //! One event in the console: its players and entries, and its rounds with the control that
 //! draws the next one.
 
-use super::{ConsoleError, Desk, Done, Shown, all_errors, field_errors, signed_in_as};
+use super::{
+    ConsoleError, Desk, Done, Said, Shown, all_errors, field_errors, go_saying, signed_in_as,
+};
 use actix_web::http::StatusCode;
 use catan_api::{
     ClientError, CreateEntry, DrawRound, Entry, Event, FieldError, PlayerPin, Role, Round,
+    TableResult,
 };
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
@@ -15,6 +18,8 @@ use uuid::Uuid;
 struct Extra {
     found: Vec<catan_api::Player>,
     pins: Vec<PlayerPin>,
+    /// The page showed PINs before and was loaded again: say they were shown once.
+    pins_were_shown: bool,
     errors: Vec<FieldError>,
     refused_draw: Option<Refusal>,
 }
@@ -28,7 +33,10 @@ struct Refusal {
 
 pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
     let id = desk.id("id")?;
-    let mut extra = Extra::default();
+    let mut extra = Extra {
+        pins_were_shown: desk.req.query_string() == super::pins::SHOWN_QUERY,
+        ..Extra::default()
+    };
     if let Some(q) = desk.param("q") {
         let event = desk.api.event(id).await?;
         extra.found = desk.api.search_players(&q, event.region_id).await?;
@@ -38,15 +46,23 @@ pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
 
 async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, ConsoleError> {
     let api = &desk.api;
-    let (event, entries, rounds, placements) = tokio::join!(
+    let (event, entries, rounds, placements, standings) = tokio::join!(
         api.event(id),
         api.entries(id),
         api.rounds(id),
-        api.placements(id)
+        api.placements(id),
+        api.any_standings(id)
     );
     let (event, entries, rounds) = (event?, entries?, rounds?);
     desk.require_event(&event)?;
-    let disputed = disputed_tables(desk, id, &rounds).await?;
+    let results = results_of(desk, id, &rounds).await?;
+    let disputed = disputed_tables(&results);
+    let clock = match rounds.last() {
+        Some(latest) => Some((latest.number, api.round_clock(id, latest.number).await?)),
+        None => None,
+    };
+    // Ranking learns of a new event within a second: until then it has no standings to show.
+    let standings = standings.ok();
     let apart = if event.format == catan_api::EventFormat::Classic {
         Some(api.keep_apart(id).await?)
     } else {
@@ -63,7 +79,7 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
     let draws = desk.person.may_run(id, event.region_id, &[Role::Director]);
     let body = html! {
         p class="crumbs" { a href="/console" { (w.console) } }
-        h1 { (event.name) }
+        h1 { (crate::layout::name(&event.name)) }
         (signed_in_as(lang, &desk.person))
         p {
             a href=(format!("/events/{id}")) { (w.public_page) }
@@ -73,12 +89,26 @@ async fn event_page(desk: &Desk, id: Uuid, extra: Extra) -> Result<Shown, Consol
         }
         @if !extra.pins.is_empty() {
             (pin_slips(desk, &event, &entries, &extra.pins))
+        } @else if extra.pins_were_shown {
+            (super::pins::shown_once_notice(desk, &event))
         }
         (disputes_section(desk, &event, &disputed))
         @if matches!(desk.person.role, Role::Admin | Role::Organiser) && sets_up {
             (edit_form(desk, &event))
         }
-        (rounds_section(desk, &event, &rounds, draws, extra.refused_draw.as_ref()))
+        @if let Some((n, clock)) = &clock {
+            section aria-labelledby="event-clock-h" class="console-clock" {
+                h2 id="event-clock-h" { (w.round_clock_of.replace("{round}", &lang.int(u64::from(*n)))) }
+                (super::clock::reading_line(lang, clock))
+            }
+        }
+        (rounds_section(desk, &event, &rounds, &results, draws, extra.refused_draw.as_ref()))
+        @if let (false, Some(standings)) = (rounds.is_empty(), &standings) {
+            section aria-labelledby="standings-h" {
+                h2 id="standings-h" { (w.standings) }
+                (crate::pages::event::standings_table(lang, id, standings, &format!("/events/{id}/standings-table")))
+            }
+        }
         @if !rounds.is_empty() {
             section aria-labelledby="placements-h" {
                 h2 id="placements-h" { (w.placements) }
@@ -100,6 +130,7 @@ fn rounds_section(
     desk: &Desk,
     event: &Event,
     rounds: &[Round],
+    results: &[Vec<TableResult>],
     runs: bool,
     refused: Option<&Refusal>,
 ) -> Markup {
@@ -110,12 +141,14 @@ fn rounds_section(
             h2 id="rounds-h" { (w.rounds) }
             @if rounds.is_empty() { p { (w.none) } }
             ul class="console-rounds" {
-                @for round in rounds {
+                @for (round, results) in rounds.iter().zip(results) {
                     li {
                         a href=(format!("/console/events/{}/rounds/{}", event.id, round.number)) {
                             (w.round) " " (lang.int(u64::from(round.number)))
                         }
                         " · " (crate::pages::stage_word(lang, round.stage))
+                        " · " span class="round-state" { (super::round::progress_words(lang, round, results)) }
+                        @if round.changed_by_hand { " · " span class="tag changed-by-hand" { (w.changed_by_hand) } }
                     }
                 }
             }
@@ -163,6 +196,7 @@ fn players_section(
             (all_errors(lang, &extra.errors))
             @if entries.is_empty() { p { (w.none) } } @else {
                 (super::entries::table(desk, event, entries, runs))
+                @if runs { (super::pins::reissue_all_link(desk, event)) }
             }
             @if runs {
                 h3 { (w.find_player) }
@@ -176,7 +210,7 @@ fn players_section(
                     ul class="found" {
                         @for player in &extra.found {
                             li {
-                                (player.name)
+                                (crate::layout::name(&player.name))
                                 @if entered.contains(&player.id) {
                                     " · " (w.entered)
                                 } @else if event.format == catan_api::EventFormat::Classic {
@@ -232,6 +266,11 @@ pub async fn shown_after(
             extra.pins = pins;
             StatusCode::OK
         }
+        // The form that showed PINs, sent again (a reload): they were shown once.
+        Err(e) if super::pins::is_shown_once(&e) => {
+            extra.pins_were_shown = true;
+            StatusCode::CONFLICT
+        }
         Err(e) => {
             extra.errors = field_errors(e)?;
             StatusCode::UNPROCESSABLE_ENTITY
@@ -246,22 +285,22 @@ pub async fn shown_after(
 fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) -> Markup {
     let w = desk.lang.words();
     let names = super::round::names_of(entries);
-    let info = desk.req.connection_info();
     let sign_in = format!(
-        "{}://{}/events/{}/sign-in",
-        info.scheme(),
-        info.host(),
+        "{}/events/{}/sign-in",
+        desk.state.public_url(&desk.req),
         event.id
     );
     html! {
-        section class="pins" aria-labelledby="pins-h" role="status" {
+        // Reloaded (with /static/console.js), the page is the event's saying the PINs were shown.
+        section class="pins" aria-labelledby="pins-h" role="status"
+            data-reloads-as=(format!("/console/events/{}?{}", event.id, super::pins::SHOWN_QUERY)) {
             h2 id="pins-h" { (w.new_pins) }
             p { (w.pins_shown_once) }
             button type="button" data-print hidden { (w.print_slips) }
             ul class="slips" {
                 @for pin in pins {
                     li class="slip" {
-                        span class="slip-event" { (event.name) }
+                        span class="slip-event" { (crate::layout::name(&event.name)) }
                         span class="slip-name" { (names.get(&pin.player_id).map_or("", String::as_str)) }
                         span { (w.pin) ": " code class="pin" { (pin.pin) } }
                         span class="slip-where" { (w.sign_in_at) " " (sign_in) }
@@ -277,24 +316,27 @@ fn pin_slips(desk: &Desk, event: &Event, entries: &[Entry], pins: &[PlayerPin]) 
     }
 }
 
-/// Each round's tables whose result a player disputes.
-async fn disputed_tables(
+/// Each round's results, in the order of `rounds`.
+async fn results_of(
     desk: &Desk,
     id: Uuid,
     rounds: &[Round],
-) -> Result<Vec<(u32, u32)>, ConsoleError> {
-    let mut disputed = Vec::new();
+) -> Result<Vec<Vec<TableResult>>, ConsoleError> {
+    let mut all = Vec::with_capacity(rounds.len());
     for round in rounds {
-        let results = desk.api.round_results(id, round.number).await?;
-        disputed.extend(
-            results
-                .items
-                .iter()
-                .filter(|r| r.status == catan_api::ResultStatus::Disputed)
-                .map(|r| (r.round, r.table)),
-        );
+        all.push(desk.api.round_results(id, round.number).await?.items);
     }
-    Ok(disputed)
+    Ok(all)
+}
+
+/// Each round's tables whose result a player disputes.
+fn disputed_tables(results: &[Vec<TableResult>]) -> Vec<(u32, u32)> {
+    results
+        .iter()
+        .flatten()
+        .filter(|r| r.status == catan_api::ResultStatus::Disputed)
+        .map(|r| (r.round, r.table))
+        .collect()
 }
 
 fn disputes_section(desk: &Desk, event: &Event, disputed: &[(u32, u32)]) -> Markup {
@@ -365,7 +407,7 @@ impl EditForm {
 pub async fn edit(desk: Desk, form: EditForm) -> Result<Done, ConsoleError> {
     let id = desk.id("id")?;
     match desk.api.edit_event(id, &form.to_request()).await {
-        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}"))),
+        Ok(_) => Ok(go_saying(format!("/console/events/{id}"), Said::EventSaved)),
         Err(e) => shown_after(&desk, id, Err(e)).await,
     }
 }
@@ -377,10 +419,12 @@ pub struct DrawForm {}
 pub async fn draw(desk: Desk, _form: DrawForm) -> Result<Done, ConsoleError> {
     let id = desk.id("id")?;
     match desk.api.draw_round(id, &DrawRound::default()).await {
-        Ok(round) => Ok(Done::GoTo(format!(
-            "/console/events/{id}/rounds/{}",
-            round.number
-        ))),
+        Ok(round) => Ok(go_saying(
+            format!("/console/events/{id}/rounds/{}", round.number),
+            Said::RoundDrawn {
+                round: round.number,
+            },
+        )),
         Err(ClientError::Problem { problem }) if matches!(problem.status, 409 | 422) => {
             let (round, tables_without_result) = tables_without_result(&desk, id).await?;
             let extra = Extra {

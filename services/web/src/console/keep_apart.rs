@@ -85,7 +85,10 @@ pub async fn change(desk: Desk, form: KeepApartForm) -> Result<Done, ConsoleErro
     let id = desk.id("id")?;
     let now = desk.api.keep_apart(id).await?;
     match desk.api.set_keep_apart(id, &form.applied_to(&now)).await {
-        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}#apart-h"))),
+        Ok(_) => Ok(super::said::go_saying(
+            format!("/console/events/{id}#apart-h"),
+            super::said::Said::KeepApartSaved,
+        )),
         Err(e) => super::event::shown_after(&desk, id, Err(e)).await,
     }
 }

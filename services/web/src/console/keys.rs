@@ -3,10 +3,12 @@
 //! key is shown once, with a QR code a table app scans: the code holds the API's address and the
 //! key as JSON text, never a link a phone would open and keep in its history.
 
-use super::{ConsoleError, Desk, Done, Shown, all_errors, field_errors, signed_in_as};
-use crate::pages::table::{data_table, text};
+use super::{
+    ConsoleError, Desk, Done, Said, Shown, all_errors, field_errors, go_saying, signed_in_as,
+};
+use crate::pages::table::{stacked_table, text};
 use actix_web::http::StatusCode;
-use catan_api::{ApiKeyCreated, CreateApiKey, Event, FieldError, Role};
+use catan_api::{ApiKeyCreated, ClientError, CreateApiKey, Event, FieldError, Role};
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -18,9 +20,32 @@ pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
     keys_page(&desk, None, &[]).await
 }
 
+/// What the keys page shows after a form: a key made (shown once), or why one was not revoked.
+#[derive(Default)]
+struct After<'a> {
+    created: Option<&'a ApiKeyCreated>,
+    refused: Vec<FieldError>,
+}
+
 async fn keys_page(
     desk: &Desk,
     created: Option<&ApiKeyCreated>,
+    errors: &[FieldError],
+) -> Result<Shown, ConsoleError> {
+    keys_page_after(
+        desk,
+        After {
+            created,
+            ..After::default()
+        },
+        errors,
+    )
+    .await
+}
+
+async fn keys_page_after(
+    desk: &Desk,
+    after: After<'_>,
     errors: &[FieldError],
 ) -> Result<Shown, ConsoleError> {
     if !matches!(desk.person.role, Role::Admin | Role::Organiser) {
@@ -43,12 +68,21 @@ async fn keys_page(
     let rows = html! {
         @for key in &keys {
             tr {
-                td { (key.name) }
-                td { (crate::session::role_word(lang, key.role)) }
-                td {
-                    @for id in key.event_ids.iter().flatten() { (event_name(id)) " " }
+                td data-label=(w.name) { bdi { (key.name) } }
+                td data-label=(w.role) { (crate::session::role_word(lang, key.role)) }
+                td data-label=(w.events) {
+                    @for id in key.event_ids.iter().flatten() { bdi { (event_name(id)) } " " }
                 }
-                td { @if key.revoked_at.is_some() { (w.revoked) } }
+                td data-label=(w.status) {
+                    @if key.revoked_at.is_some() { (w.revoked) }
+                    // A person's own key is not revoked from the session it opened.
+                    @else if key.id != desk.person.subject {
+                        form method="post" action=(format!("/console/keys/{}/revoke", key.id)) class="inline" {
+                            (desk.form_fields())
+                            button type="submit" aria-label=(format!("{} {}", w.revoke, key.name)) { (w.revoke) }
+                        }
+                    }
+                }
             }
         }
     };
@@ -56,11 +90,12 @@ async fn keys_page(
         p class="crumbs" { a href="/console" { (w.console) } }
         h1 { (w.api_keys) }
         (signed_in_as(lang, &desk.person))
-        @if let Some(created) = created {
+        @if let Some(created) = after.created {
             (shown_once(desk, created))
         }
         (new_key_form(desk, &events, &regions, errors))
-        (data_table(Some("keys"), None, &[text(w.name), text(w.role), text(w.events), text(w.status)], rows))
+        (all_errors(lang, &after.refused))
+        (stacked_table(Some("keys"), None, &[text(w.name), text(w.role), text(w.events), text(w.status)], rows))
     };
     Ok(Shown {
         title: w.api_keys.to_owned(),
@@ -112,16 +147,16 @@ fn new_key_form(
 /// The new key, shown this once, and its QR code.
 fn shown_once(desk: &Desk, created: &ApiKeyCreated) -> Markup {
     let w = desk.lang.words();
-    // The address the person reached the console at: the API is served beside it.
-    let info = desk.req.connection_info();
+    // The suite's public address (else the one the person reached the console at): the API is
+    // served beside the console.
     let payload = serde_json::json!({
-        "api": format!("{}://{}/v1", info.scheme(), info.host()),
+        "api": format!("{}/v1", desk.state.public_url(&desk.req)),
         "api_key": created.api_key,
     })
     .to_string();
     html! {
         section class="pins" aria-labelledby="key-h" role="status" {
-            h2 id="key-h" { (w.new_key) ": " (created.name) }
+            h2 id="key-h" { (w.new_key) (w.colon) (crate::layout::name(&created.name)) }
             p { (w.key_shown_once) }
             p { code class="new-key" { (created.api_key) } }
             figure class="qr" {
@@ -202,6 +237,42 @@ pub async fn create(desk: Desk, form: KeyForm) -> Result<Done, ConsoleError> {
                 keys_page(&desk, None, &errors).await?,
             ))
         }
+    }
+}
+
+/// "Revoke": one `DELETE /v1/api-keys/{key}`; the keys page then says so, the key listed as
+/// revoked.
+#[derive(Deserialize)]
+pub struct RevokeForm {}
+
+pub async fn revoke(desk: Desk, _form: RevokeForm) -> Result<Done, ConsoleError> {
+    let id = desk.id("key")?;
+    match desk.api.revoke_api_key(id).await {
+        Ok(()) => Ok(go_saying("/console/keys".into(), Said::KeyRevoked)),
+        Err(e) => {
+            let after = After {
+                refused: field_errors_or_refusal(e)?,
+                ..After::default()
+            };
+            Ok(Done::Show(
+                StatusCode::CONFLICT,
+                keys_page_after(&desk, after, &[]).await?,
+            ))
+        }
+    }
+}
+
+/// A refusal the page can show (403, 404, 409, 422) as its message; else the error.
+fn field_errors_or_refusal(error: ClientError) -> Result<Vec<FieldError>, ConsoleError> {
+    match error {
+        ClientError::Problem { problem } if matches!(problem.status, 403 | 404) => {
+            Ok(vec![FieldError {
+                field: String::new(),
+                code: catan_api::ErrorCode::NotAllowed,
+                message: problem.detail,
+            }])
+        }
+        other => field_errors(other),
     }
 }
 

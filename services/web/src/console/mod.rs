@@ -16,8 +16,10 @@ mod event;
 mod events;
 mod keep_apart;
 mod keys;
+mod pins;
 mod register;
 pub(crate) mod round;
+mod said;
 mod seasons;
 pub(crate) mod sheet;
 mod sign_in;
@@ -30,6 +32,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use catan_api::{ApiClient, ClientError, FieldError};
 use maud::{Markup, html};
+pub use said::{Said, go_saying};
 use uuid::Uuid;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -44,6 +47,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/console/keys", web::get().to(page(keys::page)))
         .route("/console/keys", web::post().to(act(keys::create)))
+        .route(
+            "/console/keys/{key}/revoke",
+            web::post().to(act(keys::revoke)),
+        )
         .route("/console/seasons", web::get().to(page(seasons::page)))
         .route("/console/seasons", web::post().to(act(seasons::create)))
         .route("/console/seasons/join", web::post().to(act(seasons::join)))
@@ -78,6 +85,22 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(act(entries::reissue_pin)),
         )
         .route(
+            "/console/events/{id}/entries/{entry}/reinstate",
+            web::post().to(act(entries::reinstate)),
+        )
+        .route(
+            "/console/events/{id}/entries/{entry}/rename",
+            web::post().to(act(entries::rename)),
+        )
+        .route(
+            "/console/events/{id}/pins",
+            web::get().to(page(pins::confirm)),
+        )
+        .route(
+            "/console/events/{id}/pins",
+            web::post().to(act(pins::reissue_all)),
+        )
+        .route(
             "/console/events/{id}/audit",
             web::get().to(page(audit::page)),
         )
@@ -90,8 +113,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(act(clock::change)),
         )
         .route(
+            "/console/events/{id}/rounds/{n}/redraw",
+            web::post().to(act(round::redraw)),
+        )
+        .route(
+            "/console/events/{id}/rounds/{n}/swap",
+            web::post().to(act(round::swap)),
+        )
+        .route(
             "/console/events/{id}/rounds/{n}/tables/{t}/confirm",
             web::post().to(act(sheet::confirm)),
+        )
+        .route(
+            "/console/events/{id}/rounds/{n}/tables/{t}/void",
+            web::post().to(act(sheet::void)),
         )
         .route(
             "/console/events/{id}/rounds/{n}",
@@ -254,10 +289,14 @@ impl Signed for Desk {
     }
 }
 
-/// A console page drawn in its frame.
+/// A console page drawn in its frame, with what the action that led to it did.
 fn render(req: &HttpRequest, session: &Session, status: StatusCode, shown: &Shown) -> HttpResponse {
     let lang = lang_of(req);
+    let said = Said::of_query(req.query_string());
     let body = html! {
+        @if let Some(said) = said {
+            p class="done flash" role="status" data-said { (said.words(lang)) }
+        }
         (shown.body)
         script src="/static/console.js" defer {}
     };

@@ -63,7 +63,7 @@ fn sign_in_page(req: &HttpRequest, session: &Session, next: &str, refused: Optio
                 input id="api_key" name="api_key" type="password" required
                     autocomplete="current-password" spellcheck="false"
                     aria-describedby=[refused.map(|_| "key-error")];
-                button type="submit" { (w.sign_in) }
+                button type="submit" { (w.sign_in_button) }
             }
         },
     }
@@ -98,8 +98,16 @@ pub async fn sign_in(req: HttpRequest, state: web::Data<State>, body: web::Bytes
         }
         // Too many tries from this address: a wait, never said as a wrong key.
         Err(e) if e.status() == Some(429) => {
-            let words = lang_of(&req).words().too_many_tries;
-            let shown = sign_in_page(&req, &session, next_page(&form.next), Some(words));
+            let lang = lang_of(&req);
+            let wait = match &e {
+                catan_api::ClientError::Problem { problem } => problem.retry_after_seconds,
+                _ => None,
+            };
+            let words = lang
+                .words()
+                .too_many_tries
+                .replace("{wait}", &lang.wait(wait.unwrap_or(60).max(1)));
+            let shown = sign_in_page(&req, &session, next_page(&form.next), Some(&words));
             render(&req, &session, StatusCode::TOO_MANY_REQUESTS, &shown)
         }
         Ok(_) | Err(catan_api::ClientError::Problem { .. }) => {

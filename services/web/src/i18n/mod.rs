@@ -145,6 +145,43 @@ impl Lang {
         }
     }
 
+    /// A wait of `seconds`, as a person says it: "4 seconds", "1 minute 4 seconds";
+    /// "4 segundos", "1 minuto y 4 segundos"; "4秒", "1分4秒".
+    pub fn wait(self, seconds: u64) -> String {
+        let (minutes, seconds) = (seconds / 60, seconds % 60);
+        let unit = |n: u64, one: &str, many: &str| {
+            let n_text = self.int(n);
+            if n == 1 {
+                format!("{n_text} {one}")
+            } else {
+                format!("{n_text} {many}")
+            }
+        };
+        match self {
+            Lang::Zh => match (minutes, seconds) {
+                (0, s) => format!("{s}秒"),
+                (m, 0) => format!("{m}分钟"),
+                (m, s) => format!("{m}分{s}秒"),
+            },
+            Lang::En | Lang::Es => {
+                let (second, seconds_word, minute, minutes_word, and) = if self == Lang::En {
+                    ("second", "seconds", "minute", "minutes", " ")
+                } else {
+                    ("segundo", "segundos", "minuto", "minutos", " y ")
+                };
+                match (minutes, seconds) {
+                    (0, s) => unit(s, second, seconds_word),
+                    (m, 0) => unit(m, minute, minutes_word),
+                    (m, s) => format!(
+                        "{}{and}{}",
+                        unit(m, minute, minutes_word),
+                        unit(s, second, seconds_word)
+                    ),
+                }
+            }
+        }
+    }
+
     /// An ordinal place: 1st, 1.º, 第1.
     pub fn ordinal(self, n: u32) -> String {
         match self {
@@ -162,6 +199,34 @@ impl Lang {
             Lang::Zh => format!("第{n}"),
         }
     }
+
+    /// "Round 2", "Ronda 2", "第 2 轮".
+    pub fn round_n(self, n: u32) -> String {
+        self.words().round_n.replace("{n}", &self.int(u64::from(n)))
+    }
+
+    /// "Table 3", "Mesa 3", "第 3 桌".
+    pub fn table_n(self, n: u32) -> String {
+        self.words().table_n.replace("{n}", &self.int(u64::from(n)))
+    }
+
+    /// "5 games", "5 partidas", "5 局".
+    pub fn n_games(self, n: u32) -> String {
+        self.words().n_games.replace("{n}", &self.int(u64::from(n)))
+    }
+
+    /// "plays 2nd", "juega 2.º", "第2个行动": the place in the play order.
+    pub fn plays_nth(self, order: u32) -> String {
+        self.words()
+            .plays_nth
+            .replace("{nth}", &self.ordinal(order))
+    }
+}
+
+/// The words of `template` before and after its `{n}`, for a page that draws the number in an
+/// element of its own ("截至第 " and " 轮" around the round a script keeps up to date).
+pub fn around_n(template: &str) -> (&str, &str) {
+    template.split_once("{n}").unwrap_or((template, ""))
 }
 
 const EN_MONTHS: [&str; 12] = [
@@ -196,6 +261,18 @@ const ES_MONTHS: [&str; 12] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wait_is_said_as_each_language_says_it() {
+        assert_eq!(Lang::En.wait(1), "1 second");
+        assert_eq!(Lang::En.wait(4), "4 seconds");
+        assert_eq!(Lang::En.wait(64), "1 minute 4 seconds");
+        assert_eq!(Lang::En.wait(900), "15 minutes");
+        assert_eq!(Lang::Es.wait(1), "1 segundo");
+        assert_eq!(Lang::Es.wait(64), "1 minuto y 4 segundos");
+        assert_eq!(Lang::Zh.wait(4), "4秒");
+        assert_eq!(Lang::Zh.wait(64), "1分4秒");
+    }
 
     #[test]
     fn accept_language_picks_the_best_served_language() {
@@ -233,5 +310,27 @@ mod tests {
         assert_eq!(Lang::En.ordinal(12), "12th");
         assert_eq!(Lang::En.ordinal(23), "23rd");
         assert_eq!(Lang::Es.ordinal(2), "2.º");
+    }
+
+    #[test]
+    fn numbers_sit_where_each_language_puts_them() {
+        assert_eq!(Lang::En.round_n(2), "Round 2");
+        assert_eq!(Lang::Zh.round_n(2), "第 2 轮");
+        assert_eq!(Lang::Es.table_n(3), "Mesa 3");
+        assert_eq!(Lang::Zh.table_n(3), "第 3 桌");
+        assert_eq!(Lang::Zh.plays_nth(1), "第1个行动");
+        assert_eq!(Lang::En.plays_nth(2), "plays 2nd");
+        assert_eq!(Lang::Zh.n_games(5), "5 局");
+        assert_eq!(around_n(ZH.after_round_n), ("截至第 ", " 轮"));
+        assert_eq!(around_n(EN.after_round_n), ("After round ", ""));
+        // No Chinese text asks a question where it states a number.
+        for (field, text) in [
+            ("after_round_n", ZH.after_round_n),
+            ("round", ZH.round),
+            ("table", ZH.table),
+            ("for_table", ZH.for_table),
+        ] {
+            assert!(!text.contains('几'), "{field}: {text}");
+        }
     }
 }

@@ -46,6 +46,9 @@ fn english(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::MultipleLongestRoadHolders => "Only one player holds the longest road.",
         ErrorCode::MultipleLargestArmyHolders => "Only one player holds the largest army.",
         ErrorCode::WinnerBelowTarget => "The winning team did not reach the target.",
+        ErrorCode::NonWinnerAtTen => {
+            "Did not win but has 10 VP or more, which happens only on another player's turn: correct the VP, or the director checks the sheet."
+        }
         ErrorCode::TimeNotUp => {
             "This table's time is not up: a time-limit sheet before the end needs the director's reason."
         }
@@ -77,6 +80,9 @@ fn spanish(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::MultipleLongestRoadHolders => "Solo un jugador tiene el camino más largo.",
         ErrorCode::MultipleLargestArmyHolders => "Solo un jugador tiene el ejército más grande.",
         ErrorCode::WinnerBelowTarget => "El equipo ganador no alcanzó los puntos del objetivo.",
+        ErrorCode::NonWinnerAtTen => {
+            "No ganó pero tiene 10 PV o más, lo que solo ocurre en el turno de otro jugador: corrige los PV, o el director comprueba la hoja."
+        }
         ErrorCode::TimeNotUp => {
             "El tiempo de esta mesa aún no ha terminado: una hoja con límite de tiempo necesita el motivo del director."
         }
@@ -114,6 +120,9 @@ fn chinese(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::MultipleLongestRoadHolders => "路王卡只能由一位玩家持有。",
         ErrorCode::MultipleLargestArmyHolders => "兵王卡只能由一位玩家持有。",
         ErrorCode::WinnerBelowTarget => "获胜队伍没有达到目标胜利点。",
+        ErrorCode::NonWinnerAtTen => {
+            "未获胜却有 10 个或更多胜利点，这只会在其他玩家的回合发生：请更正胜利点，或由裁判长核对成绩单。"
+        }
         ErrorCode::TimeNotUp => "这张桌的时间还没到：提前提交时限成绩单需要裁判长说明原因。",
         ErrorCode::Required => "此项必填。",
         ErrorCode::InvalidName => "请填写名称。",

@@ -23,7 +23,6 @@ pub struct Words {
     pub status_running: &'static str,
     pub status_finished: &'static str,
     pub standings: &'static str,
-    pub after_round: &'static str,
     pub live: &'static str,
     pub rank: &'static str,
     pub player: &'static str,
@@ -45,7 +44,6 @@ pub struct Words {
     pub table: &'static str,
     pub seat: &'static str,
     pub play_order: &'static str,
-    pub plays: &'static str,
     pub byes: &'static str,
     pub print_sheets: &'static str,
     /// A table's board picture (partner events).
@@ -138,6 +136,9 @@ pub struct Words {
     pub screen: &'static str,
     pub time_left: &'static str,
     pub tables: &'static str,
+    /// The venue screen of a round played without its clock, once results come in (`{n}` of
+    /// `{m}` tables).
+    pub results_in: &'static str,
     pub clock_not_started: &'static str,
     pub clock_running: &'static str,
     pub clock_paused: &'static str,
@@ -146,6 +147,17 @@ pub struct Words {
     pub no_round_in_play: &'static str,
     pub offline: &'static str,
     pub extra_minutes: &'static str,
+    /// Templates where the number (`{n}`) or an ordinal (`{nth}`) sits inside the words, as each
+    /// language places it ("Round 2", "第 2 轮"): see [`super::Lang::round_n`] and its kin.
+    pub round_n: &'static str,
+    pub table_n: &'static str,
+    pub after_round_n: &'static str,
+    pub plays_nth: &'static str,
+    pub n_games: &'static str,
+    /// What follows a label or a name before what is said of it (": ", "：").
+    pub colon: &'static str,
+    /// What separates the items of a list of names (", ", "、").
+    pub list_sep: &'static str,
     // The console (issue 30).
     pub sign_in: &'static str,
     pub sign_out: &'static str,
@@ -215,6 +227,12 @@ pub struct Words {
     pub reissue_pin: &'static str,
     pub audit_trail: &'static str,
     pub print_slips: &'static str,
+    /// Every PIN of an event reissued in one action, after a confirm step.
+    pub reissue_all_pins: &'static str,
+    pub reissue_all_warning: &'static str,
+    pub keep_old_pins: &'static str,
+    /// A page that showed PINs, reloaded: they were shown once, and how to reissue them.
+    pub pins_were_shown: &'static str,
     pub sign_in_at: &'static str,
     pub disputes: &'static str,
     pub clock: &'static str,
@@ -227,6 +245,34 @@ pub struct Words {
     pub for_table: &'static str,
     pub extend_help: &'static str,
     pub give_minutes: &'static str,
+    /// What a console action did (issue 41), said on the page it leads to: `{table}`, `{round}`, `{n}` minutes.
+    pub said_result_recorded: &'static str,
+    pub said_result_corrected: &'static str,
+    pub said_round_drawn: &'static str,
+    pub said_round_redrawn: &'static str,
+    pub said_players_swapped: &'static str,
+    pub said_event_saved: &'static str,
+    pub said_clock_started: &'static str,
+    pub said_clock_paused: &'static str,
+    pub said_clock_resumed: &'static str,
+    pub said_minutes_given: &'static str,
+    pub said_minutes_given_table: &'static str,
+    pub said_round_ended: &'static str,
+    /// A round's state on the console's event page: `{n}` of `{m}` tables.
+    pub round_state_drawn: &'static str,
+    pub round_state_results: &'static str,
+    pub round_state_confirmed: &'static str,
+    pub round_state_disputed: &'static str,
+    pub changed_by_hand: &'static str,
+    /// The director's corrections of a round before it is played.
+    pub redraw_round: &'static str,
+    pub redraw_help: &'static str,
+    pub redraw_yes: &'static str,
+    pub swap_players: &'static str,
+    pub swap_help: &'static str,
+    pub swap_with: &'static str,
+    pub swap_yes: &'static str,
+    pub round_clock_of: &'static str,
     pub when: &'static str,
     pub who: &'static str,
     pub change: &'static str,
@@ -289,8 +335,14 @@ pub struct Words {
     pub player_sign_in: &'static str,
     pub player_sign_in_help: &'static str,
     pub pin_refused: &'static str,
-    /// Said for a 429: never "wrong PIN".
+    /// Said for a 429 that is not for wrong PINs: never "wrong PIN"; `{wait}` is the real wait
+    /// ([`super::Lang::wait`]).
     pub too_many_tries: &'static str,
+    /// Said for a 429 for wrong PINs, with the real wait (`{wait}`).
+    pub too_many_wrong_pins: &'static str,
+    /// The button of a sign-in form (the staff's and the player's); the page's heading says
+    /// whose sign-in it is.
+    pub sign_in_button: &'static str,
     /// Beside a PIN slip's QR code.
     pub slip_scan: &'static str,
     /// A player's session on a console page.
@@ -348,9 +400,58 @@ pub struct Words {
     pub duplicates: &'static str,
     pub duplicates_help: &'static str,
     pub no_duplicates: &'static str,
+    /// Undoing in the console (issue 41): an entry reinstated, a player renamed, a key revoked.
+    pub reinstate: &'static str,
+    pub rename: &'static str,
+    pub new_name: &'static str,
+    pub revoke: &'static str,
+    pub said_key_revoked: &'static str,
+    pub said_player_renamed: &'static str,
+    pub said_entry_reinstated: &'static str,
+    /// Said after a drop: the player plays no further round.
+    pub said_entry_dropped: &'static str,
+    /// Said after an exclusion.
+    pub said_entry_excluded: &'static str,
+    /// Said after the pairs kept apart were changed.
+    pub said_keep_apart_saved: &'static str,
+    /// The register form's bad lines (`{n}` a line's number, `{max}` a limit) and its questions.
+    pub names_not_registered: &'static str,
+    pub line_n: &'static str,
+    pub line_not_a_team: &'static str,
+    pub line_too_long: &'static str,
+    pub line_hidden_character: &'static str,
+    pub line_unreadable: &'static str,
+    pub line_too_many: &'static str,
+    pub names_check: &'static str,
+    pub names_check_help: &'static str,
+    pub name_twice_before: &'static str,
+    pub name_twice_after: &'static str,
+    pub two_people: &'static str,
+    pub one_person: &'static str,
+    pub same_person_question: &'static str,
+    pub same_person_as: &'static str,
+    pub a_new_player: &'static str,
+    pub no_events_yet: &'static str,
+    pub change_the_list: &'static str,
     pub registered_first: &'static str,
     pub registered_later: &'static str,
     pub registered_on: &'static str,
     /// A merge's button: `{duplicate}` is merged into `{survivor}` (each a name and a day).
     pub merge_into: &'static str,
+    /// Beside a line's VP: what the game credits ("12 VP · credited 10").
+    pub credited: &'static str,
+    /// My event: the heading of a result's whole sheet (every player's line).
+    pub table_sheet: &'static str,
+    /// The sheet form: what each player would be credited as the sheet stands.
+    pub credited_as_sent: &'static str,
+    /// The director's box on a sheet with a non-winner at 10 VP or more.
+    pub checked_by_director: &'static str,
+    pub checked_reason: &'static str,
+    /// Voiding a table's result (the director, before the next round is drawn).
+    pub void_result: &'static str,
+    pub void_explained: &'static str,
+    /// A voided version in a table's history.
+    pub result_voided: &'static str,
+    /// After voiding: `{t}` is the table's number.
+    pub said_result_voided: &'static str,
 }

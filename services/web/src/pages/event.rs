@@ -2,10 +2,11 @@
 //! where a player sits (found by name), each partner table's board picture, its placements, and
 //! the standings as CSV.
 
-use super::table::{Column, data_table, number, text};
+use super::table::{Column, data_table, number, stacked_table, text};
 use super::{Ctx, days, format_word, is_active, name_matches, stage_word, status_word};
 use crate::PageResult;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, around_n};
+use crate::layout::name;
 use crate::understood;
 use catan_api::{AnyStandings, Entry, Event, EventFormat, Placements, Round, SeatPosition};
 use maud::{Markup, html};
@@ -33,7 +34,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
     let w = lang.words();
     let find = ctx.param("find").map(str::to_owned);
     let body = html! {
-        h1 { (event.name) }
+        h1 { (name(&event.name)) }
         (summary(lang, &event))
         p class="no-print" { a class="button-link" href=(format!("/events/{id}/sign-in")) { (w.players_sign_in) } }
         section aria-labelledby="standings-h" {
@@ -79,7 +80,7 @@ fn summary(lang: Lang, event: &Event) -> Markup {
         dl class="muted" {
             dt { (w.dates) } dd { (days(lang, event.starts_on, event.ends_on)) " · " (status_word(lang, event.status)) }
             dt { (w.format) } dd { (format_word(lang, event.format)) }
-            @if let Some(venue) = &event.venue { dt { (w.venue) } dd { (venue) } }
+            @if let Some(venue) = &event.venue { dt { (w.venue) } dd { (name(venue)) } }
         }
     }
 }
@@ -142,13 +143,14 @@ pub fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings, fragment:
         AnyStandings::Classic(s) => s.after_round,
         AnyStandings::Partner(s) => s.after_round,
     };
+    let (before_n, after_n) = around_n(w.after_round_n);
     html! {
         p class="muted" {
-            (w.after_round) " " span data-after-round { (lang.int(u64::from(after))) }
+            (before_n) span data-after-round { (lang.int(u64::from(after))) } (after_n)
             span data-live hidden { " · " (w.live) }
         }
         div class="scroll" {
-            table id="standings" data-stream=(format!("/v1/events/{id}/standings/stream"))
+            table id="standings" class="stack" data-stream=(format!("/v1/events/{id}/standings/stream"))
                 data-fragment=(fragment) {
                 caption class="muted" { (w.standings) }
                 @match standings {
@@ -165,20 +167,20 @@ pub fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings, fragment:
                         tbody {
                             @for (i, row) in s.rows.iter().enumerate() {
                                 tr data-id=(row.player_id) {
-                                    td class="num" { (lang.int(u64::from(row.rank))) }
-                                    td {
-                                        a href=(format!("/players/{}", row.player_id)) { (row.name) }
+                                    td class="num rank" data-label=(w.rank) { (lang.int(u64::from(row.rank))) }
+                                    td class="lead" {
+                                        a href=(format!("/players/{}", row.player_id)) { (name(&row.name)) }
                                         @if !is_active(row.status) { " " span class="tag" { (w.dropped) } }
                                         @if let (Some(behind), Some(above)) = (&row.behind, i.checked_sub(1).and_then(|a| s.rows.get(a))) {
                                             br; small class="muted why" { (understood::separation(lang, above, row, behind)) }
                                         }
                                     }
-                                    td class="num" { (lang.int(u64::from(row.vp))) }
-                                    td class="num" { (lang.decimal(&row.vp_share)) }
-                                    td class="num" { (lang.int(u64::from(row.games))) }
-                                    td class="num" { (lang.int(u64::from(row.wins))) }
+                                    td class="num" data-label=(w.vp) { (lang.int(u64::from(row.vp))) }
+                                    td class="num" data-label=(w.vp_share) { (lang.decimal(&row.vp_share)) }
+                                    td class="num" data-label=(w.games) { (lang.int(u64::from(row.games))) }
+                                    td class="num" data-label=(w.wins) { (lang.int(u64::from(row.wins))) }
                                     @if s.playoff.is_some() {
-                                        td class="outlook" {
+                                        td class="outlook" data-label=(w.playoff) {
                                             @if let Some(outlook) = row.playoff {
                                                 (understood::cut(lang, outlook, row.needs))
                                             }
@@ -200,15 +202,15 @@ pub fn standings_table(lang: Lang, id: Uuid, standings: &AnyStandings, fragment:
                         tbody {
                             @for row in &s.rows {
                                 tr data-id=(row.entry_id) {
-                                    td class="num" { (lang.int(u64::from(row.rank))) }
-                                    td {
-                                        (row.team_name)
+                                    td class="num rank" data-label=(w.rank) { (lang.int(u64::from(row.rank))) }
+                                    td class="lead" {
+                                        (name(&row.team_name))
                                         @if !is_active(row.status) { " " span class="tag" { (w.dropped) } }
                                     }
-                                    td class="num" { (lang.int(u64::from(row.points))) }
-                                    td class="num" { (lang.int(u64::from(row.vp))) }
-                                    td class="num" { (lang.int(u64::from(row.vp_against))) }
-                                    td class="num" { (lang.int(u64::from(row.games))) }
+                                    td class="num" data-label=(w.points) { (lang.int(u64::from(row.points))) }
+                                    td class="num" data-label=(w.vp) { (lang.int(u64::from(row.vp))) }
+                                    td class="num" data-label=(w.vp_against) { (lang.int(u64::from(row.vp_against))) }
+                                    td class="num" data-label=(w.games) { (lang.int(u64::from(row.games))) }
                                 }
                             }
                         }
@@ -248,16 +250,16 @@ fn found(lang: Lang, id: Uuid, rounds: &[Round], names: &Names, needle: &str) ->
                 p { (w.no_table_found) }
             } @else {
                 ul {
-                    @for (round, table, order, seat, name) in hits.iter().take(20) {
+                    @for (round, table, order, seat, seated) in hits.iter().take(20) {
+                        @let (before_n, after_n) = around_n(w.table_n);
                         li data-found {
-                            strong { (name) } ": "
-                            (w.round) " " (lang.int(u64::from(round.number)))
-                            " (" (stage_word(lang, round.stage)) "), "
+                            strong { (name(seated)) } (w.colon)
+                            (lang.round_n(round.number)) " · " (stage_word(lang, round.stage)) " · "
                             a href=(format!("/events/{id}#round-{}-table-{table}", round.number)) {
-                                (w.table) " " span data-table { (lang.int(u64::from(*table))) }
+                                (before_n) span data-table { (lang.int(u64::from(*table))) } (after_n)
                             }
-                            ", " (w.seat) " " (position(*seat))
-                            " · " (w.plays) " " (lang.ordinal(u32::try_from(order + 1).unwrap_or(0)))
+                            " · " (w.seat) " " (position(*seat))
+                            " · " (lang.plays_nth(u32::try_from(order + 1).unwrap_or(0)))
                         }
                     }
                 }
@@ -284,23 +286,23 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
         details open[latest] id=(format!("round-{}", round.number)) {
             summary {
                 h3 style="display:inline" {
-                    (w.round) " " (lang.int(u64::from(round.number))) " · " (stage_word(lang, round.stage))
+                    (lang.round_n(round.number)) " · " (stage_word(lang, round.stage))
                 }
             }
             p class="no-print" {
                 a href=(format!("/events/{id}/rounds/{}/sheets", round.number)) { (w.print_sheets) }
             }
-            (data_table(None, Some(w.play_order), &columns, html! {
+            (stacked_table(None, Some(w.play_order), &columns, html! {
                 @for table in &round.tables {
                     tr id=(format!("round-{}-table-{}", round.number, table.number)) {
-                        th scope="row" class="num" { (lang.int(u64::from(table.number))) }
-                        @for seat in &table.seats {
-                            td {
+                        th scope="row" class="num lead" data-label=(w.table) { (lang.int(u64::from(table.number))) }
+                        @for (order, seat) in table.seats.iter().enumerate() {
+                            td data-label=(orders.get(order).map_or("", String::as_str)) {
                                 span class="tag" title=(w.seat) { (position(seat.position)) }
-                                " " (names.seat(seat.player_id, seat.entry_id))
+                                " " (name(&names.seat(seat.player_id, seat.entry_id)))
                             }
                         }
-                        @for _ in table.seats.len()..seats { td {} }
+                        @for _ in table.seats.len()..seats { td class="empty" {} }
                     }
                 }
             }))
@@ -312,10 +314,10 @@ fn round_block(lang: Lang, id: Uuid, round: &Round, names: &Names, latest: bool)
                 }
             }
             @if !round.byes.is_empty() {
-                p { (w.byes) ": "
+                p { (w.byes) (w.colon)
                     @for (i, entry) in round.byes.iter().enumerate() {
-                        @if i > 0 { ", " }
-                        (names.by_entry.get(entry).map_or("", String::as_str))
+                        @if i > 0 { (w.list_sep) }
+                        (name(names.by_entry.get(entry).map_or("", String::as_str)))
                     }
                 }
             }
@@ -334,7 +336,7 @@ pub enum Loading {
 /// A table's board picture, captioned with its table: the API's SVG, served by [`board`].
 pub fn board_figure(lang: Lang, event: Uuid, round: u32, table: u32, loading: Loading) -> Markup {
     let w = lang.words();
-    let caption = format!("{} · {} {}", w.board, w.table, lang.int(u64::from(table)));
+    let caption = format!("{} · {}", w.board, lang.table_n(table));
     let loading = match loading {
         Loading::Lazy => "lazy",
         Loading::Eager => "eager",
@@ -376,8 +378,8 @@ pub(crate) fn placements_block(lang: Lang, placements: Option<&Placements>) -> M
                         td class="num" { (lang.int(u64::from(row.place))) }
                         td {
                             @if let Some(player) = row.player_id {
-                                a href=(format!("/players/{player}")) { (row.name) }
-                            } @else { (row.name) }
+                                a href=(format!("/players/{player}")) { (name(&row.name)) }
+                            } @else { (name(&row.name)) }
                         }
                         td { (stage_word(lang, row.stage)) }
                     }

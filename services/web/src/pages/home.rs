@@ -2,6 +2,7 @@
 
 use super::{Ctx, days, format_word};
 use crate::PageResult;
+use crate::layout::name;
 use catan_api::{EventSearch, EventStatus};
 use maud::html;
 
@@ -52,11 +53,11 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 ul {
                     @for e in list {
                         li {
-                            a href=(format!("/events/{}", e.id)) { (e.name) }
+                            a href=(format!("/events/{}", e.id)) { (name(&e.name)) }
                             span class="muted" {
                                 " · " (days(lang, e.starts_on, e.ends_on))
                                 " · " (format_word(lang, e.format))
-                                @if let Some(region) = region_name(e.region_id) { " · " (region) }
+                                @if let Some(region) = region_name(e.region_id) { " · " (name(&region)) }
                             }
                         }
                     }
@@ -86,10 +87,10 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 ul {
                     @for s in &seasons {
                         li {
-                            a href=(format!("/seasons/{}", s.id)) { (s.name) }
+                            a href=(format!("/seasons/{}", s.id)) { (name(&s.name)) }
                             span class="muted" {
                                 " · " (days(lang, s.starts_on, s.ends_on))
-                                @if let Some(region) = region_name(s.region_id) { " · " (region) }
+                                @if let Some(region) = region_name(s.region_id) { " · " (name(&region)) }
                             }
                         }
                     }
@@ -102,7 +103,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
             @else {
                 ul {
                     @for r in regions.iter() {
-                        li { (r.name) " · " a href=(format!("/ratings?region={}", r.id)) { (w.ratings) } }
+                        li { (name(&r.name)) " · " a href=(format!("/ratings?region={}", r.id)) { (w.ratings) } }
                     }
                 }
             }

@@ -13,8 +13,8 @@ use crate::i18n::Lang;
 use crate::kept::KeptPage;
 use crate::{PageError, PageResult, error_page, lang_of};
 use actix_web::{HttpRequest, HttpResponse, web};
+use catan_api::names::folded_name;
 use catan_api::{EntryStatus, EventFormat, EventStatus, Stage};
-use catan_domain::duplicates::folded_name;
 use maud::Markup;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -325,7 +325,7 @@ fn days(lang: Lang, from: chrono::NaiveDate, to: chrono::NaiveDate) -> String {
 }
 
 /// Whether `name` holds `needle`, case and accents aside (folded as the federation folds names
-/// everywhere: [`catan_domain::duplicates::folded_name`]).
+/// everywhere: [`catan_api::names::folded_name`]).
 pub(crate) fn name_matches(name: &str, needle: &str) -> bool {
     folded_name(name).contains(&folded_name(needle))
 }

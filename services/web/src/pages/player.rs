@@ -1,10 +1,11 @@
 //! A player: his profile, events, seasons and places, a rating chart drawn on the server, and
 //! head-to-head with another player (chosen by name).
 
-use super::table::{data_table, number, text};
+use super::table::{number, stacked_table, text};
 use super::{Ctx, name_matches};
 use crate::PageResult;
 use crate::i18n::Lang;
+use crate::layout::name;
 use catan_api::{HeadToHead, Player};
 use maud::{Markup, html};
 use uuid::Uuid;
@@ -33,7 +34,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
     let history: Vec<f64> = ratings.games.iter().map(|g| g.rating_after).collect();
     let r = &profile.rating;
     let body = html! {
-        h1 { (profile.name) }
+        h1 { (name(&profile.name)) }
         section aria-labelledby="profile-h" {
             h2 id="profile-h" { (w.profile) }
             dl {
@@ -41,7 +42,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 dt { (w.games) } dd { (lang.int(u64::from(r.games))) }
                 dt { (w.trend) } dd {
                     @if r.trend >= 0.0 { "+" } (lang.float(r.trend, 2))
-                    " (" (lang.int(u64::from(r.trend_games))) " " (w.games) ")"
+                    " (" (lang.n_games(r.trend_games)) ")"
                 }
             }
         }
@@ -57,22 +58,22 @@ pub async fn page(ctx: Ctx) -> PageResult {
             p { a href=(format!("/v1/players/{}/events.ics", profile.player_id)) type="text/calendar" { (w.calendar) } }
             @if profile.events.is_empty() { p { (w.none) } }
             @else {
-                (data_table(
+                (stacked_table(
                     Some("events"),
                     None,
                     &[text(w.event), text(w.dates), number(w.place), number(w.games), number(w.vp), number(w.vp_share)],
                     html! {
                         @for e in &profile.events {
                             tr {
-                                td { a href=(format!("/events/{}", e.event_id)) { (e.event_name) } }
-                                td { (lang.date(e.starts_on)) }
-                                td class="num" {
+                                td class="lead" { a href=(format!("/events/{}", e.event_id)) { (name(&e.event_name)) } }
+                                td data-label=(w.dates) { (lang.date(e.starts_on)) }
+                                td class="num" data-label=(w.place) {
                                     @if let Some(place) = e.place { (lang.int(u64::from(place))) }
                                     "/" (lang.int(u64::from(e.field_size)))
                                 }
-                                td class="num" { (lang.int(u64::from(e.games))) }
-                                td class="num" { (lang.int(u64::from(e.vp))) }
-                                td class="num" { (lang.decimal(&e.vp_share)) }
+                                td class="num" data-label=(w.games) { (lang.int(u64::from(e.games))) }
+                                td class="num" data-label=(w.vp) { (lang.int(u64::from(e.vp))) }
+                                td class="num" data-label=(w.vp_share) { (lang.decimal(&e.vp_share)) }
                             }
                         }
                     },
@@ -85,9 +86,9 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 ul {
                     @for s in &profile.seasons {
                         li {
-                            a href=(format!("/seasons/{}", s.season_id)) { (s.name) }
-                            ": " (w.rank) " " (lang.int(u64::from(s.rank)))
-                            " · " (lang.decimal(&s.points)) " " (w.points)
+                            a href=(format!("/seasons/{}", s.season_id)) { (name(&s.name)) }
+                            (w.colon) (w.n_place.replace("{n}", &lang.int(u64::from(s.rank))))
+                            " · " (w.n_points.replace("{n}", &lang.decimal(&s.points)))
                             @if s.qualified { " " span class="tag ok" { "✓ " (w.qualified) } }
                         }
                     }
@@ -106,7 +107,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
                 p { (w.choose_player) }
                 ul {
                     @for p in choices.iter().take(20) {
-                        li { a href=(format!("/players/{id}?vs={}#h2h", p.id)) { (p.name) } }
+                        li { a href=(format!("/players/{id}?vs={}#h2h", p.id)) { (name(&p.name)) } }
                     }
                 }
             }
@@ -125,18 +126,18 @@ fn head_to_head(lang: Lang, h: &HeadToHead) -> Markup {
             (w.level) " " strong { (lang.int(u64::from(h.level))) }
         }
         @if !h.games.is_empty() {
-            (data_table(
+            (stacked_table(
                 None,
                 None,
                 &[text(w.event), number(w.round), number(w.table), number(w.place), number(w.opponent)],
                 html! {
                     @for g in &h.games {
                         tr {
-                            td { a href=(format!("/events/{}", g.event_id)) { (g.event_name) } }
-                            td class="num" { (lang.int(u64::from(g.round))) }
-                            td class="num" { (lang.int(u64::from(g.table))) }
-                            td class="num" { (lang.ordinal(g.place)) " (" (lang.int(u64::from(g.vp))) " " (w.vp) ")" }
-                            td class="num" { (lang.ordinal(g.opponent_place)) " (" (lang.int(u64::from(g.opponent_vp))) " " (w.vp) ")" }
+                            td class="lead" { a href=(format!("/events/{}", g.event_id)) { (name(&g.event_name)) } }
+                            td class="num" data-label=(w.round) { (lang.int(u64::from(g.round))) }
+                            td class="num" data-label=(w.table) { (lang.int(u64::from(g.table))) }
+                            td class="num" data-label=(w.place) { (lang.ordinal(g.place)) " (" (w.n_vp.replace("{n}", &lang.int(u64::from(g.vp)))) ")" }
+                            td class="num" data-label=(w.opponent) { (lang.ordinal(g.opponent_place)) " (" (w.n_vp.replace("{n}", &lang.int(u64::from(g.opponent_vp)))) ")" }
                         }
                     }
                 },

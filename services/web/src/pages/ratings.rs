@@ -2,8 +2,9 @@
 //! players (fewer games than the minimum the API settles on) are marked.
 
 use super::Ctx;
-use super::table::{data_table, number, text};
+use super::table::{number, stacked_table, text};
 use crate::PageResult;
+use crate::layout::name;
 use maud::html;
 use uuid::Uuid;
 
@@ -34,20 +35,20 @@ pub async fn page(ctx: Ctx) -> PageResult {
             }
             button type="submit" { (w.filter) }
         }
-        (data_table(
+        (stacked_table(
             Some("ratings"),
             Some(w.leaderboard),
             &[number(w.rank), text(w.player), number(w.rating), number(w.games)],
             html! {
                 @for row in &board.rows {
                     tr {
-                        td class="num" { (lang.int(u64::from(row.rank))) }
-                        td {
-                            a href=(format!("/players/{}", row.player_id)) { (row.name) }
+                        td class="num rank" data-label=(w.rank) { (lang.int(u64::from(row.rank))) }
+                        td class="lead" {
+                            a href=(format!("/players/{}", row.player_id)) { (name(&row.name)) }
                             @if row.provisional { " " span class="tag" { (w.provisional) } }
                         }
-                        td class="num" { (lang.float(row.rating, 2)) }
-                        td class="num" { (lang.int(u64::from(row.games))) }
+                        td class="num" data-label=(w.rating) { (lang.float(row.rating, 2)) }
+                        td class="num" data-label=(w.games) { (lang.int(u64::from(row.games))) }
                     }
                 }
             },

@@ -1,17 +1,20 @@
 //! The venue screen (issue 32): a full-screen page for a projector, in the event's language
 //! whatever the viewer chose. A large countdown of the latest round, red in its last five
-//! minutes; while the round is in play its tables with their players, between rounds the
-//! standings. The page shows the clock as read when it was drawn (and, without JavaScript,
+//! minutes; while the round is in play its tables with their players and every player in
+//! alphabetical order with his table and seat, once the round is over (its clock ended, or
+//! every table's result in, with or without a clock) the standings. The page shows the clock as read when it was drawn (and, without JavaScript,
 //! draws itself again every few seconds); `/static/screen.js` follows the clock's stream and
 //! counts down on its own clock corrected by the server's, so it keeps counting offline.
 
-use super::event::{Names, standings_table};
+use super::event::{Names, position, standings_table};
 use super::{Ctx, stage_word};
 use crate::PageResult;
 use crate::i18n::Lang;
+use crate::layout::{Extras, name};
 use actix_web::HttpResponse;
-use catan_api::{EventLanguage, Round, RoundClockReading, RoundState};
-use maud::{DOCTYPE, Markup, html};
+use catan_api::names::folded_name;
+use catan_api::{EventLanguage, Round, RoundClockReading, RoundState, TableResult};
+use maud::{Markup, html};
 use uuid::Uuid;
 
 /// Below this much time left the countdown turns red.
@@ -44,28 +47,38 @@ pub async fn page(ctx: Ctx) -> PageResult {
     // Ranking learns of a new event within a second: until then it has no standings to show.
     let standings = standings.ok();
     let latest = rounds.last();
-    let reading = match latest {
-        Some(round) => Some(api.round_clock(id, round.number).await?),
-        None => None,
+    let (reading, results) = match latest {
+        Some(round) => {
+            let (reading, results) = tokio::join!(
+                api.round_clock(id, round.number),
+                api.round_results(id, round.number)
+            );
+            (Some(reading?), Some(results?.items))
+        }
+        None => (None, None),
     };
     let lang = lang_of_event(event.language);
     let w = lang.words();
     let names = Names::of(&entries);
-    // Between rounds (none drawn, or the latest one over) the room wants the standings.
-    let between = reading
-        .as_ref()
-        .is_none_or(|r| r.state == RoundState::Ended);
+    let finished = match (latest, &results) {
+        (Some(round), Some(results)) => every_table_has_a_result(round, results),
+        _ => false,
+    };
+    let phase = Phase::of(latest.map(|r| r.number), reading.as_ref(), finished);
+    let over = phase != Phase::InPlay;
     let body = html! {
-        header class="screen-head" {
-            h1 { (event.name) }
+        header class="screen-head" data-phase=(phase.tag(latest.map(|r| r.number))) {
+            h1 { (name(&event.name)) }
             @if let Some(round) = latest {
                 p class="screen-round" {
-                    (w.round) " " (lang.int(u64::from(round.number))) " · " (stage_word(lang, round.stage))
+                    (lang.round_n(round.number)) " · " (stage_word(lang, round.stage))
                 }
             }
         }
         @match (latest, &reading) {
-            (Some(round), Some(reading)) => { (clock(lang, id, round.number, reading)) }
+            (Some(round), Some(reading)) => {
+                (clock(lang, id, round, reading, finished, results.as_ref().map_or(0, Vec::len)))
+            }
             _ => {
                 section class="clock" aria-labelledby="clock-h" {
                     h2 id="clock-h" class="visually-hidden" { (w.time_left) }
@@ -75,12 +88,18 @@ pub async fn page(ctx: Ctx) -> PageResult {
         }
         div class="screen-body" {
             @if let (Some(round), Some(reading)) = (latest, &reading) {
-                section class="screen-tables" aria-labelledby="tables-h" data-tables hidden[between] {
-                    h2 id="tables-h" { (w.tables) }
-                    (tables(lang, round, reading, &names))
+                div class="screen-play" data-tables hidden[over] {
+                    section class="screen-tables" aria-labelledby="tables-h" {
+                        h2 id="tables-h" { (w.tables) }
+                        (tables(lang, round, reading, &names))
+                    }
+                    section class="screen-seats" aria-labelledby="seats-h" {
+                        h2 id="seats-h" { (w.find_table) }
+                        (seats(lang, round, &names))
+                    }
                 }
             }
-            section class="screen-standings" aria-labelledby="standings-h" data-standings hidden[!between] {
+            section class="screen-standings" aria-labelledby="standings-h" data-standings hidden[!over] {
                 h2 id="standings-h" { (w.standings) }
                 div class="screen-scroll" data-scroll tabindex="0" {
                     @if let Some(standings) = &standings {
@@ -93,9 +112,94 @@ pub async fn page(ctx: Ctx) -> PageResult {
         script src="/static/live.js" defer {}
     };
     let title = format!("{} · {}", event.name, w.screen);
+    // Without the script the page is as old as its drawing: it draws itself again.
+    let extras = Extras {
+        head: Some(html! { noscript { meta http-equiv="refresh" content=(REFRESH_SECONDS); } }),
+        ..Extras::default()
+    };
+    let document = crate::layout::bare(lang, &title, "screen", body, &extras);
     Ok(screen_response(lang)
         .content_type("text/html; charset=utf-8")
-        .body(document(lang, &title, body).into_string()))
+        .body(document.into_string()))
+}
+
+/// What the room is shown: no round drawn yet, the latest round in play (its tables and who
+/// sits where), or that round over (the standings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    NoRound,
+    InPlay,
+    Over,
+}
+
+impl Phase {
+    /// The latest round's phase: over once its clock has ended or, with or without a clock,
+    /// once every table has its result.
+    fn of(round: Option<u32>, reading: Option<&RoundClockReading>, finished: bool) -> Phase {
+        match (round, reading) {
+            (None, _) => Phase::NoRound,
+            _ if finished => Phase::Over,
+            (Some(_), Some(r)) if r.state == RoundState::Ended => Phase::Over,
+            (Some(_), _) => Phase::InPlay,
+        }
+    }
+
+    /// The phase as `/static/screen.js` compares it with a fresh drawing of the page: a new
+    /// round, or the round's end, is a new page.
+    fn tag(self, round: Option<u32>) -> String {
+        let phase = match self {
+            Phase::NoRound => "none",
+            Phase::InPlay => "play",
+            Phase::Over => "over",
+        };
+        format!("{}:{phase}", round.unwrap_or(0))
+    }
+}
+
+/// Whether every table of `round` has a result.
+fn every_table_has_a_result(round: &Round, results: &[TableResult]) -> bool {
+    !round.tables.is_empty()
+        && round
+            .tables
+            .iter()
+            .all(|t| results.iter().any(|r| r.table == t.number))
+}
+
+/// Every player of the round in alphabetical order (case and accents aside), with his table and
+/// seat: the list people look for when they walk in.
+fn seats(lang: Lang, round: &Round, names: &Names) -> Markup {
+    let w = lang.words();
+    let mut seated: Vec<(String, String, u32, &'static str)> = round
+        .tables
+        .iter()
+        .flat_map(|table| {
+            table.seats.iter().map(move |seat| {
+                let seated = names.seat(seat.player_id, seat.entry_id);
+                (
+                    folded_name(&seated),
+                    seated,
+                    table.number,
+                    position(seat.position),
+                )
+            })
+        })
+        .collect();
+    seated.sort();
+    html! {
+        div class="screen-scroll" data-scroll tabindex="0" {
+            ol class="seat-list" {
+                @for (_, seated, table, seat) in &seated {
+                    li data-seat {
+                        span class="seat-name" { (name(seated)) }
+                        " "
+                        span class="seat-where" {
+                            (lang.table_n(*table)) " · " (w.seat) " " (seat)
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The standings table alone in the event's language: what `/static/live.js` redraws the
@@ -119,47 +223,57 @@ fn screen_response(lang: Lang) -> actix_web::HttpResponseBuilder {
     response
 }
 
-/// The whole document: no site navigation nor language switcher, the room only looks at it.
-fn document(lang: Lang, title: &str, body: Markup) -> Markup {
-    html! {
-        (DOCTYPE)
-        html lang=(lang.tag()) {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                link rel="stylesheet" href="/static/style.css";
-                // Without the script the page is as old as its drawing: it draws itself again.
-                noscript { meta http-equiv="refresh" content=(REFRESH_SECONDS); }
-            }
-            body class="screen" {
-                main { (body) }
-            }
-        }
-    }
-}
-
 /// The countdown as read, with what the script needs to follow it: the stream, the reading and
 /// the words of each state in the event's language.
-fn clock(lang: Lang, id: Uuid, round: u32, reading: &RoundClockReading) -> Markup {
+fn clock(
+    lang: Lang,
+    id: Uuid,
+    round: &Round,
+    reading: &RoundClockReading,
+    finished: bool,
+    results_in: usize,
+) -> Markup {
     let w = lang.words();
+    // Played without its clock, results coming in: the room is told how many, not that the
+    // round has not started, and no dash of a countdown.
+    let untimed = !finished && reading.state == RoundState::NotStarted && results_in > 0;
+    let not_started = if untimed {
+        w.results_in
+            .replace("{n}", &lang.int(results_in as u64))
+            .replace("{m}", &lang.int(round.tables.len() as u64))
+    } else {
+        w.clock_not_started.to_owned()
+    };
+    let round = round.number;
     let left = shown_left_ms(reading);
-    let late = left.is_some_and(|ms| ms < LATE_MS) && reading.state != RoundState::NotStarted;
+    let late =
+        !finished && left.is_some_and(|ms| ms < LATE_MS) && reading.state != RoundState::NotStarted;
+    // Every table has its result: the round is over, whatever its clock (if it had one) says.
+    let state = if finished {
+        RoundState::Ended
+    } else {
+        reading.state
+    };
     html! {
         section class=(if late { "clock late" } else { "clock" }) aria-labelledby="clock-h" data-clock
             data-stream=(format!("/v1/events/{id}/rounds/{round}/clock/stream"))
+            data-finished[finished]
+            data-untimed[untimed]
             data-state=(state_tag(reading.state))
             data-ends-at=[reading.ends_at.map(|t| t.to_rfc3339())]
             data-server-time=(reading.server_time.to_rfc3339())
             data-left-ms=[reading.time_left_ms]
             data-extra=(w.extra_minutes) {
             h2 id="clock-h" class="visually-hidden" { (w.time_left) }
-            p class="countdown" role="timer" data-countdown { (clock_text(left)) }
+            // A round played without its clock shows no dash of a countdown once it is over.
+            p class="countdown" role="timer" data-countdown hidden[(finished || untimed) && left.is_none()] {
+                (clock_text(left))
+            }
             p class="clock-status" role="status" data-status
-                data-not-started=(w.clock_not_started) data-running=(w.clock_running)
+                data-not-started=(not_started) data-running=(w.clock_running)
                 data-paused=(w.clock_paused) data-overtime=(w.clock_overtime)
                 data-ended=(w.clock_ended) {
-                (state_word(lang, reading.state))
+                @if untimed { (not_started) } @else { (state_word(lang, state)) }
             }
             p class="offline" role="alert" data-offline hidden { (w.offline) }
         }
@@ -168,20 +282,19 @@ fn clock(lang: Lang, id: Uuid, round: u32, reading: &RoundClockReading) -> Marku
 
 /// The round's tables, each with its players in play order and its own extra minutes.
 fn tables(lang: Lang, round: &Round, reading: &RoundClockReading, names: &Names) -> Markup {
-    let w = lang.words();
     html! {
         div class="screen-scroll" data-scroll tabindex="0" {
             ol class="screen-table-list" {
                 @for table in &round.tables {
                     li data-table=(table.number) {
-                        span class="table-number" { (w.table) " " (lang.int(u64::from(table.number))) }
+                        span class="table-number" { (lang.table_n(table.number)) }
                         " "
                         span class="extra" data-extra-of=(table.number) {
                             (extra_text(lang, reading, table.number))
                         }
                         ul {
                             @for seat in &table.seats {
-                                li { (names.seat(seat.player_id, seat.entry_id)) }
+                                li { (name(&names.seat(seat.player_id, seat.entry_id))) }
                             }
                         }
                     }
@@ -263,6 +376,36 @@ mod tests {
         assert_eq!(clock_text(Some(59_001)), "1:00");
         assert_eq!(clock_text(Some(5 * 60_000)), "5:00");
         assert_eq!(clock_text(Some(90 * 60_000)), "1:30:00");
+    }
+
+    #[test]
+    fn a_round_is_over_when_its_clock_ends_or_every_table_has_its_result() {
+        let reading = |state| RoundClockReading {
+            event_id: Uuid::nil(),
+            round: 1,
+            server_time: chrono::Utc::now(),
+            state,
+            time_left_ms: None,
+            ends_at: None,
+            tables: vec![],
+            actions: vec![],
+        };
+        let not_started = reading(RoundState::NotStarted);
+        assert_eq!(Phase::of(None, None, false), Phase::NoRound);
+        assert_eq!(
+            Phase::of(Some(1), Some(&not_started), false),
+            Phase::InPlay,
+            "drawn, no clock, results still to come"
+        );
+        assert_eq!(
+            Phase::of(Some(1), Some(&not_started), true),
+            Phase::Over,
+            "no clock, every result in"
+        );
+        let ended = reading(RoundState::Ended);
+        assert_eq!(Phase::of(Some(2), Some(&ended), false), Phase::Over);
+        assert_eq!(Phase::Over.tag(Some(2)), "2:over");
+        assert_eq!(Phase::NoRound.tag(None), "0:none");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! A season: its table (every page of it, or a region's players), the qualification line, who
 //! qualified and how (passed-down places named), and the table as CSV.
 
-use super::table::{data_table, number, text};
+use super::table::{number, stacked_table, text};
 use super::{Ctx, days};
 use crate::i18n::Lang;
 use crate::kept::{KeptPage, Shared};
+use crate::layout::name;
 use crate::understood;
 use crate::{PageError, PageResult};
 use actix_web::web::Bytes;
@@ -129,7 +130,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
         None => format!("/seasons/{id}/standings.csv"),
     };
     let body = html! {
-        h1 { (season.name) }
+        h1 { (name(&season.name)) }
         p class="muted" { (days(lang, season.starts_on, season.ends_on)) }
         form class="inline" method="get" action=(format!("/seasons/{id}")) {
             label { (w.region) br;
@@ -145,7 +146,9 @@ pub async fn page(ctx: Ctx) -> PageResult {
         section aria-labelledby="table-h" {
             h2 id="table-h" { (w.standings) }
             @if let Some(line) = line {
-                p class="muted" { (w.qualification_line) ": " (w.rank) " " (lang.int(u64::from(line))) }
+                p class="muted" {
+                    (w.qualification_line) (w.colon) (w.n_place.replace("{n}", &lang.int(u64::from(line))))
+                }
             }
             (standings(lang, rows, line))
             @if number > 1 || more {
@@ -195,17 +198,17 @@ fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Marku
             @let last_above = line.is_some_and(|l| row.rank <= l
                 && rows.get(i + 1).is_none_or(|next| next.rank > l));
             tr class=[last_above.then_some("line")] {
-                td class="num" { (lang.int(u64::from(row.rank))) }
-                td {
-                    a href=(format!("/players/{}", row.player_id)) { (row.name) }
+                td class="num rank" data-label=(w.rank) { (lang.int(u64::from(row.rank))) }
+                td class="lead" {
+                    a href=(format!("/players/{}", row.player_id)) { (name(&row.name)) }
                     @if let (Some(behind), Some(above)) = (&row.behind, i.checked_sub(1).and_then(|a| rows.get(a))) {
                         br; small class="muted why" { (understood::separation(lang, above, row, behind)) }
                     }
                 }
-                td class="num" { (lang.decimal(&row.points)) }
-                td class="num" { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
-                td class="num" { (lang.int(u64::from(row.wins))) }
-                td class="num" { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
+                td class="num" data-label=(w.points) { (lang.decimal(&row.points)) }
+                td class="num" data-label=(w.events_counted) { (lang.int(u64::from(row.events_counted))) "/" (lang.int(u64::from(row.events_played))) }
+                td class="num" data-label=(w.wins) { (lang.int(u64::from(row.wins))) }
+                td class="num" data-label=(w.best_place) { @if let Some(best) = row.best_place { (lang.int(u64::from(best))) } }
                 td { @if row.qualified { span class="tag ok" { "✓ " (w.qualified) } } }
                 td class="outlook" {
                     @if let Some(outlook) = row.qualification {
@@ -215,7 +218,7 @@ fn standings(lang: Lang, rows: &[SeasonStandingRow], line: Option<u32>) -> Marku
             }
         }
     };
-    data_table(Some("season"), Some(w.season), &columns, rows)
+    stacked_table(Some("season"), Some(w.season), &columns, rows)
 }
 
 fn qualified_list(
@@ -230,20 +233,20 @@ fn qualified_list(
             ul id="qualified" {
                 @for q in qualified {
                     li {
-                        a href=(format!("/players/{}", q.player_id)) { (q.name) } ": "
+                        a href=(format!("/players/{}", q.player_id)) { (name(&q.name)) } (w.colon)
                         @match q.via {
                             QualifiedVia::Event { event_id, place } => {
                                 (w.via_event) " · "
                                 a href=(format!("/events/{event_id}")) { (w.event) }
-                                " · " (w.place) " " (lang.int(u64::from(place)))
+                                " · " (w.n_place.replace("{n}", &lang.int(u64::from(place))))
                             }
                             QualifiedVia::Season { season_rank } => {
-                                (w.via_season) " " (lang.int(u64::from(season_rank)))
+                                (w.via_season.replace("{n}", &lang.int(u64::from(season_rank))))
                             }
                         }
                         @if let Some(from) = q.passed_down_from {
                             " (" (w.passed_down_from) " "
-                            a href=(format!("/players/{from}")) { (names.get(&from).copied().unwrap_or("?")) }
+                            a href=(format!("/players/{from}")) { (name(names.get(&from).copied().unwrap_or("?"))) }
                             ")"
                         }
                     }

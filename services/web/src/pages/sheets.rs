@@ -4,9 +4,10 @@
 //! line for every player (the tournament rules have the sheet signed by all players); a partner
 //! table's sheet also carries its board, beside the signatures so that the page holds it.
 
-use super::event::{Loading, Names, board_figure};
+use super::event::{Loading, Names, board_figure, position};
 use super::{Ctx, stage_word};
 use crate::PageResult;
+use crate::layout::name;
 use catan_api::EventFormat;
 use maud::html;
 
@@ -20,17 +21,26 @@ pub async fn page(ctx: Ctx) -> PageResult {
     let names = Names::of(&entries);
     let lang = ctx.lang;
     let w = lang.words();
-    let title = format!("{} · {} {}", event.name, w.round, number);
+    // The boxes a player's line has, each named for a phone that shows them one under another.
+    let boxes = [
+        w.settlements,
+        w.cities,
+        w.vp_cards,
+        w.longest_road,
+        w.largest_army,
+        w.total_vp,
+    ];
+    let title = format!("{} · {}", event.name, lang.round_n(number));
     let body = html! {
         @for table in &round.tables {
-            section class="sheet" aria-label=(format!("{} {}", w.table, table.number)) {
+            section class="sheet" aria-label=(lang.table_n(table.number)) {
                 h1 { (w.sheet) }
                 p {
-                    strong { (event.name) } br;
-                    (w.round) " " (lang.int(u64::from(round.number))) " (" (stage_word(lang, round.stage)) ") · "
-                    (w.table) " " (lang.int(u64::from(table.number)))
+                    strong { (name(&event.name)) } br;
+                    (lang.round_n(round.number)) " · " (stage_word(lang, round.stage)) " · "
+                    (lang.table_n(table.number))
                 }
-                table {
+                table class="stack" {
                     thead { tr {
                         th scope="col" { (w.play_order) }
                         th scope="col" { (w.seat) }
@@ -45,10 +55,12 @@ pub async fn page(ctx: Ctx) -> PageResult {
                     tbody {
                         @for (order, seat) in table.seats.iter().enumerate() {
                             tr {
-                                td { (lang.ordinal(u32::try_from(order + 1).unwrap_or(0))) }
-                                td { (format!("{:?}", seat.position)) }
-                                th scope="row" { (names.seat(seat.player_id, seat.entry_id)) }
-                                @for _ in 0..6 { td class="box" {} }
+                                td class="rank" { (lang.ordinal(u32::try_from(order + 1).unwrap_or(0))) }
+                                td data-label=(w.seat) { (position(seat.position)) }
+                                th scope="row" class="lead" { (name(&names.seat(seat.player_id, seat.entry_id))) }
+                                @for label in boxes {
+                                    td class="box" data-label=(label) {}
+                                }
                             }
                         }
                     }
@@ -61,7 +73,7 @@ pub async fn page(ctx: Ctx) -> PageResult {
                         p class="muted" { (w.sheet_rule) }
                         @for seat in &table.seats {
                             div class="signature" {
-                                span { (names.seat(seat.player_id, seat.entry_id)) " — " (w.signature) ":" }
+                                span { (name(&names.seat(seat.player_id, seat.entry_id))) " — " (w.signature) (w.colon.trim_end()) }
                             }
                         }
                     }

@@ -1,6 +1,6 @@
 //! The data tables the pages draw, in one frame: a box that scrolls sideways on a phone (never
-//! the page), an optional caption, and column headers with their scope, numbers right-aligned;
-//! the page gives the rows.
+//! the page) or rows that stack there, an optional caption, and column headers with their
+//! scope, numbers right-aligned; the page gives the rows.
 
 use maud::{Markup, html};
 
@@ -35,9 +35,31 @@ pub fn data_table(
     columns: &[Column],
     rows: Markup,
 ) -> Markup {
+    frame(id, caption, columns, rows, None)
+}
+
+/// A [`data_table`] whose rows stack on a phone (class `stack`): each row a short card of its
+/// cells, each cell shown with its column's name (the cell's `data-label`, which the page gives
+/// every cell), so that no column hides off to the right. It stays a table for screen readers.
+pub fn stacked_table(
+    id: Option<&str>,
+    caption: Option<&str>,
+    columns: &[Column],
+    rows: Markup,
+) -> Markup {
+    frame(id, caption, columns, rows, Some("stack"))
+}
+
+fn frame(
+    id: Option<&str>,
+    caption: Option<&str>,
+    columns: &[Column],
+    rows: Markup,
+    class: Option<&str>,
+) -> Markup {
     html! {
         div class="scroll" {
-            table id=[id] {
+            table id=[id] class=[class] {
                 @if let Some(caption) = caption { caption class="muted" { (caption) } }
                 thead { tr {
                     @for column in columns {
@@ -75,6 +97,11 @@ mod tests {
             bare,
             "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Event</th></tr></thead>\
              <tbody></tbody></table></div>"
+        );
+        let stacked = stacked_table(None, None, &[text("Event")], html! {}).into_string();
+        assert!(
+            stacked.starts_with("<div class=\"scroll\"><table class=\"stack\"><thead>"),
+            "{stacked}"
         );
     }
 }

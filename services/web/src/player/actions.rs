@@ -101,7 +101,7 @@ async fn drop_asked(phone: &Phone, errors: &[FieldError]) -> Result<PhonePage, C
     let body = html! {
         p class="crumbs" { a href=(phone.home()) { (w.my_event) } }
         h1 { (w.drop_question) }
-        p { strong { (event.name) } }
+        p { strong { (crate::layout::name(&event.name)) } }
         p { (w.drop_explained) }
         (errors_for(lang, errors, ""))
         form method="post" action=(format!("{}/drop", phone.home())) class="console-form phone-form" data-offline-queue

@@ -16,6 +16,7 @@ use catan_api::{
 };
 use chrono::{DateTime, Utc};
 use maud::{Markup, html};
+use std::collections::HashMap;
 use uuid::Uuid;
 
 /// A form of the page the API refused, drawn again with the refusal beside its fields.
@@ -80,6 +81,7 @@ pub async fn my_event(phone: &Phone, refused: Option<&Refused>) -> Result<PhoneP
     let w = lang.words();
     let now = Utc::now();
     let my_entry = entries.iter().find(|e| e.player_ids.contains(&me));
+    let names = crate::console::round::names_of(&entries);
     let reporting = |round: u32| {
         rounds
             .iter()
@@ -117,7 +119,7 @@ pub async fn my_event(phone: &Phone, refused: Option<&Refused>) -> Result<PhoneP
             @if mine.is_empty() { p { (w.none) } }
             ul class="my-results" {
                 @for result in mine.iter().rev() {
-                    (result_item(phone, result, reporting(result.round), refused))
+                    (result_item(phone, result, &names, reporting(result.round), refused))
                 }
             }
         }
@@ -178,7 +180,7 @@ fn table_now(
             dt { (w.round) } dd data-round { (lang.int(u64::from(n))) " · " (crate::pages::stage_word(lang, at.round.stage)) }
             dt { (w.table) } dd data-table { (lang.int(u64::from(t))) }
             @if let (Some(seat), Some(turn)) = (seat, turn) {
-                dt { (w.seat) } dd data-seat { (position(seat.position)) " · " (w.plays) " " (lang.ordinal(u32::try_from(turn + 1).unwrap_or(0))) }
+                dt { (w.seat) } dd data-seat { (position(seat.position)) " · " (lang.plays_nth(u32::try_from(turn + 1).unwrap_or(0))) }
             }
             @if let Some(minutes) = left {
                 dt { (w.time_left) } dd data-time-left { strong { (lang.int(minutes)) } " " (w.minutes_short) }
@@ -214,11 +216,13 @@ fn minutes_left(reading: &RoundClockReading, table: u32, now: DateTime<Utc>) -> 
     u64::try_from(ms.div_euclid(60_000) + i64::from(ms % 60_000 > 0)).ok()
 }
 
-/// One result of the player's: its table, its state, his VP; and while he has neither confirmed
-/// nor disputed it (and the round lets players), a confirmation and a dispute with its reason.
+/// One result of the player's: its table, its state, his VP, the table's whole sheet (each
+/// player's VP and credited VP); and while he has neither confirmed nor disputed it (and the
+/// round lets players), a confirmation and a dispute with its reason.
 fn result_item(
     phone: &Phone,
     result: &TableResult,
+    names: &HashMap<Uuid, String>,
     reporting: PlayerReporting,
     refused: Option<&Refused>,
 ) -> Markup {
@@ -249,6 +253,7 @@ fn result_item(
                 @if let Some(vp) = my_vp { (vp) " " (w.vp) }
                 @if result.winner_player_id == Some(me) { " · " (w.winner) }
             }
+            (table_sheet(lang, result, names, me))
             (errors_for(lang, errors, ""))
             @if result.confirmed_by.contains(&me) {
                 p class="done" { (w.you_confirmed) }
@@ -268,6 +273,32 @@ fn result_item(
                         aria-invalid=[errors.iter().any(|e| e.field == "reason").then_some("true")];
                     (errors_for(lang, errors, "reason"))
                     button type="submit" class="secondary" { (w.dispute_result) }
+                }
+            }
+        }
+    }
+}
+
+/// Every line of a result's sheet, as stacked lines a phone reads without scrolling sideways:
+/// the player (in bidi isolation), his VP and the VP credited, and who won.
+fn table_sheet(
+    lang: Lang,
+    result: &TableResult,
+    names: &HashMap<Uuid, String>,
+    me: Uuid,
+) -> Markup {
+    let w = lang.words();
+    html! {
+        ul class="table-sheet" aria-label=(w.table_sheet) data-table-sheet {
+            @for score in &result.scores {
+                li aria-current=[(score.player_id == me).then_some("true")] data-player=(score.player_id) {
+                    bdi { (names.get(&score.player_id).cloned().unwrap_or_else(|| score.player_id.to_string())) }
+                    @if score.player_id == me { " (" (w.you) ")" }
+                    ": "
+                    span data-vp { (lang.int(u64::from(score.vp))) " " (w.vp) }
+                    " · " (w.credited) " "
+                    strong data-credited { (lang.int(u64::from(score.credited_vp))) }
+                    @if result.winner_player_id == Some(score.player_id) { " · " (w.winner) }
                 }
             }
         }
@@ -314,7 +345,7 @@ fn standing(
                     (w.rank) " " strong { (lang.int(u64::from(rank))) } " " (w.of_total) " " (lang.int(of as u64))
                 }
                 p { (figures) }
-                p class="muted" { (w.after_round) " " (lang.int(u64::from(after))) }
+                p class="muted" { (w.after_round_n.replace("{n}", &lang.int(u64::from(after)))) }
             }
             None => p { (w.not_ranked_yet) },
         }

@@ -40,6 +40,8 @@ async fn report_page(
         form,
         errors,
         conflict: None,
+        // The early reason and the "checked" box are the director's: never on a player's form.
+        director: false,
     };
     let action = format!("{}/rounds/{n}/tables/{t}/report", phone.home());
     let at_table = super::me::round_and_table(lang, n, t);
@@ -48,7 +50,7 @@ async fn report_page(
     let body = html! {
         p class="crumbs" { a href=(phone.home()) { (w.my_event) } }
         h1 { (w.report_our_result) }
-        p { strong { (event.name) } " · " (at_table) }
+        p { strong { (crate::layout::name(&event.name)) } " · " (at_table) }
         (super::me::updated(lang, now))
         (sheet_form(lang, &phone.session, &action, Some(&label), &drawn, &seating))
         script src="/static/console.js" defer {}

@@ -1,8 +1,8 @@
 //! A player's sign-in to his event: he picks his name among the event's players and types the
 //! PIN of his slip, which is exchanged for a player token (`POST /v1/auth/player-token`) and never
 //! kept. The slip's QR code opens this page with his name picked (`?player=`), never with the PIN.
-//! The API counts wrong PINs per visitor address: the web app passes each visitor's on
-//! ([`crate::State::api_for`]).
+//! The API counts wrong PINs per player and visitor address: the web app passes each visitor's on
+//! ([`crate::State::api_for`]), and a wait is said with its real length.
 
 use super::{Phone, PhonePage};
 use crate::session::{Session, SignedIn};
@@ -41,10 +41,43 @@ impl PlayerSignInForm {
 }
 
 /// Why the form is drawn again.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refused {
     WrongPin,
-    TooManyTries,
+    /// A wait of this many seconds for wrong PINs.
+    WrongPinsWait(u64),
+    /// A wait of this many seconds for something else (sign-ins from this address, in all).
+    TooManyTries(u64),
+}
+
+impl Refused {
+    /// What the API's refusal of a sign-in means for the form; `None` for a failure to reach it.
+    fn of(error: &ClientError) -> Option<Refused> {
+        let ClientError::Problem { problem } = error else {
+            return None;
+        };
+        if problem.status != 429 {
+            return Some(Refused::WrongPin);
+        }
+        let wait = problem.retry_after_seconds.unwrap_or(60).max(1);
+        let for_pins = problem
+            .errors
+            .iter()
+            .any(|e| e.code == catan_api::ErrorCode::TooManyWrongPins);
+        Some(if for_pins {
+            Refused::WrongPinsWait(wait)
+        } else {
+            Refused::TooManyTries(wait)
+        })
+    }
+
+    /// The wait the refusal asks for, in seconds.
+    fn wait(self) -> Option<u64> {
+        match self {
+            Refused::WrongPin => None,
+            Refused::WrongPinsWait(wait) | Refused::TooManyTries(wait) => Some(wait),
+        }
+    }
 }
 
 /// The event's name, and its players to pick from by name: a classic entry's player, each member
@@ -127,8 +160,9 @@ async fn sign_in_page(
     let lang = lang_of(req);
     let w = lang.words();
     let message = refused_with.map(|r| match r {
-        Refused::WrongPin => w.pin_refused,
-        Refused::TooManyTries => w.too_many_tries,
+        Refused::WrongPin => w.pin_refused.to_owned(),
+        Refused::WrongPinsWait(wait) => w.too_many_wrong_pins.replace("{wait}", &lang.wait(wait)),
+        Refused::TooManyTries(wait) => w.too_many_tries.replace("{wait}", &lang.wait(wait)),
     });
     let body = html! {
         h1 { (w.player_sign_in) }
@@ -136,7 +170,7 @@ async fn sign_in_page(
         p { (w.player_sign_in_help) }
         form method="post" action=(format!("/events/{id}/sign-in")) class="console-form phone-form" {
             (form_fields(session))
-            @if let Some(message) = message {
+            @if let Some(message) = &message {
                 p class="field-errors" role="alert" id="pin-error" { (message) }
             }
             label for="player_id" { (w.player) }
@@ -151,11 +185,19 @@ async fn sign_in_page(
                 autocomplete="current-password" autocapitalize="characters" spellcheck="false"
                 aria-invalid=[(refused_with == Some(Refused::WrongPin)).then_some("true")]
                 aria-describedby=[message.is_some().then_some("pin-error")];
-            button type="submit" { (w.sign_in) }
+            button type="submit" { (w.sign_in_button) }
         }
     };
     let shown = PhonePage::online(format!("{} · {}", w.player_sign_in, event_name), body);
-    Phone::render(req, session, status, &shown)
+    let mut response = Phone::render(req, session, status, &shown);
+    if let Some(wait) = refused_with.and_then(Refused::wait)
+        && let Ok(value) = wait.to_string().parse()
+    {
+        response
+            .headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, value);
+    }
+    response
 }
 
 /// `POST` of the form: the PIN exchanged for a player token, then a new session holding it.
@@ -198,9 +240,12 @@ pub async fn sign_in(req: HttpRequest, state: web::Data<State>, body: web::Bytes
                 .insert_header(("set-cookie", fresh.cookie(&state.sessions, &req)))
                 .finish();
         }
-        Err(e) if e.status() == Some(429) => (Refused::TooManyTries, StatusCode::TOO_MANY_REQUESTS),
-        Ok(_) | Err(ClientError::Problem { .. }) => (Refused::WrongPin, StatusCode::UNAUTHORIZED),
-        Err(e) => return refused::<Phone>(&req, &state, &ConsoleError::Api(e)),
+        Ok(_) => (Refused::WrongPin, StatusCode::UNAUTHORIZED),
+        Err(e) => match Refused::of(&e) {
+            Some(Refused::WrongPin) => (Refused::WrongPin, StatusCode::UNAUTHORIZED),
+            Some(wait) => (wait, StatusCode::TOO_MANY_REQUESTS),
+            None => return refused::<Phone>(&req, &state, &ConsoleError::Api(e)),
+        },
     };
     sign_in_page(
         &req,
@@ -230,5 +275,51 @@ mod tests {
             pin: "7KQ4WM9R".into(),
         };
         assert_eq!(nobody.credentials(), None, "no player picked");
+    }
+
+    fn refusal(status: u16, code: Option<catan_api::ErrorCode>, wait: Option<u64>) -> ClientError {
+        ClientError::Problem {
+            problem: catan_api::Problem {
+                kind: "/problems/x".into(),
+                title: "Refused".into(),
+                status,
+                detail: "refused".into(),
+                errors: code
+                    .into_iter()
+                    .map(|code| catan_api::FieldError {
+                        field: "pin".into(),
+                        code,
+                        message: "wait".into(),
+                    })
+                    .collect(),
+                retry_after_seconds: wait,
+            },
+        }
+    }
+
+    #[test]
+    fn a_wait_is_told_as_long_as_the_api_says_and_never_as_a_wrong_pin() {
+        let pins = Some(catan_api::ErrorCode::TooManyWrongPins);
+        assert_eq!(
+            Refused::of(&refusal(429, pins, Some(4))),
+            Some(Refused::WrongPinsWait(4))
+        );
+        assert_eq!(
+            Refused::of(&refusal(429, None, Some(1))),
+            Some(Refused::TooManyTries(1))
+        );
+        assert_eq!(
+            Refused::of(&refusal(401, None, None)),
+            Some(Refused::WrongPin)
+        );
+        assert_eq!(
+            Refused::of(&ClientError::Transport("down".into())),
+            None,
+            "not a refusal: the API could not be reached"
+        );
+        let said = crate::i18n::EN
+            .too_many_wrong_pins
+            .replace("{wait}", &crate::i18n::Lang::En.wait(4));
+        assert_eq!(said, "Wrong PIN too many times: try again in 4 seconds.");
     }
 }

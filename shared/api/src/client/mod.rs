@@ -417,6 +417,11 @@ async fn success_bytes(
     response: reqwest::Response,
 ) -> ClientResult<(reqwest::StatusCode, impl AsRef<[u8]> + use<>)> {
     let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
     let bytes = response
         .bytes()
         .await
@@ -424,18 +429,22 @@ async fn success_bytes(
     if status.is_success() {
         Ok((status, bytes))
     } else {
-        Err(problem_of(status, &bytes))
+        Err(problem_of(status, &bytes, retry_after))
     }
 }
 
-fn problem_of(status: reqwest::StatusCode, bytes: &[u8]) -> ClientError {
-    let problem = serde_json::from_slice::<Problem>(bytes).unwrap_or_else(|_| Problem {
+/// The problem a failed answer carries, its wait (`Retry-After`) in `retry_after_seconds` when
+/// the body does not say it.
+fn problem_of(status: reqwest::StatusCode, bytes: &[u8], retry_after: Option<u64>) -> ClientError {
+    let mut problem = serde_json::from_slice::<Problem>(bytes).unwrap_or_else(|_| Problem {
         kind: "about:blank".into(),
         title: status.canonical_reason().unwrap_or("error").into(),
         status: status.as_u16(),
         detail: String::from_utf8_lossy(bytes).chars().take(500).collect(),
         errors: vec![],
+        retry_after_seconds: None,
     });
+    problem.retry_after_seconds = problem.retry_after_seconds.or(retry_after);
     ClientError::Problem { problem }
 }
 

@@ -10,6 +10,33 @@ impl ApiClient {
             .await
     }
 
+    /// Draws round `number` again from the players entered now, with a new seed (the
+    /// director; only while none of its tables has a result).
+    pub async fn redraw_round(
+        &self,
+        event_id: Uuid,
+        number: u32,
+        body: &DrawRound,
+    ) -> ClientResult<Round> {
+        self.post(
+            &format!("/v1/events/{event_id}/rounds/{number}/redraw"),
+            body,
+        )
+        .await
+    }
+
+    /// Swaps two players between tables of round `number` (the director; only while none of
+    /// its tables has a result).
+    pub async fn swap_players(
+        &self,
+        event_id: Uuid,
+        number: u32,
+        body: &SwapPlayers,
+    ) -> ClientResult<Round> {
+        self.post(&format!("/v1/events/{event_id}/rounds/{number}/swap"), body)
+            .await
+    }
+
     /// Sets the event's keep-apart pairs (the director), replacing the earlier ones.
     pub async fn set_keep_apart(
         &self,

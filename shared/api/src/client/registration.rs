@@ -198,6 +198,53 @@ impl ApiClient {
         .await
     }
 
+    /// A new PIN for every player entered in the event (its director, organiser or the admin),
+    /// in the order the entries were made; every old one stops working.
+    pub async fn reissue_all_pins(&self, event_id: Uuid) -> ClientResult<Vec<PlayerPin>> {
+        self.post(
+            &format!("/v1/events/{event_id}/pins"),
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    /// Takes a dropped or excluded entry back into the event, before the next round is drawn.
+    pub async fn reinstate_entry(&self, event_id: Uuid, entry_id: Uuid) -> ClientResult<Entry> {
+        self.post(
+            &format!("/v1/events/{event_id}/entries/{entry_id}/reinstate"),
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    /// Corrects a player's name (the admin, his region's organiser, or a director of an event he
+    /// is entered in).
+    pub async fn rename_player(&self, player_id: Uuid, name: &str) -> ClientResult<Player> {
+        let body = RenamePlayer {
+            name: name.to_owned(),
+        };
+        self.call(
+            reqwest::Method::PATCH,
+            &format!("/v1/players/{player_id}"),
+            Some(&body),
+        )
+        .await
+    }
+
+    /// Revokes an API key: it signs in no more, and its tokens are refused.
+    pub async fn revoke_api_key(&self, key_id: Uuid) -> ClientResult<()> {
+        let path = format!("/v1/api-keys/{key_id}");
+        self.call_reading::<(), _, _, _>(
+            reqwest::Method::DELETE,
+            &path,
+            None,
+            &[],
+            super::decode_text,
+        )
+        .await
+        .map(|_| ())
+    }
+
     pub async fn drop_entry(
         &self,
         event_id: Uuid,

@@ -23,6 +23,22 @@ impl ApiClient {
             .await
     }
 
+    /// Voids a table's result (the director, before the next round is drawn): the result as it
+    /// was, marked voided.
+    pub async fn void_result(
+        &self,
+        event_id: Uuid,
+        round: u32,
+        table: u32,
+    ) -> ClientResult<TableResult> {
+        self.call::<(), TableResult>(
+            Method::DELETE,
+            &table_path(event_id, round, table, "result"),
+            None,
+        )
+        .await
+    }
+
     /// Up to 500 sheets of round `round` at once, each recorded or refused on its own.
     pub async fn submit_results(
         &self,

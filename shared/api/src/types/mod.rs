@@ -35,8 +35,14 @@ pub use catan_domain::clock::{DirectorAction, RoundState};
 pub use catan_domain::partner::{GameResult, PartnerSettings, TimeLimitRule};
 pub use catan_domain::playoffs::SmallFieldRule;
 pub use catan_domain::reporting::PlayerReporting;
-pub use catan_domain::results::{OutcomeKind, Stage};
+pub use catan_domain::results::{OutcomeKind, Stage, credited_vp};
 pub use catan_domain::season::{
     ScaledPoints, ScoringMode, SeasonQualification, SeasonScoring, TieBreak, Tier,
 };
 pub use catan_domain::seating::SeatPosition;
+/// How names are compared and checked, for the clients that match or take them (the console's
+/// paste of names).
+pub mod names {
+    pub use catan_domain::duplicates::{folded_name, may_be, repeated_names, same_name};
+    pub use catan_domain::names::{MAX_NAME_CHARS, NameFault, checked_name};
+}

@@ -21,6 +21,15 @@ pub struct DrawRound {
     pub seed: Option<u64>,
 }
 
+/// Two players of a round to swap (the director): each takes the other's table and seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"player_id": "00000000-0000-4000-8000-000000000001", "with_player_id": "00000000-0000-4000-8000-000000000002"}))]
+pub struct SwapPlayers {
+    pub player_id: Uuid,
+    /// A player seated at another table of the round.
+    pub with_player_id: Uuid,
+}
+
 /// Pairs of players the director keeps apart (same family or club): never at one table in
 /// round 1, later only when no draw avoids it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -125,6 +134,10 @@ pub struct Round {
     /// option when the round was drawn, which the round keeps whatever later edits.
     #[serde(default)]
     pub player_reporting: PlayerReporting,
+    /// Whether the director changed the drawn tables by hand (swapped players, `POST
+    /// .../rounds/{number}/swap`): the engine's figures are then those of the draw.
+    #[serde(default)]
+    pub changed_by_hand: bool,
 }
 
 impl Round {

@@ -46,6 +46,15 @@ pub struct Player {
     pub created_at: DateTime<Utc>,
 }
 
+/// A player's name corrected (a misspelt name): every page that shows him shows the new one, and
+/// the audit trail keeps the old.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Pere Pons"}))]
+pub struct RenamePlayer {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+}
+
 /// Merges a duplicate identity into the player who survives.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"into": "00000000-0000-4000-8000-000000000002"}))]

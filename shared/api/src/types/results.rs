@@ -51,6 +51,21 @@ pub struct SubmitResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 500)]
     pub early_reason: Option<String>,
+    /// The tournament director's word that the sheet is right although a player who did not win
+    /// has 10 VP or more (reached on another player's turn): without it such a sheet is 422
+    /// `non_winner_at_ten` on that player's `vp`. Its reason is kept in the audit trail; from
+    /// anyone but the event's director (or the admin) it is 403.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<CheckedSheet>,
+}
+
+/// The tournament director marks a sheet as checked, saying why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "W reached 10 VP on N's turn when N's road was cut"}))]
+pub struct CheckedSheet {
+    /// 1 to 500 characters, without control characters.
+    #[schema(min_length = 1, max_length = 500)]
+    pub reason: String,
 }
 
 /// A team's line of a partner table's result.
@@ -162,6 +177,11 @@ pub struct TableResult {
     /// The API key that recorded this version; the player's id when a player seated at the
     /// table reported it with their PIN token (`player_reporting: report`).
     pub recorded_by: Uuid,
+    /// The director voided this version (`DELETE .../result`): the table has no result until a
+    /// new sheet is recorded, and the standings leave it out. Only the change feed and the
+    /// history show a voided version.
+    #[serde(default)]
+    pub voided: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -98,6 +98,7 @@ impl SubmitResult {
                 })
                 .collect(),
             early_reason: None,
+            checked: None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! - [`classic`]: qualifying rounds at tables of 4 (and of 3 as forced), planned ahead.
 //! - [`playoff`]: semi-finals and final, drawn at random.
 //! - [`swiss`]: partner events, teams paired by minimum-cost perfect matching.
+//! - [`undo`]: the director's corrections of a round before it is played.
 
 mod blossom;
 pub mod classic;
@@ -13,6 +14,7 @@ mod plan_input;
 pub mod playoff;
 mod repeat_bound;
 pub mod swiss;
+pub mod undo;
 
 #[cfg(test)]
 mod checks;

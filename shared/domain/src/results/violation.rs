@@ -43,6 +43,9 @@ macro_rules! with_rule_codes {
                 /// The winning team's two players together have fewer VP than the target (partner
                 /// games).
                 WinnerBelowTarget = "winner_below_target",
+                /// A player who did not win has 10 VP or more, and the tournament director has
+                /// not marked the sheet as checked.
+                NonWinnerAtTen = "non_winner_at_ten",
             }
             $($rest)*
         }
@@ -79,6 +82,7 @@ pub mod codes {
     pub const TOO_MANY_VP_CARDS: RuleCode = RuleCode::TooManyVpCards;
     pub const MULTIPLE_LONGEST_ROAD_HOLDERS: RuleCode = RuleCode::MultipleLongestRoadHolders;
     pub const MULTIPLE_LARGEST_ARMY_HOLDERS: RuleCode = RuleCode::MultipleLargestArmyHolders;
+    pub const NON_WINNER_AT_TEN: RuleCode = RuleCode::NonWinnerAtTen;
 }
 
 /// One broken rule: `field` is the JSON path in the API's names, e.g. "winner_player_id",

@@ -132,7 +132,15 @@ pub(super) fn remembered(
         ));
     }
     if let Some(detail) = found.response.get("refused").and_then(|d| d.as_str()) {
-        return Err(ApiError::Conflict(detail.to_string()));
+        // Said with its code, so that a client tells "shown once" from other conflicts.
+        return Err(ApiError::Contradicts {
+            detail: detail.to_string(),
+            errors: vec![crate::problem::FieldError {
+                field: HEADER.into(),
+                code: crate::problem::ErrorCode::ShownOnce,
+                message: detail.to_string(),
+            }],
+        });
     }
     let kept = Kept::of(found.response);
     let status = u16::try_from(found.status)

@@ -10,6 +10,9 @@ use std::time::Duration;
 
 pub use secrecy::ExposeSecret;
 
+pub mod public_url;
+pub use public_url::{FORWARDED_HOST, FORWARDED_PROTO, PublicUrl};
+
 /// The database every service uses when `DATABASE_URL` is not set: on loopback, without TLS,
 /// which would only cost CPU on both ends.
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/catan?sslmode=disable";
@@ -28,6 +31,10 @@ pub struct SettingsError {
 pub struct Settings {
     pub database: DatabaseSettings,
     pub http: HttpSettings,
+    /// `CATAN_PUBLIC_URL`: the address people reach the suite at (`https://catan.example.org`),
+    /// which every link the suite writes starts with; unset, the address each request came to the
+    /// edge at ([`PublicUrl::for_request`]).
+    pub public_url: Option<PublicUrl>,
     pub peers: PeerUrls,
     pub rate_limit: RateLimitSettings,
     pub clients: ClientSettings,
@@ -69,6 +76,10 @@ pub struct HttpSettings {
     pub port: Option<u16>,
     /// `HTTP_WORKERS`: request workers per server (2).
     pub workers: usize,
+    /// `CATAN_CORS_WRITE_ORIGINS`: the other sites (comma-separated origins, such as
+    /// `https://club.example`) whose pages may write through the API from a browser; every site
+    /// may read.
+    pub cors_write_origins: Vec<String>,
 }
 
 /// Where the four services are, as each service needs to reach its peers.
@@ -213,7 +224,9 @@ impl Settings {
                 host: "0.0.0.0".into(),
                 port: None,
                 workers: 2,
+                cors_write_origins: Vec::new(),
             },
+            public_url: None,
             peers: PeerUrls {
                 registration: "http://127.0.0.1:8081".into(),
                 pairing: "http://127.0.0.1:8082".into(),
@@ -258,7 +271,18 @@ impl Settings {
                 host: vars.text("HOST").unwrap_or(defaults.http.host),
                 port: vars.optional("PORT")?,
                 workers: vars.parse("HTTP_WORKERS", defaults.http.workers)?,
+                cors_write_origins: vars
+                    .text("CATAN_CORS_WRITE_ORIGINS")
+                    .map(|origins| {
+                        origins
+                            .split(',')
+                            .map(|o| o.trim().trim_end_matches('/').to_owned())
+                            .filter(|o| !o.is_empty())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             },
+            public_url: vars.optional("CATAN_PUBLIC_URL")?,
             peers: PeerUrls {
                 registration: vars
                     .text("REGISTRATION_URL")

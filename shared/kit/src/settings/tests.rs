@@ -153,3 +153,16 @@ fn the_round_ending_notice_is_at_least_a_minute_and_five_by_default() {
     let e = settings(&[("CATAN_ROUND_ENDING_MINUTES", "0")]).unwrap_err();
     assert_eq!(e.name, "CATAN_ROUND_ENDING_MINUTES");
 }
+
+#[test]
+fn the_public_address_is_read_and_one_with_a_path_is_refused_naming_the_variable() {
+    assert!(settings(&[]).unwrap().public_url.is_none());
+    let set = settings(&[("CATAN_PUBLIC_URL", "https://catan.example.org/")]).unwrap();
+    assert_eq!(
+        set.public_url.as_ref().map(PublicUrl::as_str),
+        Some("https://catan.example.org")
+    );
+    let e = settings(&[("CATAN_PUBLIC_URL", "https://catan.example.org/v1")]).unwrap_err();
+    assert_eq!(e.name, "CATAN_PUBLIC_URL");
+    assert!(e.to_string().contains("without a path"), "{e}");
+}

@@ -1,4 +1,5 @@
-//! `catan-suite up --replicas 2` as a process of the test, for the tests of replicas.
+//! `catan-suite up` as a process of the test: with `--replicas 2` for the tests of replicas, or
+//! in one process for what it prints.
 
 #![allow(
     dead_code,
@@ -22,12 +23,25 @@ pub struct Launcher {
 impl Launcher {
     /// `catan-suite up --replicas 2` over `database_url`, the gateway on a free port.
     pub fn start(database_url: &str, admin_key: &str, env: &[(&str, &str)]) -> Launcher {
+        let mut with = vec![("CATAN_ADMIN_KEY", admin_key), ("RUST_LOG", "warn")];
+        with.extend_from_slice(env);
+        Launcher::run(
+            &["up", "--replicas", "2", "--port", "0"],
+            database_url,
+            &with,
+        )
+    }
+
+    /// `catan-suite` with `args` over `database_url` (a PIN key of its own), with `env` and no
+    /// `RUST_LOG` unless `env` sets one.
+    pub fn run(args: &[&str], database_url: &str, env: &[(&str, &str)]) -> Launcher {
         let mut child = Command::new(env!("CARGO_BIN_EXE_catan-e2e-suite"))
-            .args(["up", "--replicas", "2", "--port", "0"])
+            .args(args)
             .env("DATABASE_URL", database_url)
-            .env("CATAN_ADMIN_KEY", admin_key)
             .env("CATAN_PIN_KEY", format!("test-pin-key-{}", Uuid::new_v4()))
-            .env("RUST_LOG", "warn")
+            .env_remove("RUST_LOG")
+            .env_remove("CATAN_ADMIN_KEY")
+            .env_remove("CATAN_PUBLIC_URL")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -61,6 +75,11 @@ impl Launcher {
             self.output.lock().unwrap().iter().find_map(|l| find(l))
         })
         .await
+    }
+
+    /// Every line printed so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.output.lock().unwrap().clone()
     }
 
     /// Each replica's process id and base URL, as the launcher printed them:

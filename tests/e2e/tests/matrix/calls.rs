@@ -177,6 +177,7 @@ pub(crate) fn request_for(operation: &str, r: &Resources) -> Call {
             Some(json!({"name": "matrix key", "role": "director", "event_ids": [r.event]}))
         }
         ("PATCH", "/v1/events/{event_id}") => Some(json!({"venue": "Matrix hall"})),
+        ("PATCH", "/v1/players/{player_id}") => Some(json!({"name": "Matrix player renamed"})),
         ("POST", "/v1/events") => {
             Some(json!({"name": "Matrix open", "format": "classic", "region_id": r.region}))
         }
@@ -277,6 +278,24 @@ pub(crate) async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -
                 Some(json!({"reason": "left early"})),
             )
         }
+        "POST /v1/events/{event_id}/entries/{entry_id}/reinstate" => {
+            let player = new_regional_player(ts, r.region).await;
+            let entry = ts
+                .admin
+                .create_entry(event, &CreateEntry::player(player))
+                .await
+                .unwrap()
+                .id;
+            let why = catan_api::DropEntry {
+                reason: "left early".into(),
+                exclude: false,
+            };
+            ts.admin.drop_entry(event, entry, &why).await.unwrap();
+            (
+                format!("/v1/events/{event}/entries/{entry}/reinstate"),
+                None,
+            )
+        }
         "POST /v1/events/{event_id}/rounds" => {
             let (round, unscored) = latest_round(ts, event).await;
             for table in &unscored {
@@ -286,6 +305,25 @@ pub(crate) async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -
                     .unwrap();
             }
             return Some(request_for(operation, r));
+        }
+        "POST /v1/events/{event_id}/rounds/{number}/redraw"
+        | "POST /v1/events/{event_id}/rounds/{number}/swap" => {
+            // The latest round while none of its tables has a result (a redraw or a swap leaves
+            // it so); else one drawn now.
+            let round = result_free_round(ts, event).await;
+            let path = operation
+                .split_once(' ')
+                .unwrap()
+                .1
+                .replace("{event_id}", &event.to_string())
+                .replace("{number}", &round.number.to_string());
+            let body = if operation.ends_with("/swap") {
+                json!({"player_id": round.tables[0].seats[0].player_id,
+                    "with_player_id": round.tables[1].seats[0].player_id})
+            } else {
+                json!({})
+            };
+            (path, Some(body))
         }
         "POST /v1/events/{event_id}/rounds/{number}/clock" => {
             // Round 1's clock: started by the first call, given a minute more by the others.
@@ -305,6 +343,21 @@ pub(crate) async fn fresh_call(ts: &TestSuite, operation: &str, r: &Resources) -
                     table.number
                 ),
                 Some(serde_json::to_value(sheet_for(&table)).unwrap()),
+            )
+        }
+        "DELETE /v1/events/{event_id}/rounds/{round}/tables/{table}/result" => {
+            // A result of the latest round, posted now: the next round is not drawn yet.
+            let (round, table) = unscored_table(ts, event).await;
+            ts.admin
+                .submit_result(event, round, table.number, &sheet_for(&table))
+                .await
+                .unwrap();
+            (
+                format!(
+                    "/v1/events/{event}/rounds/{round}/tables/{}/result",
+                    table.number
+                ),
+                None,
             )
         }
         "POST /v1/events/{event_id}/rounds/{round}/results" => {
@@ -388,6 +441,25 @@ pub(crate) async fn latest_round(ts: &TestSuite, event: Uuid) -> (Round, Vec<Tab
         .cloned()
         .collect();
     (round, unscored)
+}
+
+/// The event's latest round when none of its tables has a result; else, its tables scored, the
+/// next round drawn now.
+async fn result_free_round(ts: &TestSuite, event: Uuid) -> Round {
+    let (round, unscored) = latest_round(ts, event).await;
+    if unscored.len() == round.tables.len() {
+        return round;
+    }
+    for table in &unscored {
+        ts.admin
+            .submit_result(event, round.number, table.number, &sheet_for(table))
+            .await
+            .unwrap();
+    }
+    ts.admin
+        .draw_round(event, &catan_api::DrawRound::default())
+        .await
+        .unwrap()
 }
 
 /// A table of the event with no sheet yet, and its round: one of the latest round's, else one of

@@ -144,15 +144,83 @@ async fn wrong_pins_are_held_to_the_visitors_own_address() {
     refused_until_told_to_wait(
         12,
         "This PIN does not match this name",
-        "Wait a minute",
+        "Wrong PIN too many times: try again in ",
         async || post_sign_in(&mut guesser, id, player, "WRONG234").await,
     )
     .await;
+    // The wait said is the API's, to the second (never "a minute").
+    let mut waits = post_sign_in(&mut guesser, id, player, "WRONG234").await;
+    if waits.status == StatusCode::UNAUTHORIZED {
+        // The first second's wait ran out meanwhile: this wrong PIN makes it two.
+        waits = post_sign_in(&mut guesser, id, player, "WRONG234").await;
+    }
+    assert_eq!(
+        waits.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        waits.body
+    );
+    assert!(
+        (1..=8).any(|s| {
+            let unit = if s == 1 { "second" } else { "seconds" };
+            waits.body.contains(&format!("try again in {s} {unit}."))
+        }),
+        "{}",
+        waits.body
+    );
+    assert!(!waits.body.contains("minute"), "{}", waits.body);
 
+    // Another player at the guesser's address signs in at once: the waits are per player.
+    let neighbour = fx.entries[1].player_ids[0];
+    let mut beside = from("203.0.113.7");
+    let signed = post_sign_in(&mut beside, id, neighbour, &pin_of(&fx.entries, neighbour)).await;
+    assert_eq!(signed.status, StatusCode::SEE_OTHER, "{}", signed.body);
     // The player himself, at another address, signs in at once.
     let mut owner = from("198.51.100.20");
     let signed = post_sign_in(&mut owner, id, player, &pin_of(&fx.entries, player)).await;
     assert_eq!(signed.status, StatusCode::SEE_OTHER, "{}", signed.body);
+    ts.shutdown().await;
+}
+
+/// Issue 41, item 4: the player's sign-in button says sign in, and the staff's page says whose
+/// sign-in it is, in each language.
+#[tokio::test]
+async fn the_players_sign_in_says_sign_in_and_the_staffs_says_it_is_for_staff() {
+    let ts = spawn_suite().await;
+    let fx = phone_event(&ts, "Phone sign-in words", None, false).await;
+    let player = fx.entries[0].player_ids[0];
+    for (tag, button, staff) in [
+        ("en", "Sign in", "Staff sign-in"),
+        ("es", "Entrar", "Acceso del personal"),
+        ("zh", "登录", "工作人员登录"),
+    ] {
+        let mut visitor = Visitor::new(&ts).with_header("accept-language", tag);
+        let form = visitor.get(&slip_path(fx.event.id, player)).await;
+        assert_eq!(form.status, StatusCode::OK);
+        assert!(
+            form.body
+                .contains(&format!("<button type=\"submit\">{button}</button>")),
+            "{tag}: {}",
+            form.body
+        );
+        assert!(
+            !form.body.contains(&format!(">{staff}</button>")),
+            "{tag}: not the staff's"
+        );
+        let console = visitor.get("/sign-in").await;
+        assert!(
+            console.body.contains(&format!("<h1>{staff}</h1>")),
+            "{tag}: {}",
+            console.body
+        );
+        assert!(
+            console
+                .body
+                .contains(&format!("<button type=\"submit\">{button}</button>")),
+            "{tag}: {}",
+            console.body
+        );
+    }
     ts.shutdown().await;
 }
 

@@ -2,8 +2,10 @@
 //! counts as the paper sheet adds them, the fields that do not read named before the API is
 //! asked.
 
+use catan_api::credited_vp;
 use catan_api::{
-    BreakdownInput, ErrorCode, FieldError, OutcomeKind, ScoreInput, SubmitResult, TableResult,
+    BreakdownInput, CheckedSheet, ErrorCode, FieldError, OutcomeKind, ScoreInput, SubmitResult,
+    TableResult,
 };
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -27,6 +29,12 @@ pub struct SheetForm {
     pub(super) largest_army: String,
     #[serde(default)]
     pub(super) early_reason: String,
+    /// The director's box: the sheet is right although a player who did not win has 10 VP or
+    /// more (`"on"` when ticked), and why.
+    #[serde(default)]
+    pub(super) checked: String,
+    #[serde(default)]
+    pub(super) checked_reason: String,
     /// The version the form was drawn from (`"v3"`), when it corrects a result.
     #[serde(default)]
     pub(crate) if_match: String,
@@ -147,7 +155,33 @@ impl SheetForm {
             winner_entry_id: Uuid::parse_str(&self.winner_team).ok(),
             scores,
             early_reason: (!early_reason.is_empty()).then(|| early_reason.to_owned()),
+            // A blank reason is sent as it is: the API says what a reason needs.
+            checked: (!self.checked.is_empty()).then(|| CheckedSheet {
+                reason: self.checked_reason.trim().to_owned(),
+            }),
         })
+    }
+
+    /// Whether the director ticked "checked by the director".
+    pub(super) fn is_checked(&self) -> bool {
+        !self.checked.is_empty()
+    }
+
+    /// The VP each line would be credited as the form stands, in seat order (the rules'
+    /// [`credited_vp`]): what the director sees before the sheet is saved.
+    pub(super) fn credited(&self) -> Vec<(Option<Uuid>, i64, u8)> {
+        let winner = (self.outcome != "time_limit")
+            .then(|| Uuid::parse_str(&self.winner).ok())
+            .flatten();
+        self.lines()
+            .iter()
+            .map(|line| {
+                let vp = line.vp().unwrap_or_default();
+                let reached = u8::try_from(vp.clamp(0, 22)).unwrap_or_default();
+                let is_winner = line.player_id.is_some() && line.player_id == winner;
+                (line.player_id, vp, credited_vp(reached, is_winner))
+            })
+            .collect()
     }
 
     /// The form as drawn from a recorded result, to correct it.
@@ -184,6 +218,8 @@ impl SheetForm {
             longest_road: road,
             largest_army: army,
             early_reason: String::new(),
+            checked: String::new(),
+            checked_reason: String::new(),
             if_match: etag,
             seats,
         }
@@ -198,6 +234,8 @@ impl SheetForm {
             longest_road: String::new(),
             largest_army: String::new(),
             early_reason: String::new(),
+            checked: String::new(),
+            checked_reason: String::new(),
             if_match: String::new(),
             seats: players
                 .iter()
@@ -261,6 +299,38 @@ mod tests {
         assert_eq!(
             (sheet.winner_entry_id, sheet.winner_player_id),
             (Some(team), None)
+        );
+    }
+
+    #[test]
+    fn the_directors_box_sends_the_sheet_checked_and_the_form_says_what_each_is_credited() {
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let (a_text, b_text) = (a.to_string(), b.to_string());
+        let fields = [
+            ("player0", a_text.as_str()),
+            ("settlements0", "4"),
+            ("cities0", "4"),
+            ("player1", &b_text),
+            ("settlements1", "3"),
+            ("cities1", "4"),
+            ("winner", &a_text),
+        ];
+        let unchecked = form(&fields);
+        assert_eq!(unchecked.to_request().unwrap().checked, None);
+        assert_eq!(
+            unchecked.credited(),
+            vec![(Some(a), 12, 10), (Some(b), 11, 9)],
+            "a winner at 12 credited 10, a non-winner at 11 credited 9"
+        );
+        let mut ticked = fields.to_vec();
+        ticked.extend([
+            ("checked", "on"),
+            ("checked_reason", " road cut on N's turn "),
+        ]);
+        let sheet = form(&ticked).to_request().unwrap();
+        assert_eq!(
+            sheet.checked.map(|c| c.reason).as_deref(),
+            Some("road cut on N's turn")
         );
     }
 

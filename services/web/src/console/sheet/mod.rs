@@ -5,9 +5,8 @@
 //! never overwritten. The sheet's broken rules appear beside their fields, in the page's language.
 
 use super::round::state_word;
-use super::{ConsoleError, Desk, Done, Shown, errors_for, field_errors, signed_in_as};
+use super::{ConsoleError, Desk, Done, Said, Shown, field_errors, go_saying, signed_in_as};
 use crate::i18n::Lang;
-use crate::session::Session;
 use actix_web::http::StatusCode;
 use catan_api::{ApiClient, ClientError, Entry, EventFormat, FieldError, Round, TableResult};
 pub(crate) use form::SheetForm;
@@ -16,6 +15,9 @@ use std::collections::HashMap;
 use uuid::Uuid;
 
 mod form;
+mod view;
+
+pub(crate) use view::sheet_form;
 
 /// Who sits at the table: each player's name, and at a partner table each player's team.
 pub(crate) struct Seating {
@@ -84,6 +86,9 @@ pub(crate) struct Drawn<'a> {
     pub errors: &'a [FieldError],
     /// A version recorded meanwhile by someone else.
     pub conflict: Option<&'a TableResult>,
+    /// Whether the form is the director's: only his has the early reason and the "checked by
+    /// the director" box (a player's form has neither).
+    pub director: bool,
 }
 
 pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
@@ -101,8 +106,31 @@ pub async fn page(desk: Desk) -> Result<Shown, ConsoleError> {
         form: &form,
         errors: &[],
         conflict: None,
+        director: is_director(&desk),
     };
     sheet_page(&desk, id, n, t, drawn).await
+}
+
+/// Whether the signed-in person may do what only the tournament director does with a sheet.
+fn is_director(desk: &Desk) -> bool {
+    matches!(
+        desk.person.role,
+        catan_api::Role::Director | catan_api::Role::Organiser | catan_api::Role::Admin
+    )
+}
+
+/// The void button's form: nothing beyond the session's fields.
+#[derive(serde::Deserialize)]
+pub struct VoidForm {}
+
+/// `POST` of the void button: one `DELETE .../result`, then the table's empty form, saying so.
+pub async fn void(desk: Desk, _form: VoidForm) -> Result<Done, ConsoleError> {
+    let (id, n, t) = (desk.id("id")?, desk.number("n")?, desk.number("t")?);
+    desk.api.void_result(id, n, t).await?;
+    Ok(go_saying(
+        format!("/console/events/{id}/rounds/{n}/tables/{t}"),
+        Said::ResultVoided { table: t },
+    ))
 }
 
 /// The players seated at the table, in seat order.
@@ -116,7 +144,8 @@ async fn seated(desk: &Desk, id: Uuid, n: u32, t: u32) -> Result<Vec<Uuid>, Cons
     Ok(table.seats.iter().map(|s| s.player_id).collect())
 }
 
-/// `POST` of the form: one `PUT .../result` (with `If-Match` when it corrects a version).
+/// `POST` of the form: one `PUT .../result` (with `If-Match` when it corrects a version); the
+/// round's page then says which table's result was recorded or corrected.
 pub async fn send(desk: Desk, form: SheetForm) -> Result<Done, ConsoleError> {
     let (id, n, t) = (desk.id("id")?, desk.number("n")?, desk.number("t")?);
     let sent = match form.to_request() {
@@ -138,6 +167,7 @@ pub async fn send(desk: Desk, form: SheetForm) -> Result<Done, ConsoleError> {
                     form: &form,
                     errors: &[],
                     conflict: Some(&current),
+                    director: is_director(&desk),
                 };
                 let shown = sheet_page(&desk, id, n, t, drawn).await?;
                 return Ok(Done::Show(StatusCode::PRECONDITION_FAILED, shown));
@@ -146,13 +176,21 @@ pub async fn send(desk: Desk, form: SheetForm) -> Result<Done, ConsoleError> {
         },
     };
     match sent {
-        Ok(_) => Ok(Done::GoTo(format!("/console/events/{id}/rounds/{n}"))),
+        Ok(_) => Ok(go_saying(
+            format!("/console/events/{id}/rounds/{n}"),
+            if form.if_match.is_empty() {
+                Said::ResultRecorded { table: t }
+            } else {
+                Said::ResultCorrected { table: t }
+            },
+        )),
         Err(Err(refused)) => Err(refused),
         Err(Ok(errors)) => {
             let drawn = Drawn {
                 form: &form,
                 errors: &errors,
                 conflict: None,
+                director: is_director(&desk),
             };
             let shown = sheet_page(&desk, id, n, t, drawn).await?;
             Ok(Done::Show(StatusCode::UNPROCESSABLE_ENTITY, shown))
@@ -213,8 +251,11 @@ async fn sheet_page(
             &drawn,
             &seating
         ))
-        @if let Some(current) = history.last() {
+        @if let Some(current) = history.last().filter(|current| !current.voided) {
             (confirmations(desk, current, &name))
+            @if drawn.director {
+                (void_button(desk, current))
+            }
         }
         @if !history.is_empty() {
             section aria-labelledby="history-h" {
@@ -223,6 +264,7 @@ async fn sheet_page(
                     @for version in &history {
                         li {
                             "v" (version.version) " · " (state_word(lang, Some(version.status)))
+                            @if version.voided { " · " strong { (w.result_voided) } }
                             (result_summary(lang, version, &name))
                         }
                     }
@@ -250,7 +292,7 @@ fn confirmations(desk: &Desk, current: &TableResult, name: &dyn Fn(Uuid) -> Stri
             @if !open.is_empty() {
                 ul class="disputes" {
                     @for dispute in open {
-                        li { (name(dispute.player_id)) ": " (dispute.reason) }
+                        li { bdi { (name(dispute.player_id)) } ": " (dispute.reason) }
                     }
                 }
                 p class="help" { (w.resolve_by_correcting) }
@@ -258,7 +300,7 @@ fn confirmations(desk: &Desk, current: &TableResult, name: &dyn Fn(Uuid) -> Stri
             ul class="confirm-list" {
                 @for score in &current.scores {
                     li {
-                        (name(score.player_id))
+                        bdi { (name(score.player_id)) }
                         @if current.confirmed_by.contains(&score.player_id) {
                             " · " (w.result_confirmed)
                         } @else {
@@ -270,6 +312,25 @@ fn confirmations(desk: &Desk, current: &TableResult, name: &dyn Fn(Uuid) -> Stri
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The director's button that voids the current result, with what it does.
+fn void_button(desk: &Desk, current: &TableResult) -> Markup {
+    let w = desk.lang.words();
+    let action = format!(
+        "/console/events/{}/rounds/{}/tables/{}/void",
+        current.event_id, current.round, current.table
+    );
+    html! {
+        section aria-labelledby="void-h" {
+            h2 id="void-h" { (w.void_result) }
+            p class="help" { (w.void_explained) }
+            form method="post" action=(action) {
+                (desk.form_fields())
+                button type="submit" class="secondary" data-void { (w.void_result) }
             }
         }
     }
@@ -297,148 +358,10 @@ fn result_summary(lang: Lang, result: &TableResult, name: &dyn Fn(Uuid) -> Strin
         ul class="summary" {
             @for score in &result.scores {
                 li {
-                    (name(score.player_id)) ": " (score.vp) " " (w.vp)
+                    bdi { (name(score.player_id)) } ": " (score.vp) " " (w.vp)
                     @if result.winner_player_id == Some(score.player_id) { " · " (w.winner) }
                 }
             }
-        }
-    }
-}
-
-/// The sheet's form, sent to `action`. On a player's phone it is `queued` under its label: the
-/// phone's script keeps a sheet sent offline until the network is back (`data-offline-queue`),
-/// listed by its label meanwhile.
-pub(crate) fn sheet_form(
-    lang: Lang,
-    session: &Session,
-    action: &str,
-    queued: Option<&str>,
-    drawn: &Drawn<'_>,
-    seating: &Seating,
-) -> Markup {
-    let name = |p: Uuid| seating.name(p);
-    let w = lang.words();
-    let form = drawn.form;
-    let errors = drawn.errors;
-    let lines = form.lines();
-    html! {
-        form method="post" action=(action) class="sheet" data-sheet
-            data-offline-queue[queued.is_some()] data-offline-label=[queued] {
-            (crate::signed::form_fields(session))
-            input type="hidden" name="if_match" value=(form.if_match);
-            (errors_for(lang, errors, ""))
-            (errors_for(lang, errors, "scores"))
-            div class="scroll" {
-                table {
-                    caption { (w.sheet_caption) }
-                    thead { tr {
-                        th scope="col" { (w.player) }
-                        th scope="col" { (w.settlements) }
-                        th scope="col" { (w.cities) }
-                        th scope="col" { (w.vp_cards) }
-                        th scope="col" { (w.longest_road) }
-                        th scope="col" { (w.largest_army) }
-                        th scope="col" class="num" { (w.vp) }
-                    } }
-                    tbody {
-                        @for (i, line) in lines.iter().enumerate() {
-                            @let player = line.player_id.map(name).unwrap_or_default();
-                            @let holder = line.player_id.map(|p| p.to_string()).unwrap_or_default();
-                            @let field = |f: &str| format!("scores[{i}].breakdown.{f}");
-                            tr data-seat=(i) {
-                                th scope="row" {
-                                    (player)
-                                    @if let Some((entry, team)) = line.player_id.and_then(|p| seating.team_of(p)) {
-                                        br;
-                                        span class="team" data-team=(entry) { (team) }
-                                    }
-                                    input type="hidden" name=(format!("player{i}")) value=(holder);
-                                    (errors_for(lang, errors, &format!("scores[{i}]")))
-                                    (errors_for(lang, errors, &format!("scores[{i}].vp")))
-                                    (errors_for(lang, errors, &format!("scores[{i}].breakdown")))
-                                    (errors_for(lang, errors, &format!("scores[{i}].player_id")))
-                                }
-                                (count_cell(lang, errors, &format!("settlements{i}"), &field("settlements"), &line.settlements, 5, &format!("{} · {}", w.settlements, player)))
-                                (count_cell(lang, errors, &format!("cities{i}"), &field("cities"), &line.cities, 4, &format!("{} · {}", w.cities, player)))
-                                (count_cell(lang, errors, &format!("vp_cards{i}"), &field("vp_cards"), &line.vp_cards, 5, &format!("{} · {}", w.vp_cards, player)))
-                                td {
-                                    input type="radio" name="longest_road" value=(holder) checked[line.longest_road]
-                                        aria-label=(format!("{} · {}", w.longest_road, player));
-                                }
-                                td {
-                                    input type="radio" name="largest_army" value=(holder) checked[line.largest_army]
-                                        aria-label=(format!("{} · {}", w.largest_army, player));
-                                }
-                                td class="num" {
-                                    output data-vp=(i) aria-live="polite" { (line.vp().map(|v| v.to_string()).unwrap_or_default()) }
-                                }
-                            }
-                        }
-                        tr {
-                            th scope="row" { (w.nobody) }
-                            td {} td {} td {}
-                            td { input type="radio" name="longest_road" value="" checked[form.longest_road.is_empty()] aria-label=(format!("{} · {}", w.longest_road, w.nobody)); }
-                            td { input type="radio" name="largest_army" value="" checked[form.largest_army.is_empty()] aria-label=(format!("{} · {}", w.largest_army, w.nobody)); }
-                            td {}
-                        }
-                    }
-                }
-            }
-            (errors_for(lang, errors, "longest_road"))
-            (errors_for(lang, errors, "largest_army"))
-            fieldset {
-                legend { (w.outcome) }
-                label { input type="radio" name="outcome" value="won" checked[form.outcome != "time_limit"]; " " (w.outcome_won) }
-                label { input type="radio" name="outcome" value="time_limit" checked[form.outcome == "time_limit"]; " " (w.outcome_time_limit) }
-                (errors_for(lang, errors, "outcome"))
-            }
-            label for="winner" { (w.winner) }
-            @if seating.partner {
-                select id="winner" name="winner_team"
-                    aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
-                    option value="" { "—" }
-                    @for (entry, team) in &seating.teams {
-                        option value=(entry) selected[form.winner_team == entry.to_string()] { (team) }
-                    }
-                }
-                (errors_for(lang, errors, "winner_entry_id"))
-            } @else {
-                select id="winner" name="winner"
-                    aria-invalid=[errors.iter().any(|e| e.field.starts_with("winner")).then_some("true")] {
-                    option value="" { "—" }
-                    @for line in &lines {
-                        @if let Some(p) = line.player_id {
-                            option value=(p) selected[form.winner == p.to_string()] { (name(p)) }
-                        }
-                    }
-                }
-                (errors_for(lang, errors, "winner_player_id"))
-            }
-            label for="early_reason" { (w.early_reason) }
-            input id="early_reason" name="early_reason" type="text" maxlength="500" value=(form.early_reason);
-            (errors_for(lang, errors, "early_reason"))
-            button type="submit" {
-                @if form.if_match.is_empty() { (w.record_result) } @else { (w.correct_result) }
-            }
-        }
-    }
-}
-
-fn count_cell(
-    lang: Lang,
-    errors: &[FieldError],
-    name: &str,
-    api_field: &str,
-    value: &str,
-    max: u8,
-    label: &str,
-) -> Markup {
-    let wrong = errors.iter().any(|e| e.field == api_field);
-    html! {
-        td {
-            input name=(name) type="number" min="0" max=(max) inputmode="numeric" value=(value)
-                aria-label=(label) aria-invalid=[wrong.then_some("true")];
-            (errors_for(lang, errors, api_field))
         }
     }
 }

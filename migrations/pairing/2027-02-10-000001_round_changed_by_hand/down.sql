@@ -1,0 +1,1 @@
+ALTER TABLE rounds DROP COLUMN changed_by_hand;

@@ -21,14 +21,16 @@ use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpRequest, ResponseError, web};
 use secrecy::SecretString;
-use std::collections::HashMap;
 use std::future::{Ready, ready};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
+
+mod streams;
+use streams::StreamCount;
+pub use streams::StreamSlot;
 
 /// The client's address, set by the edge proxy.
 pub const CLIENT_ADDR_HEADER: &str = "x-catan-client-addr";
@@ -182,8 +184,6 @@ const PIN_FORGIVEN_EVERY: Duration = Duration::from_secs(60);
 /// 6 s (100 in 10 minutes): a venue whose phones share one address never reaches it by typos.
 pub const FREE_WRONG_PINS_PER_ADDRESS: u32 = 100;
 const ADDRESS_PIN_FORGIVEN_EVERY: Duration = Duration::from_secs(6);
-/// What a client over the stream cap is told to wait.
-const STREAM_RETRY_SECONDS: u64 = 10;
 
 impl ClientLimits {
     pub fn new(settings: &ClientSettings) -> Self {
@@ -212,12 +212,7 @@ impl ClientLimits {
                 settings.pin_ceiling_per_second,
                 settings.pin_ceiling_burst,
             ),
-            streams: Arc::new(StreamCount {
-                per_client: settings.streams_per_client.max(1),
-                total: settings.streams_total.max(1),
-                open: Mutex::new(HashMap::new()),
-                all: AtomicUsize::new(0),
-            }),
+            streams: StreamCount::new(settings.streams_per_client, settings.streams_total),
         }
     }
 
@@ -318,67 +313,6 @@ async fn has_valid_token(req: &ServiceRequest) -> bool {
     match token {
         Some(token) => verifier.verify(token.trim()).await.is_ok(),
         None => false,
-    }
-}
-
-/// The open streams, per client and in all.
-struct StreamCount {
-    per_client: usize,
-    total: usize,
-    open: Mutex<HashMap<IpAddr, usize>>,
-    all: AtomicUsize,
-}
-
-impl StreamCount {
-    fn open(self: &Arc<Self>, addr: IpAddr) -> Result<StreamSlot, ApiError> {
-        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let full = |detail: String| ApiError::TooManyRequests {
-            detail,
-            retry_after_seconds: STREAM_RETRY_SECONDS,
-            wrong_pins: false,
-        };
-        if self.all.load(Ordering::Relaxed) >= self.total {
-            return Err(full(format!(
-                "this server has {} standings streams open, its most; retry later",
-                self.total
-            )));
-        }
-        let mine = open.entry(addr).or_insert(0);
-        if *mine >= self.per_client {
-            return Err(full(format!(
-                "this address has {} standings streams open, its most; close one first",
-                self.per_client
-            )));
-        }
-        *mine += 1;
-        self.all.fetch_add(1, Ordering::Relaxed);
-        Ok(StreamSlot {
-            count: self.clone(),
-            addr,
-        })
-    }
-}
-
-/// One open stream; dropping it (the stream ended) frees its place.
-pub struct StreamSlot {
-    count: Arc<StreamCount>,
-    addr: IpAddr,
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut open = self
-            .count
-            .open
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(mine) = open.get_mut(&self.addr) {
-            *mine = mine.saturating_sub(1);
-            if *mine == 0 {
-                open.remove(&self.addr);
-            }
-        }
-        self.count.all.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

@@ -128,10 +128,12 @@ macro_rules! columns {
 // After `columns!`, which they use.
 mod feeds;
 mod firsts;
+mod signatures;
 pub mod venue_results;
 
 pub use feeds::changes;
 pub use firsts::{First, FirstRecorded, record_first, record_firsts};
+pub use signatures::{confirm, dispute};
 
 /// Whether any table of the event's round `round` has a result (voided ones are none): from then
 /// on the round can be neither redrawn nor changed by hand.
@@ -466,51 +468,4 @@ pub fn touch(
         .set(results::seq.eq(nextval(CHANGE_SEQUENCE)))
         .execute(conn)?;
     Ok(())
-}
-
-/// Records `player`'s confirmation of `version` of a table's result, made by the director's API
-/// key `on_behalf_by` when he made it for the player; whether it is new (a player who confirmed
-/// already stays confirmed as he was).
-pub fn confirm(
-    conn: &mut PgConnection,
-    (event_id, round, table): (Uuid, u32, u32),
-    version: u32,
-    player: Uuid,
-    on_behalf_by: Option<Uuid>,
-) -> Result<bool, ApiError> {
-    let added = diesel::insert_into(confirmations::table)
-        .values((
-            confirmations::event_id.eq(event_id),
-            confirmations::round.eq(round as i32),
-            confirmations::table_number.eq(table as i32),
-            confirmations::version.eq(version as i32),
-            confirmations::player_id.eq(player),
-            confirmations::on_behalf_by.eq(on_behalf_by),
-        ))
-        .on_conflict_do_nothing()
-        .execute(conn)?;
-    Ok(added > 0)
-}
-
-/// Records `player`'s dispute of `version` of a table's result; whether it is new (a player
-/// disputes a version once).
-pub fn dispute(
-    conn: &mut PgConnection,
-    (event_id, round, table): (Uuid, u32, u32),
-    version: u32,
-    player: Uuid,
-    reason: &str,
-) -> Result<bool, ApiError> {
-    let added = diesel::insert_into(disputes::table)
-        .values((
-            disputes::event_id.eq(event_id),
-            disputes::round.eq(round as i32),
-            disputes::table_number.eq(table as i32),
-            disputes::version.eq(version as i32),
-            disputes::player_id.eq(player),
-            disputes::reason.eq(reason),
-        ))
-        .on_conflict_do_nothing()
-        .execute(conn)?;
-    Ok(added > 0)
 }
